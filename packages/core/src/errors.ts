@@ -1,0 +1,94 @@
+/**
+ * The error tree. Every error stagelink throws is a StagelinkError; its message says what failed and what to
+ * do about it. Request errors carry `method`, `url` and `host` so a flow or a key can say which machine failed.
+ */
+
+export interface RequestContext {
+  method: string;
+  /** Origin and path, never the query string or headers (they may carry secrets). */
+  url: string;
+}
+
+export class StagelinkError extends Error {
+  override name = 'StagelinkError';
+  readonly method?: string;
+  readonly url?: string;
+
+  constructor(message: string, context?: RequestContext, options?: { cause?: unknown }) {
+    super(message, options);
+    if (context) {
+      this.method = context.method;
+      this.url = context.url;
+    }
+  }
+}
+
+/** The server answered with an HTTP status outside 2xx. */
+export class HttpError extends StagelinkError {
+  override name = 'HttpError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: unknown,
+    context?: RequestContext,
+  ) {
+    super(message, context);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  override name = 'NotFoundError';
+}
+
+/** 401 or 403. On the hardware family this means a login is required on the machine. */
+export class AuthError extends HttpError {
+  override name = 'AuthError';
+}
+
+export class ConflictError extends HttpError {
+  override name = 'ConflictError';
+}
+
+/** The session or service family answered with `status.code != 0`. */
+export class StatusError extends StagelinkError {
+  override name = 'StatusError';
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly details: unknown[],
+    context?: RequestContext,
+  ) {
+    super(message, context);
+  }
+}
+
+export class TimeoutError extends StagelinkError {
+  override name = 'TimeoutError';
+  constructor(
+    message: string,
+    readonly timeoutMs: number,
+    context?: RequestContext,
+  ) {
+    super(message, context);
+  }
+}
+
+/** The machine could not be reached (refused, reset, unknown host). */
+export class ConnectionError extends StagelinkError {
+  override name = 'ConnectionError';
+}
+
+/** The caller aborted the request through its AbortSignal. */
+export class AbortedError extends StagelinkError {
+  override name = 'AbortedError';
+}
+
+/** A guarded operation was called without `{ confirm: true }`; nothing was sent. */
+export class ConfirmationRequiredError extends StagelinkError {
+  override name = 'ConfirmationRequiredError';
+}
+
+/** The caller passed something the API cannot take (an empty Ref, a malformed host); nothing was sent. */
+export class InvalidInputError extends StagelinkError {
+  override name = 'InvalidInputError';
+}

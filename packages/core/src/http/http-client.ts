@@ -1,0 +1,155 @@
+import { Agent } from 'undici';
+import { AbortedError, ConnectionError, StagelinkError, TimeoutError, type RequestContext } from '../errors.js';
+import { fullJitter, sleep } from './backoff.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined;
+
+export interface HttpClientOptions {
+  /** Origin plus an optional path prefix, e.g. `http://10.0.0.5:80` or `https://drive.example/api`. */
+  baseUrl: string;
+  /** Deadline of one call, all retries included. */
+  timeoutMs?: number;
+  /** How many times a retryable failure is tried again. */
+  retries?: number;
+  /** Sent with every request. Never copied into errors or logs (they may hold a token). */
+  headers?: Record<string, string>;
+}
+
+export interface RequestOptions {
+  method: Method;
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  body: unknown;
+  context: RequestContext;
+}
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+export const DEFAULT_RETRIES = 2;
+const BACKOFF_BASE_MS = 100;
+const BACKOFF_CAP_MS = 2000;
+
+/** Failures where the request provably never reached the server, so even a POST may be sent again. */
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Failures that may have happened after the server got the request: only idempotent calls retry them. */
+const CONNECTION_CODES = new Set([...NEVER_SENT_CODES, 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+const IDEMPOTENT_METHODS = new Set<Method>(['GET', 'DELETE']);
+
+/**
+ * One keep-alive connection pool per origin (undici's Agent keeps a Pool per origin), a deadline per call, and
+ * jittered retries: idempotent requests on connection errors and 5xx, others only when nothing was sent.
+ * 4xx is never retried. Answers any HTTP status; callers map statuses to errors.
+ */
+export class HttpClient {
+  readonly #agent = new Agent({ keepAliveTimeout: 4000, connections: 16 });
+  readonly #headers: Record<string, string>;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  baseUrl: string;
+
+  constructor(options: HttpClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#retries = options.retries ?? DEFAULT_RETRIES;
+    this.#headers = { accept: 'application/json', ...options.headers };
+  }
+
+  async request(options: RequestOptions): Promise<HttpResponse> {
+    const context: RequestContext = { method: options.method, url: this.baseUrl + options.path };
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new TimeoutError(timeoutMessage(context, timeoutMs), timeoutMs, context)), timeoutMs);
+    const onCallerAbort = (): void => deadline.abort(new AbortedError(`${context.method} ${context.url} was aborted by the caller.`, context));
+    if (options.signal?.aborted) onCallerAbort();
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    try {
+      return await this.#withRetries(options, context, deadline.signal);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  async #withRetries(options: RequestOptions, context: RequestContext, signal: AbortSignal): Promise<HttpResponse> {
+    const idempotent = IDEMPOTENT_METHODS.has(options.method);
+    for (let attempt = 0; ; attempt++) {
+      const canRetry = attempt < this.#retries;
+      try {
+        const response = await this.#send(options, context, signal);
+        if (!(idempotent && canRetry && response.status >= 500)) return response;
+      } catch (error) {
+        if (signal.aborted) throw signal.reason as Error;
+        const code = errorCode(error);
+        const retryable = idempotent ? CONNECTION_CODES.has(code) : NEVER_SENT_CODES.has(code);
+        if (!(retryable && canRetry)) throw connectionError(error, code, context);
+      }
+      await sleep(fullJitter(attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS), signal);
+    }
+  }
+
+  async #send(options: RequestOptions, context: RequestContext, signal: AbortSignal): Promise<HttpResponse> {
+    const url = new URL(this.baseUrl + options.path);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const hasBody = options.body !== undefined;
+    const response = await this.#agent.request({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: options.method,
+      headers: hasBody ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
+      body: hasBody ? JSON.stringify(options.body) : null,
+      signal,
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, body: parseBody(text), context };
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+function timeoutMessage(context: RequestContext, timeoutMs: number): string {
+  return `${context.method} ${context.url} got no answer within ${timeoutMs} ms: check that the machine is on and reachable, or raise timeoutMs.`;
+}
+
+function connectionError(error: unknown, code: string, context: RequestContext): StagelinkError {
+  if (error instanceof StagelinkError) return error;
+  const reason = code || (error instanceof Error ? error.message : String(error));
+  return new ConnectionError(
+    `Could not reach ${new URL(context.url).host} for ${context.method} ${context.url} (${reason}): check the address and that the server is running.`,
+    context,
+    { cause: error },
+  );
+}

@@ -1,0 +1,112 @@
+import {
+  AuthError,
+  ConfirmationRequiredError,
+  ConflictError,
+  HttpError,
+  InvalidInputError,
+  NotFoundError,
+  StatusError,
+  type RequestContext,
+} from '../errors.js';
+import type { HttpClient, HttpResponse, QueryValue } from '../http/http-client.js';
+import type { EndpointSpec } from './catalogue.js';
+import type { Envelope } from './types.js';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Deadline for this call, retries included; defaults to the client's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+export interface GuardedCallOptions extends CallOptions {
+  /** Must be `true`: the operation is irreversible or cuts power without a shutdown. */
+  confirm?: boolean;
+}
+
+export interface EndpointInput {
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  /** Values for the `{name}` placeholders of the path. */
+  params?: Record<string, string>;
+}
+
+/** Sends one catalogue endpoint and turns the answer into its result or a typed error. */
+export class EndpointCaller {
+  constructor(private readonly http: HttpClient) {}
+
+  async call<T>(spec: EndpointSpec, input: EndpointInput = {}, options: GuardedCallOptions = {}): Promise<T> {
+    if (spec.guarded && options.confirm !== true) {
+      throw new ConfirmationRequiredError(
+        `${spec.method} ${spec.path} (${spec.summary}) was not sent: call it with { confirm: true } to confirm.`,
+      );
+    }
+    const response = await this.http.request({
+      method: spec.method,
+      path: fillPath(spec.path, input.params ?? {}),
+      query: input.query,
+      body: input.body,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    return resultOf<T>(spec, response);
+  }
+}
+
+function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === '') throw new InvalidInputError(`${path} needs a value for ${name}.`);
+    // One encoded segment: no value can climb out of its place in the path.
+    return encodeURIComponent(value);
+  });
+}
+
+function resultOf<T>(spec: EndpointSpec, { status, body, context }: HttpResponse): T {
+  if (status < 200 || status >= 300) throw httpErrorFor(spec, status, body, context);
+  if (spec.family !== 'hardware') {
+    const envelope = (body as Partial<Envelope> | undefined)?.status;
+    if (envelope && envelope.code !== 0) {
+      const message = envelope.message || 'no message';
+      throw new StatusError(
+        `${context.method} ${context.url} was refused by the server: ${message} (status code ${envelope.code}).`,
+        envelope.code,
+        envelope.details ?? [],
+        context,
+      );
+    }
+  }
+  if (spec.returns === 'body') return body as T;
+  return (body as Record<string, unknown> | undefined)?.[spec.returns] as T;
+}
+
+function httpErrorFor(spec: EndpointSpec, status: number, body: unknown, context: RequestContext): HttpError {
+  const where = `${context.method} ${context.url}`;
+  const detail = describeBody(body);
+  if (status === 401 || status === 403) {
+    const advice =
+      spec.family === 'hardware'
+        ? 'login required: log in on the machine, then send it again'
+        : 'access refused: check the permissions of this machine';
+    return new AuthError(`${where} answered ${status}, ${advice}.${detail}`, status, body, context);
+  }
+  if (status === 404) return new NotFoundError(`${where} answered 404 not found.${detail}`, status, body, context);
+  if (status === 409) return new ConflictError(`${where} answered 409 conflict.${detail}`, status, body, context);
+  if (status === 400) {
+    return new HttpError(`${where} answered 400: the server could not use the request body.${detail}`, status, body, context);
+  }
+  return new HttpError(`${where} answered ${status}.${detail}`, status, body, context);
+}
+
+function describeBody(body: unknown): string {
+  if (body === undefined || body === '') return '';
+  const message = (body as { message?: unknown; status?: { message?: unknown } } | null);
+  const text =
+    typeof body === 'string'
+      ? body
+      : typeof message?.message === 'string'
+        ? message.message
+        : typeof message?.status?.message === 'string'
+          ? message.status.message
+          : JSON.stringify(body);
+  return text ? ` Server says: ${text.slice(0, 300)}` : '';
+}

@@ -1,0 +1,53 @@
+import { InvalidInputError } from '../errors.js';
+import type { Ref } from './types.js';
+
+/**
+ * Checks a Ref before it is sent: at least a uid or a name, uids as strings (a uint64 does not survive a JS
+ * number), and nothing else. A name that looks like a number stays a name.
+ */
+export function checkRef(ref: Ref | undefined, what: string): Ref {
+  if (ref === null || typeof ref !== 'object') {
+    throw new InvalidInputError(`${what} must be given as { uid } or { name }.`);
+  }
+  const { uid, name } = ref as { uid?: unknown; name?: unknown };
+  if (uid !== undefined && typeof uid !== 'string') {
+    throw new InvalidInputError(`${what} uid must be a string (got ${typeof uid}): uids are uint64 and lose digits as numbers.`);
+  }
+  if (name !== undefined && typeof name !== 'string') {
+    throw new InvalidInputError(`${what} name must be a string (got ${typeof name}).`);
+  }
+  if (!uid && !name) throw new InvalidInputError(`${what} needs a uid or a name.`);
+  const checked: Ref = {};
+  if (uid) checked.uid = uid;
+  if (name) checked.name = name;
+  return checked;
+}
+
+/** Query parameters that address an object by uid and/or name. */
+export function refQuery(ref: Ref, what: string): Record<string, string | undefined> {
+  const { uid, name } = checkRef(ref, what);
+  return { uid, name };
+}
+
+export function asArray<T>(value: T | readonly T[]): T[] {
+  return Array.isArray(value) ? [...(value as readonly T[])] : [value as T];
+}
+
+export function checkNumber(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new InvalidInputError(`${what} must be a finite number (got ${JSON.stringify(value)}).`);
+  }
+  return value;
+}
+
+export function checkText(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidInputError(`${what} must be a non-empty string (got ${JSON.stringify(value)}).`);
+  }
+  return value;
+}
+
+export function checkBoolean(value: unknown, what: string): boolean {
+  if (typeof value !== 'boolean') throw new InvalidInputError(`${what} must be true or false (got ${JSON.stringify(value)}).`);
+  return value;
+}

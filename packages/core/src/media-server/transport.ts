@@ -1,0 +1,168 @@
+import { InvalidInputError } from '../errors.js';
+import { endpoints, type EndpointSpec } from './catalogue.js';
+import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
+import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery } from './input-checks.js';
+import type { Multitransport, Ref, SetList, Track, TrackAnnotations, Transport } from './types.js';
+
+/** Where a goto command leaves the transport; values are the server's (for example `play`, `stop`). */
+export interface TransportCue {
+  transport: Ref;
+  playmode?: string;
+}
+
+export interface GotoTrack extends TransportCue {
+  track: Ref;
+}
+export interface GotoFrame extends TransportCue {
+  frame: number;
+}
+export interface GotoNote extends TransportCue {
+  note: string;
+}
+export interface GotoSection extends TransportCue {
+  section: string;
+}
+export interface GotoTag extends TransportCue {
+  type: string;
+  value: string;
+  allowGlobalJump?: boolean;
+}
+export interface GotoTime extends TransportCue {
+  time: number;
+}
+export interface GotoTimecode extends TransportCue {
+  timecode: string;
+  ignoreTags?: boolean;
+}
+export interface SetVolume {
+  transport: Ref;
+  volume: number;
+}
+export interface SetBrightness {
+  transport: Ref;
+  brightness: number;
+}
+export interface SetEngaged {
+  transport: Ref;
+  engaged: boolean;
+}
+
+type OneOrMany<T> = T | readonly T[];
+
+/** Transport commands. Each takes one item or an array, so one request can cue several transports at once. */
+export class TransportApi {
+  constructor(private readonly api: EndpointCaller) {}
+
+  async activeTransport(options?: CallOptions): Promise<Transport[]> {
+    return this.api.call(endpoints.activeTransport, {}, options);
+  }
+
+  async annotations(track: Ref, options?: CallOptions): Promise<TrackAnnotations> {
+    return this.api.call(endpoints.annotations, { query: refQuery(track, 'track') }, options);
+  }
+
+  async setLists(options?: CallOptions): Promise<SetList[]> {
+    return this.api.call(endpoints.setLists, {}, options);
+  }
+
+  async tracks(options?: CallOptions): Promise<Track[]> {
+    return this.api.call(endpoints.tracks, {}, options);
+  }
+
+  async transports(options?: CallOptions): Promise<{ transports: Transport[]; multitransports: Multitransport[] }> {
+    return this.api.call(endpoints.transports, {}, options);
+  }
+
+  async play(transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {
+    return this.#sendRefs(endpoints.play, transports, options);
+  }
+  async stop(transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {
+    return this.#sendRefs(endpoints.stop, transports, options);
+  }
+  async playSection(transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {
+    return this.#sendRefs(endpoints.playSection, transports, options);
+  }
+  async playLoopSection(transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {
+    return this.#sendRefs(endpoints.playLoopSection, transports, options);
+  }
+  async returnToStart(transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {
+    return this.#sendRefs(endpoints.returnToStart, transports, options);
+  }
+
+  async gotoTrack(cues: OneOrMany<GotoTrack>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoTrack, cues, options, (cue) => ({ track: checkRef(cue.track, 'track') }));
+  }
+  async gotoFrame(cues: OneOrMany<GotoFrame>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoFrame, cues, options, (cue) => ({ frame: checkNumber(cue.frame, 'frame') }));
+  }
+  async gotoNote(cues: OneOrMany<GotoNote>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoNote, cues, options, (cue) => ({ note: checkText(cue.note, 'note') }));
+  }
+  async gotoSection(cues: OneOrMany<GotoSection>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoSection, cues, options, (cue) => ({ section: checkText(cue.section, 'section') }));
+  }
+  async gotoTag(cues: OneOrMany<GotoTag>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoTag, cues, options, (cue) => ({
+      type: checkText(cue.type, 'tag type'),
+      value: checkText(cue.value, 'tag value'),
+      allowGlobalJump: cue.allowGlobalJump ?? false,
+    }));
+  }
+  async gotoTime(cues: OneOrMany<GotoTime>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoTime, cues, options, (cue) => ({ time: checkNumber(cue.time, 'time') }));
+  }
+  async gotoTimecode(cues: OneOrMany<GotoTimecode>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoTimecode, cues, options, (cue) => ({
+      timecode: checkText(cue.timecode, 'timecode'),
+      ignoreTags: cue.ignoreTags ?? false,
+    }));
+  }
+  async gotoNextTrack(cues: OneOrMany<TransportCue>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoNextTrack, cues, options, () => ({}));
+  }
+  async gotoPrevTrack(cues: OneOrMany<TransportCue>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoPrevTrack, cues, options, () => ({}));
+  }
+  async gotoNextSection(cues: OneOrMany<TransportCue>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoNextSection, cues, options, () => ({}));
+  }
+  async gotoPrevSection(cues: OneOrMany<TransportCue>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.gotoPrevSection, cues, options, () => ({}));
+  }
+
+  async setVolume(items: OneOrMany<SetVolume>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.volume, items, options, (item) => ({ volume: checkNumber(item.volume, 'volume') }));
+  }
+  async setBrightness(items: OneOrMany<SetBrightness>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.brightness, items, options, (item) => ({
+      brightness: checkNumber(item.brightness, 'brightness'),
+    }));
+  }
+  async setEngaged(items: OneOrMany<SetEngaged>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.engaged, items, options, (item) => ({ engaged: checkBoolean(item.engaged, 'engaged') }));
+  }
+
+  async #sendRefs(spec: EndpointSpec, transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {
+    const refs = nonEmpty(asArray(transports), spec).map((ref) => checkRef(ref, 'transport'));
+    await this.api.call(spec, { body: { transports: refs } }, options);
+  }
+
+  async #sendCues<C extends { transport: Ref; playmode?: string }>(
+    spec: EndpointSpec,
+    cues: OneOrMany<C>,
+    options: CallOptions | undefined,
+    fields: (cue: C) => Record<string, unknown>,
+  ): Promise<void> {
+    const items = nonEmpty(asArray(cues), spec).map((cue) => ({
+      transport: checkRef(cue.transport, 'transport'),
+      ...fields(cue),
+      ...(cue.playmode === undefined ? {} : { playmode: checkText(cue.playmode, 'playmode') }),
+    }));
+    await this.api.call(spec, { body: { transports: items } }, options);
+  }
+}
+
+function nonEmpty<T>(items: T[], spec: EndpointSpec): T[] {
+  if (items.length === 0) throw new InvalidInputError(`${spec.path} needs at least one transport.`);
+  return items;
+}
