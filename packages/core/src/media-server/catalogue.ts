@@ -26,7 +26,7 @@ export interface EndpointSpec {
    * Where the answer lives in the body: a top-level field name, or `body` for the whole body (hardware family,
    * and session answers whose fields sit beside the envelope).
    */
-  returns: 'body' | string;
+  returns: string;
   /** Irreversible or disruptive: refused unless called with `{ confirm: true }`. */
   guarded?: true;
   summary: string;

@@ -99,14 +99,14 @@ function httpErrorFor(spec: EndpointSpec, status: number, body: unknown, context
 
 function describeBody(body: unknown): string {
   if (body === undefined || body === '') return '';
-  const message = (body as { message?: unknown; status?: { message?: unknown } } | null);
-  const text =
-    typeof body === 'string'
-      ? body
-      : typeof message?.message === 'string'
-        ? message.message
-        : typeof message?.status?.message === 'string'
-          ? message.status.message
-          : JSON.stringify(body);
+  const text = typeof body === 'string' ? body : (serverMessage(body) ?? JSON.stringify(body));
   return text ? ` Server says: ${text.slice(0, 300)}` : '';
+}
+
+/** The message of a hardware body `{message}` or of an envelope `{status: {message}}`. */
+function serverMessage(body: unknown): string | undefined {
+  const shaped = body as { message?: unknown; status?: { message?: unknown } } | null;
+  if (typeof shaped?.message === 'string') return shaped.message;
+  if (typeof shaped?.status?.message === 'string') return shaped.status.message;
+  return undefined;
 }

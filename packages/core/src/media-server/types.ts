@@ -59,8 +59,10 @@ export type HealthCategory = 'Connection' | 'Output' | 'Genlock' | 'Devices';
 export interface HealthState {
   name: string;
   detail: string;
-  category: HealthCategory | string;
-  severity: Severity | string;
+  /** One of HealthCategory. */
+  category: string;
+  /** One of Severity; kept open because servers differ (`ok` or `ready`). */
+  severity: string;
 }
 
 export interface HealthEntry {

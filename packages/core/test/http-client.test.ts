@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AbortedError,
+  AuthError,
+  ConfirmationRequiredError,
+  ConnectionError,
+  HttpError,
+  MediaServer,
+  NotFoundError,
+  StatusError,
+  TimeoutError,
+} from '../src/index.js';
+import { json, ok, reset, silence, startScriptedServer } from './support/scripted-server.js';
+
+const health = { status: ok, result: [] };
+let cleanup: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  await Promise.all(cleanup.map((close) => close()));
+  cleanup = [];
+});
+
+async function serverAnswering(...replies: Parameters<typeof startScriptedServer>[0]) {
+  const server = await startScriptedServer(replies, json(200, health));
+  const ms = new MediaServer({ host: server.url, timeoutMs: 2000 });
+  cleanup.push(() => ms.close(), () => server.close());
+  return { server, ms };
+}
+
+describe('retries', () => {
+  it('turns two 503 answers and a 200 into one successful GET', async () => {
+    const { server, ms } = await serverAnswering(json(503, 'busy'), json(503, 'busy'));
+    await expect(ms.status.health()).resolves.toEqual([]);
+    expect(server.received).toHaveLength(3);
+  });
+
+  it('gives up on a GET after the configured retries and reports the status', async () => {
+    const { server, ms } = await serverAnswering(json(500, 'a'), json(500, 'b'), json(500, 'c'), json(500, 'd'));
+    await expect(ms.status.health()).rejects.toBeInstanceOf(HttpError);
+    expect(server.received).toHaveLength(3);
+  });
+
+  it('retries a GET whose connection was reset', async () => {
+    const { server, ms } = await serverAnswering(reset);
+    await expect(ms.status.health()).resolves.toEqual([]);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('never resends a cue whose connection was reset: the server may have acted on it', async () => {
+    const { server, ms } = await serverAnswering(reset);
+    await expect(ms.transport.play({ name: 'main' })).rejects.toBeInstanceOf(ConnectionError);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('never resends a cue answered with 503', async () => {
+    const { server, ms } = await serverAnswering(json(503, 'busy'));
+    await expect(ms.transport.play({ name: 'main' })).rejects.toBeInstanceOf(HttpError);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it.each([
+    [400, HttpError],
+    [401, AuthError],
+    [404, NotFoundError],
+  ])('sends a request answered %i exactly once', async (status, errorClass) => {
+    const { server, ms } = await serverAnswering(json(status, { message: 'no' }));
+    await expect(ms.status.health()).rejects.toBeInstanceOf(errorClass);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('retries a cue that could not connect at all, and says which machine was unreachable', async () => {
+    const { server } = await serverAnswering();
+    const closedPort = server.url;
+    await server.close();
+    const ms = new MediaServer({ host: closedPort, timeoutMs: 2000, retries: 1 });
+    cleanup.push(() => ms.close());
+    const error = await ms.transport.play({ name: 'main' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toContain(new URL(closedPort).host);
+    expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+});
+
+describe('deadlines and cancellation', () => {
+  it('gives TimeoutError when the server never answers', async () => {
+    const { server, ms } = await serverAnswering(silence);
+    const error = await ms.status.health({ timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(300);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('gives AbortedError when the caller aborts', async () => {
+    const { ms } = await serverAnswering(silence);
+    const controller = new AbortController();
+    const pending = ms.status.health({ signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(AbortedError);
+  });
+
+  it('sends nothing when the signal is already aborted', async () => {
+    const { server, ms } = await serverAnswering();
+    await expect(ms.status.health({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortedError);
+    expect(server.received).toHaveLength(0);
+  });
+});
+
+describe('answers', () => {
+  it('turns a non-zero envelope code into StatusError with the server message', async () => {
+    const { ms } = await serverAnswering(json(200, { status: { code: 5, message: 'Transport "x" not found', details: [] } }));
+    const error = await ms.transport.play({ name: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StatusError);
+    expect(error).toMatchObject({ code: 5 });
+    expect((error as Error).message).toContain('Transport "x" not found');
+  });
+
+  it('says a login is required when a hardware write answers 401', async () => {
+    const { ms } = await serverAnswering(json(401, { message: 'login required' }));
+    const error = await ms.hardware.localMachine.set({ hostname: 'a', serial: 'b', type: 'c' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as Error).message).toMatch(/login required/);
+  });
+
+  it('keeps a uint64 uid as the exact string the server sent', async () => {
+    const uid = '18446744073709551615';
+    const { ms } = await serverAnswering(json(200, { status: ok, result: { note: { uid, name: 'n' }, text: 't' } }));
+    const note = await ms.notes.get({ uid });
+    expect(note.note.uid).toBe(uid);
+  });
+});
+
+describe('what is sent', () => {
+  it('does not send a guarded operation without confirm', async () => {
+    const { server, ms } = await serverAnswering();
+    await expect(ms.hardware.chassis.powerOff({})).rejects.toBeInstanceOf(ConfirmationRequiredError);
+    await expect(ms.hardware.smc.clearAll({ confirm: false })).rejects.toBeInstanceOf(ConfirmationRequiredError);
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('sends a guarded operation with confirm', async () => {
+    const { server, ms } = await serverAnswering(json(200, { message: 'ok' }));
+    await expect(ms.hardware.chassis.powerCycle({ confirm: true })).resolves.toEqual({ message: 'ok' });
+    expect(server.received[0]).toMatchObject({ method: 'POST', url: '/api/chassis/power/cycle' });
+  });
+
+  it('sends a MAC as one encoded path segment', async () => {
+    const { server, ms } = await serverAnswering(json(200, {}));
+    await ms.hardware.networkAdapters.get('../smc/clear/all');
+    expect(server.received[0]?.url).toBe('/api/networkadapters/..%2Fsmc%2Fclear%2Fall');
+  });
+
+  it('sends uids as strings and keeps names that look like numbers as names', async () => {
+    const { server, ms } = await serverAnswering();
+    await ms.transport.gotoTrack({ transport: { uid: '18446744073709551615' }, track: { name: '42' }, playmode: 'play' });
+    expect(JSON.parse(server.received[0]?.body ?? '')).toEqual({
+      transports: [{ transport: { uid: '18446744073709551615' }, track: { name: '42' }, playmode: 'play' }],
+    });
+  });
+
+  it('cuts OLED messages to 200 characters and warns', async () => {
+    const warnings: string[] = [];
+    const server = await startScriptedServer([], (_req, res, body) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    const ms = new MediaServer({ host: server.url, logger: { warn: (m) => warnings.push(m) } });
+    cleanup.push(() => ms.close(), () => server.close());
+    const result = await ms.hardware.oled.notify({ title: 'Hi', message: 'x'.repeat(250) });
+    expect(result.truncated).toBe(true);
+    expect((JSON.parse(server.received[0]?.body ?? '') as { message: string }).message).toHaveLength(200);
+    expect(warnings).toHaveLength(1);
+  });
+});

@@ -1,0 +1,53 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  body: string;
+}
+
+type Reply = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+/**
+ * A real HTTP server on loopback whose answers are scripted per request, counting what reached it.
+ * For fault behaviour that the simulator would make awkward to stage (resets, silence).
+ */
+export async function startScriptedServer(replies: Reply[], fallback: Reply = json(200, { status: ok })) {
+  const received: ReceivedRequest[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', body });
+      const reply = replies[received.length - 1] ?? fallback;
+      reply(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export const ok = { code: 0, message: '', details: [] };
+
+export function json(status: number, body: unknown): Reply {
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+}
+
+/** Never answers: the request hangs until the client gives up. */
+export const silence: Reply = () => undefined;
+
+/** Drops the connection after reading the request: the client cannot know whether it was acted on. */
+export const reset: Reply = (req) => req.socket.destroy();
