@@ -92,3 +92,8 @@ export class ConfirmationRequiredError extends StagelinkError {
 export class InvalidInputError extends StagelinkError {
   override name = 'InvalidInputError';
 }
+
+/** Something went wrong on the live-update stream: a refused subscription, a property error, a bad frame. */
+export class LiveUpdateError extends StagelinkError {
+  override name = 'LiveUpdateError';
+}

@@ -18,3 +18,20 @@ export {
 export type * from './media-server/transport.js';
 export type { OledResult } from './media-server/hardware.js';
 export type * from './media-server/types.js';
+export { LiveClient, LiveSubscription, type LiveSubscribeOptions } from './live/live-client.js';
+export type { LiveStatus, LiveSocketTiming } from './live/live-socket.js';
+export type { LiveValue } from './live/subscription-registry.js';
+export { livePresets, type LiveRequest, type LivePresetName } from './live/presets.js';
+export { RollingAverage, ALERT_AVERAGE_WINDOW } from './live/rolling-average.js';
+export { classifyFps, worstSeverity, worstHealth, severityRank, type FpsAlert } from './live/alerts.js';
+export {
+  LIVE_UPDATE_PATH,
+  isPropertyError,
+  type ClientFrame,
+  type ServerFrame,
+  type SubscribeFrame,
+  type UnsubscribeFrame,
+  type SubscriptionEntry,
+  type ValueChange,
+  type PropertyErrorValue,
+} from './live/protocol.js';

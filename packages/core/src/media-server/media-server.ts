@@ -15,6 +15,8 @@ import { ShotRecorderApi } from './shot-recorder.js';
 import { StatusApi } from './status.js';
 import { SystemApi } from './system.js';
 import { TransportApi } from './transport.js';
+import { LiveClient } from '../live/live-client.js';
+import type { LiveSocketTiming } from '../live/live-socket.js';
 
 export interface MediaServerOptions {
   /** A hostname, `host:port` or `http://` URL; the port defaults to 80. */
@@ -24,11 +26,13 @@ export interface MediaServerOptions {
   /** Retries of a retryable failure (default 2). */
   retries?: number;
   logger?: Logger;
+  /** Live-update timing: connect timeout, heartbeat and reconnect back-off. */
+  live?: Partial<LiveSocketTiming>;
 }
 
 /**
  * One media server: every endpoint family of the spec, grouped as the spec groups them, over one keep-alive
- * connection pool. Close it when done.
+ * connection pool, and the live-update stream. Close it when done.
  */
 export class MediaServer {
   readonly origin: string;
@@ -45,6 +49,8 @@ export class MediaServer {
   readonly media: MediaApi;
   readonly system: SystemApi;
   readonly hardware: HardwareApi;
+  /** The live-update stream: one socket, shared by every subscription. */
+  readonly live: LiveClient;
   /** Sends any catalogue endpoint: what the Node-RED request node uses. */
   readonly endpoints: EndpointCaller;
   readonly #http: HttpClient;
@@ -68,10 +74,11 @@ export class MediaServer {
     this.media = new MediaApi(api);
     this.system = new SystemApi(api);
     this.hardware = new HardwareApi(api, logger);
+    this.live = new LiveClient(() => this.origin, options.live ?? {}, logger);
   }
 
-  /** Closes the connection pool. Safe to call more than once. */
+  /** Closes every live subscription, the live socket and the connection pool. Safe to call more than once. */
   async close(): Promise<void> {
-    await this.#http.close();
+    await Promise.all([this.live.close(), this.#http.close()]);
   }
 }

@@ -1,0 +1,174 @@
+import { EventEmitter } from 'node:events';
+import { LiveUpdateError } from '../errors.js';
+import type { Logger } from '../http/logger.js';
+import { livePresets, type LiveRequest } from './presets.js';
+import { LIVE_UPDATE_PATH } from './protocol.js';
+import { DEFAULT_LIVE_TIMING, LiveSocket, type LiveSocketTiming, type LiveStatus } from './live-socket.js';
+import { SubscriptionRegistry, type Consumer, type LiveValue } from './subscription-registry.js';
+
+export interface LiveSubscribeOptions {
+  /** Told `offline` the moment the stream drops, so nothing shows a stale value as live, and `online` again. */
+  onStatus?(status: LiveStatus): void;
+  /** A refused subscription or a property that failed to evaluate. */
+  onError?(error: LiveUpdateError): void;
+}
+
+const DEFAULT_INTERVAL_MS = 100;
+
+/** One consumer's view of the stream. Close it when the value is no longer needed: leaks harm a production. */
+export class LiveSubscription {
+  #closed = false;
+
+  constructor(
+    private readonly client: LiveClient,
+    private readonly release: () => void,
+  ) {}
+
+  get status(): LiveStatus {
+    return this.#closed ? 'offline' : this.client.status;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.release();
+  }
+}
+
+interface LiveClientEvents {
+  status: [LiveStatus];
+  /** A problem no subscription owns: a malformed frame, an unattributed server error. */
+  problem: [LiveUpdateError];
+}
+
+/**
+ * `ms.live`: one WebSocket per server, opened on the first subscription and closed with the last; every
+ * subscription survives reconnects.
+ */
+export class LiveClient extends EventEmitter<LiveClientEvents> {
+  readonly presets = livePresets;
+  readonly #socket: LiveSocket;
+  readonly #registry: SubscriptionRegistry;
+  readonly #subscriptions = new Set<LiveSubscription>();
+  readonly #statusListeners = new Set<(status: LiveStatus) => void>();
+  #status: LiveStatus = 'offline';
+  #closed = false;
+
+  constructor(origin: () => string, timing: Partial<LiveSocketTiming>, private readonly logger: Logger) {
+    super();
+    const url = (): string => origin().replace(/^http/, 'ws') + LIVE_UPDATE_PATH;
+    this.#socket = new LiveSocket(url, { ...DEFAULT_LIVE_TIMING, ...timing }, {
+      onOpen: () => {
+        this.#registry.onOpen();
+        this.#setStatus('online');
+      },
+      onClose: () => {
+        this.#registry.onClose();
+        this.#setStatus('offline');
+      },
+      onFrame: (frame) => this.#registry.onFrame(frame),
+      onProblem: (problem) => this.#problem(problem),
+    }, logger);
+    this.#registry = new SubscriptionRegistry({
+      send: (frame) => this.#socket.send(frame),
+      now: () => performance.now(),
+      onProblem: (problem) => this.#problem(problem),
+    });
+  }
+
+  get status(): LiveStatus {
+    return this.#status;
+  }
+
+  /** Server subscriptions held or being made: identical requests share one. */
+  get serverSubscriptionCount(): number {
+    return this.#registry.serverSubscriptionCount;
+  }
+
+  subscribe(request: LiveRequest, onValue: (value: LiveValue) => void, options: LiveSubscribeOptions = {}): LiveSubscription {
+    if (this.#closed) throw new LiveUpdateError('This media-server client is closed: create a new one to subscribe.');
+    const { object, properties, intervalMs } = checkRequest(request);
+    const consumer: Consumer = {
+      intervalMs,
+      lastDelivery: -Infinity,
+      onValue: (value) => this.#safely(() => onValue(value)),
+      onError: (error) => this.#safely(() => options.onError?.(error)),
+    };
+    const onStatus = (status: LiveStatus): void => this.#safely(() => options.onStatus?.(status));
+    const subscription = new LiveSubscription(this, () => {
+      for (const property of properties) this.#registry.remove(object, property, consumer);
+      this.#statusListeners.delete(onStatus);
+      this.#subscriptions.delete(subscription);
+      if (this.#registry.size === 0) this.#goIdle();
+    });
+    this.#subscriptions.add(subscription);
+    this.#statusListeners.add(onStatus);
+    for (const property of properties) this.#registry.add(object, property, consumer);
+    if (!this.#socket.isStarted) {
+      this.#setStatus('connecting');
+      this.#socket.start();
+    }
+    return subscription;
+  }
+
+  /** Closes every subscription and the socket; resolves when the socket is gone. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const subscription of [...this.#subscriptions]) subscription.close();
+    this.#registry.dispose();
+    await this.#socket.stop();
+  }
+
+  /** Connects again at once, e.g. because the director moved. */
+  reconnect(): void {
+    this.#socket.reconnectNow();
+  }
+
+  #goIdle(): void {
+    // Let the unsubscribe frame go out before the socket closes.
+    setImmediate(() => {
+      if (this.#registry.size > 0) return;
+      this.#setStatus('offline');
+      this.#socket.stop().catch((error: unknown) => this.logger.warn(`live update: closing failed: ${String(error)}`));
+    });
+  }
+
+  #setStatus(status: LiveStatus): void {
+    if (status === this.#status) return;
+    this.#status = status;
+    this.emit('status', status);
+    for (const listener of this.#statusListeners) listener(status);
+  }
+
+  #problem(problem: LiveUpdateError): void {
+    this.logger.warn(problem.message);
+    this.emit('problem', problem);
+  }
+
+  /** A consumer's callback that throws must not stop the others or the stream. */
+  #safely(callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      this.#problem(new LiveUpdateError(`A live-update consumer threw: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+}
+
+function checkRequest(request: LiveRequest): { object: string; properties: string[]; intervalMs: number } {
+  const { object, properties, updateFrequencyMs = DEFAULT_INTERVAL_MS } = request ?? ({} as LiveRequest);
+  if (typeof object !== 'string' || object.trim() === '') {
+    throw new LiveUpdateError('A live subscription needs an object expression, e.g. subsystem:MonitoringManager.findLocalMonitor("fps").');
+  }
+  if (!Array.isArray(properties) || properties.length === 0 || properties.some((p) => typeof p !== 'string' || p.trim() === '')) {
+    throw new LiveUpdateError('A live subscription needs at least one property expression, e.g. object.seriesAverage("Actual", 1).');
+  }
+  if (typeof updateFrequencyMs !== 'number' || !Number.isFinite(updateFrequencyMs) || updateFrequencyMs < 0) {
+    throw new LiveUpdateError(`updateFrequencyMs must be a number of milliseconds, 0 or more (got ${String(updateFrequencyMs)}).`);
+  }
+  return { object, properties: [...new Set(properties)], intervalMs: updateFrequencyMs };
+}

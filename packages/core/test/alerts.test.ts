@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { classifyFps, livePresets, RollingAverage, worstHealth, worstSeverity, type HealthEntry } from '../src/index.js';
+
+describe('classifyFps', () => {
+  it.each([
+    [60, 60, 'ok'],
+    [55.5, 60, 'ok'],
+    [55, 60, 'warning'],
+    [51, 60, 'warning'],
+    [50, 60, 'error'],
+    [0, 60, 'error'],
+  ])('%d fps against %d is %s', (fps, target, alert) => {
+    expect(classifyFps(fps, target)).toBe(alert);
+  });
+});
+
+describe('worstSeverity', () => {
+  it('treats ready as ok', () => {
+    expect(worstSeverity(['ready', 'ok'])).toBe('ok');
+  });
+  it('picks the worst', () => {
+    expect(worstSeverity(['ok', 'busy', 'error', 'warning'])).toBe('error');
+    expect(worstSeverity(['error', 'offline'])).toBe('offline');
+  });
+  it('reads an unknown severity as a warning', () => {
+    expect(worstSeverity(['ok', 'strange'])).toBe('warning');
+  });
+});
+
+describe('worstHealth', () => {
+  const entry = (hostname: string, ...severities: string[]): HealthEntry => ({
+    machine: { uid: '1', name: hostname, hostname },
+    runningAsMachine: { uid: '1', name: hostname, hostname },
+    status: { averageFPS: 60, videoDroppedFrames: 0, videoMissedFrames: 0, states: severities.map((severity) => ({ name: 'x', detail: '', category: 'Output', severity })) },
+  });
+  it('answers the worst of the session or of one machine', () => {
+    const entries = [entry('a', 'ok'), entry('b', 'warning', 'ready')];
+    expect(worstHealth(entries)).toBe('warning');
+    expect(worstHealth(entries, 'a')).toBe('ok');
+    expect(worstHealth(entries, 'nobody')).toBe('offline');
+  });
+});
+
+describe('RollingAverage', () => {
+  it('averages the last N samples', () => {
+    const average = new RollingAverage(3);
+    expect([1, 2, 3, 10].map((v) => average.push(v))).toEqual([1, 1.5, 2, 5]);
+    average.reset();
+    expect(average.value).toBeUndefined();
+  });
+  it('defaults to the 10 samples the spec recommends', () => {
+    expect(new RollingAverage().window).toBe(10);
+  });
+});
+
+describe('livePresets', () => {
+  it('builds the spec expressions, remote machines with the :svc suffix', () => {
+    expect(livePresets.remoteFps('media-2')).toEqual({
+      object: 'subsystem:MonitoringManager.findRemoteMonitor("media-2:svc", "fps")',
+      properties: ['object.seriesAverage("Actual", 1)'],
+      updateFrequencyMs: 100,
+    });
+    expect(livePresets.instanceHealth('7', 2).properties).toEqual(['object.getWorkloadInstance(7, 2).health()']);
+    expect(livePresets.failoverTakeover('18446744073709551615').object).toBe('getByUID(18446744073709551615)');
+  });
+  it('refuses arguments that would change the expression', () => {
+    expect(() => livePresets.remoteFps('a") + evil("')).toThrow(/hostname/);
+    expect(() => livePresets.failoverTakeover('1) or (2')).toThrow(/uid/);
+  });
+});

@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LiveUpdateError } from '../src/index.js';
+import type { ClientFrame } from '../src/live/protocol.js';
+import { FRAME_SPACING_MS, SubscriptionRegistry, type Consumer, type LiveValue } from '../src/live/subscription-registry.js';
+
+const OBJECT = 'subsystem:MonitoringManager.findLocalMonitor("fps")';
+const PROPERTY = 'object.seriesAverage("Actual", 1)';
+
+function consumer(intervalMs = 100) {
+  const values: LiveValue[] = [];
+  const errors: LiveUpdateError[] = [];
+  const it: Consumer = { intervalMs, lastDelivery: -Infinity, onValue: (v) => values.push(v), onError: (e) => errors.push(e) };
+  return { it, values, errors };
+}
+
+describe('SubscriptionRegistry', () => {
+  let sent: ClientFrame[];
+  let now: number;
+  let registry: SubscriptionRegistry;
+  const problems: LiveUpdateError[] = [];
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    sent = [];
+    now = 0;
+    registry = new SubscriptionRegistry({ send: (f) => (sent.push(f), true), now: () => now, onProblem: (p) => problems.push(p) });
+  });
+  afterEach(() => {
+    registry.dispose();
+    vi.useRealTimers();
+  });
+
+  const list = (...ids: [number, string, string][]) =>
+    registry.onFrame({ subscriptions: ids.map(([id, objectPath, propertyPath]) => ({ id, objectPath, propertyPath })) });
+
+  it('shares one server subscription between identical requests', () => {
+    const a = consumer();
+    const b = consumer();
+    registry.add(OBJECT, PROPERTY, a.it);
+    registry.add(OBJECT, PROPERTY, b.it);
+    expect(sent).toEqual([{ subscribe: { object: OBJECT, properties: [PROPERTY], configuration: { updateFrequencyMs: 100 } } }]);
+    list([0, OBJECT, PROPERTY]);
+    registry.onFrame({ valuesChanged: [{ id: 0, value: 59.94 }] });
+    expect(a.values).toEqual([{ object: OBJECT, property: PROPERTY, value: 59.94 }]);
+    expect(b.values).toHaveLength(1);
+  });
+
+  it('treats id 0 as a real id and unsubscribes it when the last consumer leaves', () => {
+    const a = consumer();
+    const b = consumer();
+    registry.add(OBJECT, PROPERTY, a.it);
+    registry.add(OBJECT, PROPERTY, b.it);
+    list([0, OBJECT, PROPERTY]);
+    registry.remove(OBJECT, PROPERTY, a.it);
+    expect(sent).toHaveLength(1);
+    registry.remove(OBJECT, PROPERTY, b.it);
+    expect(sent[1]).toEqual({ unsubscribe: { ids: [0] } });
+    expect(registry.size).toBe(0);
+  });
+
+  it('keeps one subscribe frame in flight and sends the next on the reply', () => {
+    registry.add(OBJECT, PROPERTY, consumer().it);
+    registry.add(OBJECT, 'object.other()', consumer().it);
+    expect(sent).toHaveLength(1);
+    list([4, OBJECT, PROPERTY]);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('sends the next frame after a pause when the server does not reply', () => {
+    registry.add(OBJECT, PROPERTY, consumer().it);
+    registry.add(OBJECT, 'object.other()', consumer().it);
+    vi.advanceTimersByTime(FRAME_SPACING_MS);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('remakes the server subscription when a faster consumer arrives, and thins values for the slower one', () => {
+    const slow = consumer(300);
+    const fast = consumer(100);
+    registry.add(OBJECT, PROPERTY, slow.it);
+    list([1, OBJECT, PROPERTY]);
+    registry.add(OBJECT, PROPERTY, fast.it);
+    expect(sent.slice(1)).toEqual([{ unsubscribe: { ids: [1] } }]);
+    list();
+    expect(sent[2]).toMatchObject({ subscribe: { configuration: { updateFrequencyMs: 100 } } });
+    list([2, OBJECT, PROPERTY]);
+    for (let i = 0; i < 6; i++) {
+      now = i * 100;
+      registry.onFrame({ valuesChanged: [{ id: 2, value: i }] });
+    }
+    expect(fast.values.map((v) => v.value)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(slow.values.map((v) => v.value)).toEqual([0, 3]);
+  });
+
+  it('gives a refused subscription to its consumers and retries an object that is not loaded yet', () => {
+    const a = consumer();
+    registry.add(OBJECT, PROPERTY, a.it);
+    registry.onFrame({ error: `Unable to subscribe to ${OBJECT} / ${PROPERTY} - Unable to find object` });
+    expect(a.errors[0]?.message).toContain('Unable to find object');
+    vi.advanceTimersByTime(11_000);
+    expect(sent.filter((f) => 'subscribe' in f)).toHaveLength(2);
+  });
+
+  it('passes a property error value to consumers as an error, not a value', () => {
+    const a = consumer();
+    registry.add(OBJECT, PROPERTY, a.it);
+    list([0, OBJECT, PROPERTY]);
+    registry.onFrame({ valuesChanged: [{ id: 0, value: { errorType: 'EvaluationError', message: 'no series' } }] });
+    expect(a.values).toHaveLength(0);
+    expect(a.errors[0]?.message).toContain('no series');
+  });
+
+  it('subscribes everything again on a new socket', () => {
+    registry.add(OBJECT, PROPERTY, consumer().it);
+    list([0, OBJECT, PROPERTY]);
+    registry.onClose();
+    registry.onOpen();
+    expect(sent.filter((f) => 'subscribe' in f)).toHaveLength(2);
+  });
+
+  it('unsubscribes a pair whose consumers all left while the subscribe was in flight', () => {
+    const a = consumer();
+    registry.add(OBJECT, PROPERTY, a.it);
+    registry.remove(OBJECT, PROPERTY, a.it);
+    list([7, OBJECT, PROPERTY]);
+    expect(sent.at(-1)).toEqual({ unsubscribe: { ids: [7] } });
+  });
+});
