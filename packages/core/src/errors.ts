@@ -76,6 +76,13 @@ export class TimeoutError extends StagelinkError {
 /** The machine could not be reached (refused, reset, unknown host). */
 export class ConnectionError extends StagelinkError {
   override name = 'ConnectionError';
+  /** False when the request provably never left (refused, unknown host): resending it cannot repeat a cue. */
+  readonly mayHaveReachedServer: boolean;
+
+  constructor(message: string, context?: RequestContext, options?: { cause?: unknown; mayHaveReachedServer?: boolean }) {
+    super(message, context, options);
+    this.mayHaveReachedServer = options?.mayHaveReachedServer ?? true;
+  }
 }
 
 /** The caller aborted the request through its AbortSignal. */

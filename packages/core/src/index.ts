@@ -3,6 +3,9 @@ export type { Logger } from './http/logger.js';
 export { originOf } from './http/host.js';
 export { fullJitter } from './http/backoff.js';
 export { MediaServer, type MediaServerOptions } from './media-server/media-server.js';
+export { discoverDirector, type DiscoverOptions, type DiscoveredDirector } from './discovery/discover.js';
+export type { DirectorChange } from './discovery/director-follower.js';
+export { parseTxtRecord } from './discovery/txt-record.js';
 export type { CallOptions, GuardedCallOptions, EndpointInput, EndpointCaller } from './media-server/endpoint-caller.js';
 export {
   endpoints,

@@ -2,7 +2,7 @@ import { InvalidInputError } from '../errors.js';
 
 /**
  * Turns what a user types for a machine (`10.0.0.5`, `media-1:8080`, `http://10.0.0.5`) into an origin such as
- * `http://10.0.0.5:80`. The port defaults to 80 as on the media servers.
+ * `http://10.0.0.5`. The port defaults to 80 as on the media servers.
  */
 export function originOf(host: string): string {
   const trimmed = host.trim();
@@ -17,8 +17,9 @@ export function originOf(host: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidInputError(`"${host}" uses ${url.protocol.slice(0, -1)}: the media-server API speaks http.`);
   }
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return `${url.protocol}//${url.hostname}:${port}`;
+  if (url.hostname === '') throw new InvalidInputError(`"${host}" names no machine: use a hostname, host:port or http:// URL.`);
+  // URL.origin leaves the default port out, so the same machine always reads the same.
+  return url.origin;
 }
 
 /** The hostname part of an origin, as error messages and status lines show it. */

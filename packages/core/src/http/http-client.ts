@@ -23,6 +23,8 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Overrides the method's default (GET and DELETE are idempotent): `false` retries only what was never sent. */
+  idempotent?: boolean;
 }
 
 export interface HttpResponse {
@@ -91,7 +93,7 @@ export class HttpClient {
   }
 
   async #withRetries(options: RequestOptions, context: RequestContext, signal: AbortSignal): Promise<HttpResponse> {
-    const idempotent = IDEMPOTENT_METHODS.has(options.method);
+    const idempotent = options.idempotent ?? IDEMPOTENT_METHODS.has(options.method);
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < this.#retries;
       try {
@@ -108,14 +110,17 @@ export class HttpClient {
   }
 
   async #send(options: RequestOptions, context: RequestContext, signal: AbortSignal): Promise<HttpResponse> {
-    const url = new URL(this.baseUrl + options.path);
+    const base = new URL(this.baseUrl);
+    const query = new URLSearchParams();
     for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
+      if (value !== undefined) query.set(key, String(value));
     }
+    const search = query.size > 0 ? `?${query.toString()}` : '';
     const hasBody = options.body !== undefined;
     const response = await this.#agent.request({
-      origin: url.origin,
-      path: url.pathname + url.search,
+      origin: base.origin,
+      // Joined as text: parsing it as a URL would remove `..` and `%2E%2E` segments that are encoded ids.
+      path: base.pathname.replace(/\/$/, '') + options.path + search,
       method: options.method,
       headers: hasBody ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
       body: hasBody ? JSON.stringify(options.body) : null,
@@ -150,6 +155,6 @@ function connectionError(error: unknown, code: string, context: RequestContext):
   return new ConnectionError(
     `Could not reach ${new URL(context.url).host} for ${context.method} ${context.url} (${reason}): check the address and that the server is running.`,
     context,
-    { cause: error },
+    { cause: error, mayHaveReachedServer: !NEVER_SENT_CODES.has(code) },
   );
 }

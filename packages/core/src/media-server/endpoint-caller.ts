@@ -1,7 +1,10 @@
+import type { DirectorFollower } from '../discovery/director-follower.js';
 import {
   AuthError,
   ConfirmationRequiredError,
   ConflictError,
+  ConnectionError,
+  TimeoutError,
   HttpError,
   InvalidInputError,
   NotFoundError,
@@ -30,9 +33,15 @@ export interface EndpointInput {
   params?: Record<string, string>;
 }
 
-/** Sends one catalogue endpoint and turns the answer into its result or a typed error. */
+/**
+ * Sends one catalogue endpoint and turns the answer into its result or a typed error. With a director
+ * follower, a request the old director refused or never received goes once more to the new director.
+ */
 export class EndpointCaller {
-  constructor(private readonly http: HttpClient) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly director?: DirectorFollower,
+  ) {}
 
   async call<T>(spec: EndpointSpec, input: EndpointInput = {}, options: GuardedCallOptions = {}): Promise<T> {
     if (spec.guarded && options.confirm !== true) {
@@ -40,6 +49,27 @@ export class EndpointCaller {
         `${spec.method} ${spec.path} (${spec.summary}) was not sent: call it with { confirm: true } to confirm.`,
       );
     }
+    if (!this.director) return this.#send(spec, input, options);
+    await this.director.ready();
+    try {
+      return await this.#send<T>(spec, input, options);
+    } catch (error) {
+      if (!(await this.#directorMoved(spec, error))) throw error;
+      return this.#send(spec, input, options);
+    }
+  }
+
+  /** True when the director moved and the failed request is safe to send to the new one. */
+  async #directorMoved(spec: EndpointSpec, error: unknown): Promise<boolean> {
+    const refusedBySession = error instanceof StatusError && spec.family === 'session';
+    const unreachable = error instanceof ConnectionError || error instanceof TimeoutError;
+    if (!this.director || !(refusedBySession || unreachable)) return false;
+    const moved = await this.director.check();
+    const neverActedOn = refusedBySession || spec.method === 'GET' || (error instanceof ConnectionError && !error.mayHaveReachedServer);
+    return moved && neverActedOn;
+  }
+
+  async #send<T>(spec: EndpointSpec, input: EndpointInput, options: GuardedCallOptions): Promise<T> {
     const response = await this.http.request({
       method: spec.method,
       path: fillPath(spec.path, input.params ?? {}),

@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+import { DirectorFollower, type DirectorChange } from '../discovery/director-follower.js';
 import { originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
 import { silentLogger, type Logger } from '../http/logger.js';
@@ -28,14 +30,25 @@ export interface MediaServerOptions {
   logger?: Logger;
   /** Live-update timing: connect timeout, heartbeat and reconnect back-off. */
   live?: Partial<LiveSocketTiming>;
+  /**
+   * Send every request to the director of the session, found from `host`, and follow it when the role
+   * moves to another machine (default false). Hardware requests then also go to the director.
+   */
+  followDirector?: boolean;
+}
+
+interface MediaServerEvents {
+  /** The director moved: HTTP and live update now go to this machine. */
+  director: [DirectorChange];
 }
 
 /**
  * One media server: every endpoint family of the spec, grouped as the spec groups them, over one keep-alive
  * connection pool, and the live-update stream. Close it when done.
  */
-export class MediaServer {
-  readonly origin: string;
+export class MediaServer extends EventEmitter<MediaServerEvents> {
+  /** The machine this client was pointed at. */
+  readonly host: string;
   readonly status: StatusApi;
   readonly transport: TransportApi;
   readonly mixedReality: MixedRealityApi;
@@ -54,12 +67,15 @@ export class MediaServer {
   /** Sends any catalogue endpoint: what the Node-RED request node uses. */
   readonly endpoints: EndpointCaller;
   readonly #http: HttpClient;
+  readonly #director: DirectorFollower | undefined;
 
   constructor(options: MediaServerOptions) {
-    this.origin = originOf(options.host);
-    this.#http = new HttpClient({ baseUrl: this.origin, timeoutMs: options.timeoutMs, retries: options.retries });
-    const api = new EndpointCaller(this.#http);
+    super();
+    this.host = originOf(options.host);
     const logger = options.logger ?? silentLogger;
+    this.#http = new HttpClient({ baseUrl: this.host, timeoutMs: options.timeoutMs, retries: options.retries });
+    this.#director = options.followDirector ? new DirectorFollower(this.host, (change) => this.#follow(change), logger) : undefined;
+    const api = new EndpointCaller(this.#http, this.#director);
     this.endpoints = api;
     this.status = new StatusApi(api);
     this.transport = new TransportApi(api);
@@ -75,10 +91,24 @@ export class MediaServer {
     this.system = new SystemApi(api);
     this.hardware = new HardwareApi(api, logger);
     this.live = new LiveClient(() => this.origin, options.live ?? {}, logger);
+    // A dropped stream is often the first sign that the director went away.
+    if (this.#director) this.live.on('status', (status) => status === 'offline' && void this.#director?.check());
+  }
+
+  /** Where requests go now: the director when following it, otherwise `host`. */
+  get origin(): string {
+    return this.#director?.current ?? this.host;
+  }
+
+  #follow(change: DirectorChange): void {
+    this.#http.baseUrl = change.url;
+    this.live.reconnect();
+    this.emit('director', change);
   }
 
   /** Closes every live subscription, the live socket and the connection pool. Safe to call more than once. */
   async close(): Promise<void> {
+    this.#director?.stop();
     await Promise.all([this.live.close(), this.#http.close()]);
   }
 }

@@ -1,0 +1,91 @@
+import type { Logger } from '../http/logger.js';
+import { directorFrom, queryDirector } from './query.js';
+
+export interface DirectorChange {
+  hostname: string;
+  url: string;
+  solo: boolean;
+}
+
+/** Field tools re-check the role of each known machine every few seconds. */
+export const DIRECTOR_CHECK_INTERVAL_MS = 3000;
+const QUERY_TIMEOUT_MS = 1500;
+
+/**
+ * Keeps track of which machine directs the session: asks the current director, then every machine it has
+ * heard of, and reports a move. One check at a time; callers during a check share it.
+ */
+export class DirectorFollower {
+  readonly #known = new Set<string>();
+  #current: string;
+  #check: Promise<boolean> | undefined;
+  #firstCheck: Promise<boolean>;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(
+    seedOrigin: string,
+    private readonly onMove: (change: DirectorChange) => void,
+    private readonly logger: Logger,
+    intervalMs = DIRECTOR_CHECK_INTERVAL_MS,
+  ) {
+    this.#current = seedOrigin;
+    this.#known.add(seedOrigin);
+    this.#firstCheck = this.check();
+    this.#timer = setInterval(() => void this.check(), intervalMs);
+    // A client someone forgot to close must not keep the process alive.
+    this.#timer.unref();
+  }
+
+  get current(): string {
+    return this.#current;
+  }
+
+  /** Resolves once the first check is done, so the first request already goes to the director. */
+  async ready(): Promise<void> {
+    await this.#firstCheck;
+  }
+
+  /** Looks for the director now; resolves true when it moved. */
+  check(): Promise<boolean> {
+    this.#check ??= this.#findDirector().finally(() => (this.#check = undefined));
+    return this.#check;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+  }
+
+  async #findDirector(): Promise<boolean> {
+    for (const origin of [this.#current, ...this.#known]) {
+      if (this.#stopped) return false;
+      try {
+        const { session } = await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS });
+        this.#learnMachines(origin, session.director ? [session.director, ...session.actors, ...session.understudies] : []);
+        return this.#moveTo(directorFrom(origin, session));
+      } catch (error) {
+        this.logger.debug?.(`director check: ${origin} did not answer: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return false;
+  }
+
+  /** Machines of the session are reached on the port of the machine that listed them. */
+  #learnMachines(origin: string, machines: { hostname: string }[]): void {
+    for (const machine of machines) {
+      const url = new URL(origin);
+      url.hostname = machine.hostname;
+      this.#known.add(url.origin);
+    }
+  }
+
+  #moveTo(director: DirectorChange): boolean {
+    const url = director.url;
+    if (url === this.#current || this.#stopped) return false;
+    this.logger.warn(`The director of the session is now ${director.hostname} (${url}); following it.`);
+    this.#current = url;
+    this.onMove({ hostname: director.hostname, url, solo: director.solo });
+    return true;
+  }
+}

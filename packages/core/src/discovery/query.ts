@@ -1,0 +1,36 @@
+import { hostnameOf, originOf } from '../http/host.js';
+import { HttpClient } from '../http/http-client.js';
+import { EndpointCaller } from '../media-server/endpoint-caller.js';
+import { endpoints } from '../media-server/catalogue.js';
+import type { SessionInfo } from '../media-server/types.js';
+
+export interface QueriedDirector {
+  hostname: string;
+  url: string;
+  solo: boolean;
+  session: SessionInfo;
+}
+
+/**
+ * Asks one machine who directs its session (spec section 1): solo means that machine itself; otherwise
+ * the director's hostname, on the same port as the machine asked.
+ */
+export async function queryDirector(host: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<QueriedDirector> {
+  const origin = originOf(host);
+  const http = new HttpClient({ baseUrl: origin, timeoutMs: options.timeoutMs ?? 2000, retries: 0 });
+  try {
+    const session = await new EndpointCaller(http).call<SessionInfo>(endpoints.session, {}, { signal: options.signal });
+    return directorFrom(origin, session);
+  } finally {
+    await http.close();
+  }
+}
+
+export function directorFrom(origin: string, session: SessionInfo): QueriedDirector {
+  if (session.isRunningSolo || !session.director) {
+    return { hostname: hostnameOf(origin), url: origin, solo: true, session };
+  }
+  const url = new URL(origin);
+  url.hostname = session.director.hostname;
+  return { hostname: session.director.hostname, url: url.origin, solo: false, session };
+}
