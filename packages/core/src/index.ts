@@ -6,6 +6,7 @@ export { MediaServer, type MediaServerOptions } from './media-server/media-serve
 export { discoverDirector, type DiscoverOptions, type DiscoveredDirector } from './discovery/discover.js';
 export type { DirectorChange } from './discovery/director-follower.js';
 export { parseTxtRecord } from './discovery/txt-record.js';
+export { DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE } from './discovery/dnssd.js';
 export type { CallOptions, GuardedCallOptions, EndpointInput, EndpointCaller } from './media-server/endpoint-caller.js';
 export {
   endpoints,
@@ -38,3 +39,4 @@ export {
   type ValueChange,
   type PropertyErrorValue,
 } from './live/protocol.js';
+export * from './drive/index.js';

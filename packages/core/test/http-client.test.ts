@@ -146,7 +146,7 @@ describe('what is sent', () => {
   it('sends a MAC as one encoded path segment', async () => {
     const { server, ms } = await serverAnswering(json(200, {}));
     await ms.hardware.networkAdapters.get('../smc/clear/all');
-    expect(server.received[0]?.url).toBe('/api/networkadapters/..%2Fsmc%2Fclear%2Fall');
+    expect(server.received[0]?.url).toBe('/api/networkadapters/%2E%2E%2Fsmc%2Fclear%2Fall');
   });
 
   it('sends uids as strings and keeps names that look like numbers as names', async () => {

@@ -6,12 +6,12 @@ import {
   ConnectionError,
   TimeoutError,
   HttpError,
-  InvalidInputError,
   NotFoundError,
   StatusError,
   type RequestContext,
 } from '../errors.js';
 import type { HttpClient, HttpResponse, QueryValue } from '../http/http-client.js';
+import { pathSegment } from '../http/path-segment.js';
 import type { EndpointSpec } from './catalogue.js';
 import type { Envelope } from './types.js';
 
@@ -83,12 +83,7 @@ export class EndpointCaller {
 }
 
 function fillPath(path: string, params: Record<string, string>): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined || value === '') throw new InvalidInputError(`${path} needs a value for ${name}.`);
-    // One encoded segment: no value can climb out of its place in the path.
-    return encodeURIComponent(value);
-  });
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => pathSegment(name, params[name]));
 }
 
 function resultOf<T>(spec: EndpointSpec, { status, body, context }: HttpResponse): T {

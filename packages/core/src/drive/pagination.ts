@@ -1,0 +1,38 @@
+import { InvalidInputError } from '../errors.js';
+import type { Page } from './types.js';
+
+/**
+ * Page maths of the client. Pages are always requested by number: `links` and `meta.links` are never followed,
+ * because their labels and query strings differ between servers (field notes, "Cloud drive").
+ */
+
+/** The page number to ask for: 1 unless the caller chose one. */
+export function firstPageNumber(page: number | undefined): number {
+  if (page === undefined) return 1;
+  if (!Number.isInteger(page) || page < 1) {
+    throw new InvalidInputError(`page must be a whole number from 1 up, not ${String(page)}.`);
+  }
+  return page;
+}
+
+/**
+ * The `per_page` query value, or undefined to let the server use its default of 15 (spec section 8). Any
+ * positive whole number is sent: the spec only recommends 10 to 100 and does not show the server's maximum.
+ */
+export function perPageQuery(perPage: number | undefined): number | undefined {
+  if (perPage === undefined) return undefined;
+  if (!Number.isInteger(perPage) || perPage < 1) {
+    throw new InvalidInputError(`perPage must be a whole number from 1 up (10 to 100 recommended), not ${String(perPage)}.`);
+  }
+  return perPage;
+}
+
+/**
+ * The page to ask for after `requested`, or undefined when there is none. Uses the number we asked for, not the
+ * one the server echoes, so a server that repeats a page number cannot keep the iteration going forever. An empty
+ * page ends it too: a page past the end answers with empty data (field notes).
+ */
+export function nextPageNumber(requested: number, page: Page<unknown>): number | undefined {
+  if (page.data.length === 0 || requested >= page.meta.last_page) return undefined;
+  return requested + 1;
+}

@@ -1,0 +1,152 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { errorResponse, type ApiResponse } from './api-errors.js';
+import { answerApiRequest, type DriveApi } from './api.js';
+import { DriveFaults, parseControlAction } from './control.js';
+import { DriveState } from './drive-state.js';
+import { readBody, writeResponse } from './http-io.js';
+import { RequestLog, type ReceivedRequest } from './request-log.js';
+import { seedOrganisation, type SeededOrganisation } from './seed.js';
+import { wallClock } from './timestamps.js';
+
+export interface DriveServiceOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Same seed, same ids, tokens and versions (default 1). */
+  seed?: number;
+}
+
+export interface DriveService {
+  url: string;
+  /** The demo token: an owner's valid token on a plan with version rights. */
+  token: string;
+  demoDrive: { driveId: string; contentId: string; singleVersionContentId: string };
+  /** The organisation's other tokens, for trying refusals (see README.md). */
+  otherTokens: { revoked: string; withoutVersionRights: string };
+  /** API requests received since start; control requests are not counted. */
+  readonly requestCount: number;
+  /** The most recent API requests (up to 100), oldest first, as they arrived on the wire. */
+  recentRequests(): ReceivedRequest[];
+  /** Stops listening and drops open connections, keep-alive ones included. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export const CONTROL_PATH = '/__sim/control';
+const DEFAULT_SEED = 1;
+
+/** Starts the cloud drive stand-in (spec/drive-api.md) with the seeded demo organisation. */
+export async function startDriveService(options: DriveServiceOptions): Promise<DriveService> {
+  const organisation = seedOrganisation(options.seed ?? DEFAULT_SEED);
+  const service = new DriveServer(organisation);
+  const url = await service.listen(options.host, options.port);
+  const { demo } = organisation;
+  return {
+    url,
+    token: demo.token,
+    demoDrive: { driveId: demo.driveId, contentId: demo.contentId, singleVersionContentId: demo.singleVersionContentId },
+    otherTokens: { revoked: demo.revokedToken, withoutVersionRights: demo.withoutVersionRightsToken },
+    get requestCount() {
+      return service.log.count;
+    },
+    recentRequests: () => service.log.recent(),
+    close: () => service.close(),
+  };
+}
+
+/** The node:http side: control requests, injected faults, then the API. */
+class DriveServer {
+  readonly log = new RequestLog();
+  readonly #organisation: SeededOrganisation;
+  readonly #faults = new DriveFaults();
+  readonly #server: Server;
+  /** Aborts injected latencies when the service closes, so no timer outlives it. */
+  readonly #closed = new AbortController();
+  #state: DriveState;
+  /** Known once listening; the base of the links in pages. */
+  #baseUrl = '';
+  #closing: Promise<void> | undefined;
+
+  constructor(organisation: SeededOrganisation) {
+    this.#organisation = organisation;
+    this.#state = this.#seededState();
+    this.#server = createServer((request, response) => {
+      this.#answer(request, response).catch(() => {
+        writeResponse(response, errorResponse(500, 'Server error', 'The simulator failed to answer this request.'));
+      });
+    });
+  }
+
+  async listen(host: string, port: number): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(port, host, () => {
+        this.#server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.#server.address() as AddressInfo;
+    this.#baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+    return this.#baseUrl;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= new Promise((resolve) => {
+      this.#closed.abort();
+      this.#server.close(() => resolve());
+      this.#server.closeAllConnections();
+    });
+    return this.#closing;
+  }
+
+  async #answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const target = request.url ?? '/';
+    const [rawPath = '/', query = ''] = target.split(/\?(.*)/s, 2);
+    const body = await readBody(request);
+    if (body === undefined) {
+      writeResponse(response, errorResponse(413, 'Payload too large', 'The request body is larger than 1 MiB.'));
+    } else if (rawPath === CONTROL_PATH) {
+      writeResponse(response, this.#control(request.method ?? '', body));
+    } else {
+      writeResponse(response, await this.#apiAnswer(request, { target, rawPath, query, body }));
+    }
+  }
+
+  async #apiAnswer(request: IncomingMessage, parts: { target: string; rawPath: string; query: string; body: string }): Promise<ApiResponse> {
+    const method = request.method ?? '';
+    this.log.record(method, parts.target);
+    if (this.#faults.latencyMs > 0) await delay(this.#faults.latencyMs, undefined, { signal: this.#closed.signal });
+    const injected = this.#faults.takeFailure();
+    if (injected !== undefined) {
+      return errorResponse(injected, 'Injected failure', `failNext from ${CONTROL_PATH}: this request was not processed.`);
+    }
+    const api: DriveApi = { state: this.#state, tokens: this.#organisation.tokens, baseUrl: this.#baseUrl };
+    return answerApiRequest(api, {
+      method,
+      rawPath: parts.rawPath,
+      query: new URLSearchParams(parts.query),
+      authorization: request.headers.authorization,
+      body: parts.body,
+    });
+  }
+
+  #control(method: string, body: string): ApiResponse {
+    if (method !== 'POST') return errorResponse(405, 'Method not allowed', `${CONTROL_PATH} takes POST.`, { allow: 'POST' });
+    const parsed = parseControlAction(body);
+    if (!parsed.ok) return errorResponse(400, 'Bad control request', parsed.details);
+    const { action } = parsed;
+    if (action.action === 'latency') this.#faults.latencyMs = action.ms;
+    if (action.action === 'failNext') this.#faults.failNext(action.status, action.count);
+    if (action.action === 'reset') {
+      this.#faults.clear();
+      this.#state = this.#seededState();
+    }
+    return { status: 200, body: { ...this.#faults.summary(), requests: this.log.count } };
+  }
+
+  /** The drives as seeded: what the service starts with and what reset returns to. */
+  #seededState(): DriveState {
+    return new DriveState(this.#organisation.drives, wallClock());
+  }
+}

@@ -1,0 +1,2 @@
+export { LiveUpdateServer, type LiveFaults, type LiveStats } from './live-server.js';
+export type { LiveWorld } from './expressions.js';

@@ -1,0 +1,119 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { LIVE_UPDATE_PATH } from '@stagelink/core';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { LiveWorld } from './expressions.js';
+import { LiveSession } from './live-session.js';
+
+export interface LiveFaults {
+  /** Answer upgrades with 503. */
+  refuseUpgrades: boolean;
+  /** Accept the TCP connection and never answer the upgrade, as a server still starting up does. */
+  stallUpgrades: boolean;
+  /** Neither read nor send: a hung server (pings go unanswered too). */
+  paused: boolean;
+}
+
+export interface LiveStats {
+  sockets: number;
+  /** Server subscriptions over every socket; identical pairs on one socket count once. */
+  subscriptions: number;
+  /** Upgrade requests received, answered or not: shows clients retrying. */
+  upgradeAttempts: number;
+}
+
+/**
+ * The live-update endpoint of one simulated machine, on the machine's HTTP server, with the faults tests
+ * and demos need.
+ */
+export class LiveUpdateServer {
+  readonly faults: LiveFaults = { refuseUpgrades: false, stallUpgrades: false, paused: false };
+  readonly #wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  readonly #sessions = new Map<WebSocket, LiveSession>();
+  readonly #stalled = new Set<Socket>();
+  #upgradeAttempts = 0;
+
+  constructor(
+    private readonly world: LiveWorld,
+    private readonly seed: number,
+  ) {}
+
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => this.#upgrade(request, socket, head));
+  }
+
+  stats(): LiveStats {
+    let subscriptions = 0;
+    for (const session of this.#sessions.values()) subscriptions += session.subscriptionCount;
+    return { sockets: this.#sessions.size, subscriptions, upgradeAttempts: this.#upgradeAttempts };
+  }
+
+  dropSockets(): void {
+    for (const socket of this.#sessions.keys()) socket.terminate();
+    this.#releaseStalled();
+  }
+
+  setRefuseUpgrades(on: boolean): void {
+    this.faults.refuseUpgrades = on;
+  }
+
+  setStallUpgrades(on: boolean): void {
+    this.faults.stallUpgrades = on;
+    if (!on) this.#releaseStalled();
+  }
+
+  setPaused(on: boolean): void {
+    this.faults.paused = on;
+    for (const socket of this.#sessions.keys()) {
+      const raw = (socket as unknown as { _socket?: Socket })._socket;
+      if (on) raw?.pause();
+      else raw?.resume();
+    }
+  }
+
+  /** Sends a frame that is not JSON to every client. */
+  sendMalformedFrame(): void {
+    for (const socket of this.#sessions.keys()) socket.send('{"valuesChanged": [');
+  }
+
+  close(): void {
+    this.dropSockets();
+    this.#wss.close();
+  }
+
+  #upgrade(request: IncomingMessage, socket: Socket, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const path = new URL(request.url ?? '/', 'http://simulator').pathname;
+    if (path !== LIVE_UPDATE_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    this.#upgradeAttempts++;
+    if (this.faults.refuseUpgrades) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (this.faults.stallUpgrades) {
+      this.#stalled.add(socket);
+      socket.on('close', () => this.#stalled.delete(socket));
+      return;
+    }
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws));
+  }
+
+  #accept(ws: WebSocket): void {
+    const session = new LiveSession(ws, {
+      world: this.world,
+      seed: this.seed,
+      isPaused: () => this.faults.paused,
+      now: () => Date.now(),
+    });
+    this.#sessions.set(ws, session);
+    ws.on('close', () => this.#sessions.delete(ws));
+  }
+
+  #releaseStalled(): void {
+    for (const socket of this.#stalled) socket.destroy();
+    this.#stalled.clear();
+  }
+}

@@ -1,0 +1,144 @@
+import type { ServerFrame, SubscriptionEntry, ValueChange } from '@stagelink/core';
+import type { WebSocket } from 'ws';
+import { resolve, type Evaluator, type LiveWorld } from './expressions.js';
+
+/** Interval 0 means "every frame": a 60 Hz frame. */
+const FRAME_MS = 1000 / 60;
+
+interface ServerSubscription extends SubscriptionEntry {
+  evaluate: Evaluator;
+  refs: number;
+  timer: NodeJS.Timeout;
+  lastSent?: string;
+}
+
+export interface SessionContext {
+  world: LiveWorld;
+  seed: number;
+  /** While paused the server neither reads nor sends. */
+  isPaused(): boolean;
+  now(): number;
+}
+
+/**
+ * One client socket: its subscriptions (ids from 0, identical pairs reference-counted), the full list after
+ * every change followed by the current values, and values at each subscription's interval when they change.
+ */
+export class LiveSession {
+  readonly #subscriptions = new Map<string, ServerSubscription>();
+  #nextId = 0;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly context: SessionContext,
+  ) {
+    socket.on('message', (data: Buffer, isBinary) => this.#receive(isBinary ? '' : data.toString('utf8')));
+    socket.on('close', () => this.dispose());
+    socket.on('error', () => this.dispose());
+  }
+
+  get subscriptionCount(): number {
+    return this.#subscriptions.size;
+  }
+
+  dispose(): void {
+    for (const subscription of this.#subscriptions.values()) clearInterval(subscription.timer);
+    this.#subscriptions.clear();
+  }
+
+  #receive(text: string): void {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      this.#send({ error: 'Invalid JSON' });
+      return;
+    }
+    const { subscribe, unsubscribe, set } = (frame ?? {}) as Record<string, unknown>;
+    if (subscribe !== undefined) this.#subscribe(subscribe);
+    else if (unsubscribe !== undefined) this.#unsubscribe(unsubscribe);
+    else if (set !== undefined) this.#send({ error: 'Unable to set: the simulated properties are read-only' });
+    else this.#send({ error: 'Unknown request: expected subscribe, unsubscribe or set' });
+  }
+
+  #subscribe(request: unknown): void {
+    const { object, properties, configuration } = (request ?? {}) as {
+      object?: unknown;
+      properties?: unknown;
+      configuration?: { updateFrequencyMs?: unknown };
+    };
+    if (typeof object !== 'string' || !Array.isArray(properties) || !properties.every((p) => typeof p === 'string')) {
+      this.#send({ error: 'Unable to subscribe: subscribe needs an object string and a properties array of strings' });
+      return;
+    }
+    const interval = Number(configuration?.updateFrequencyMs ?? 0);
+    const touched: ServerSubscription[] = [];
+    for (const property of properties) {
+      const subscription = this.#addReference(object, property, Number.isFinite(interval) && interval > 0 ? interval : FRAME_MS);
+      if (subscription) touched.push(subscription);
+    }
+    if (touched.length === 0) return;
+    this.#sendList();
+    this.#send({ valuesChanged: touched.map((subscription) => this.#change(subscription)) });
+  }
+
+  #addReference(object: string, property: string, intervalMs: number): ServerSubscription | undefined {
+    const key = `${object}\u0000${property}`;
+    const existing = this.#subscriptions.get(key);
+    if (existing) {
+      existing.refs++;
+      return existing;
+    }
+    const resolution = resolve(object, property, this.context.world, this.context.seed);
+    if (!resolution.found) {
+      this.#send({ error: `Unable to subscribe to ${object} / ${property} - ${resolution.reason}` });
+      return undefined;
+    }
+    const subscription: ServerSubscription = {
+      id: this.#nextId++,
+      objectPath: object,
+      propertyPath: property,
+      evaluate: resolution.evaluate,
+      refs: 1,
+      timer: setInterval(() => this.#tick(subscription), intervalMs),
+    };
+    this.#subscriptions.set(key, subscription);
+    return subscription;
+  }
+
+  #unsubscribe(request: unknown): void {
+    const { ids, id } = (request ?? {}) as { ids?: unknown; id?: unknown };
+    const wanted = Array.isArray(ids) ? ids : [id];
+    for (const [key, subscription] of this.#subscriptions) {
+      if (!wanted.includes(subscription.id)) continue;
+      if (--subscription.refs > 0) continue;
+      clearInterval(subscription.timer);
+      this.#subscriptions.delete(key);
+    }
+    this.#sendList();
+  }
+
+  #tick(subscription: ServerSubscription): void {
+    if (this.context.isPaused()) return;
+    const change = this.#change(subscription);
+    const serialised = JSON.stringify(change.value);
+    if (serialised === subscription.lastSent) return;
+    this.#send({ valuesChanged: [change] });
+  }
+
+  #change(subscription: ServerSubscription): ValueChange {
+    const now = this.context.now();
+    const value = subscription.evaluate(now);
+    subscription.lastSent = JSON.stringify(value);
+    return { id: subscription.id, value, changeTimestamp: now / 1000, messageTimestamp: now / 1000 };
+  }
+
+  #sendList(): void {
+    const subscriptions = [...this.#subscriptions.values()].map(({ id, objectPath, propertyPath }) => ({ id, objectPath, propertyPath }));
+    this.#send({ subscriptions });
+  }
+
+  #send(frame: ServerFrame): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(frame));
+  }
+}
