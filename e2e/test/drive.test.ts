@@ -13,7 +13,7 @@ import {
   type Version,
 } from '@stagelink/core';
 // The simulator's index is being written by another engineer; import the service from its source until it exports it.
-import { startDriveService, type DriveService } from '../../packages/simulator/src/drive/drive-service.js';
+import { startDriveService, type DriveService } from '@stagelink/simulator';
 
 let service: DriveService;
 let drive: DriveClient;

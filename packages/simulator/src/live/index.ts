@@ -1,2 +1,3 @@
 export { LiveUpdateServer, type LiveFaults, type LiveStats } from './live-server.js';
 export type { LiveWorld } from './expressions.js';
+export { registerLiveActions } from './control-actions.js';

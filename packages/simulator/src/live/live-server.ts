@@ -76,6 +76,12 @@ export class LiveUpdateServer {
     for (const socket of this.#sessions.keys()) socket.send('{"valuesChanged": [');
   }
 
+  clearFaults(): void {
+    this.setRefuseUpgrades(false);
+    this.setStallUpgrades(false);
+    this.setPaused(false);
+  }
+
   close(): void {
     this.dropSockets();
     this.#wss.close();

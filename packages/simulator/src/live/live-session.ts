@@ -118,14 +118,15 @@ export class LiveSession {
     this.#sendList();
   }
 
+  /** Values go out when they change, as on the real server. */
   #tick(subscription: ServerSubscription): void {
     if (this.context.isPaused()) return;
+    const previous = subscription.lastSent;
     const change = this.#change(subscription);
-    const serialised = JSON.stringify(change.value);
-    if (serialised === subscription.lastSent) return;
-    this.#send({ valuesChanged: [change] });
+    if (subscription.lastSent !== previous) this.#send({ valuesChanged: [change] });
   }
 
+  /** The current value, remembered as the last one sent. */
   #change(subscription: ServerSubscription): ValueChange {
     const now = this.context.now();
     const value = subscription.evaluate(now);

@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import { OptionError, SCENARIOS, type Scenario, type SimulatorOptions } from './options.js';
+
+export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--drive-port 8081] [--scenario demo|solo|session] [--seed N]
+
+  --host        address to listen on, also this machine's hostname in the session (default 127.0.0.1)
+  --port        media-server port; 0 picks a free port (default 8080)
+  --drive-port  drive-service port; 0 picks a free port (default 8081)
+  --scenario    demo (director with actors and an understudy), solo, or session (not yet supported) (default demo)
+  --seed        seed of uids, readings and drive fixtures, 0 to 4294967295 (default 1)
+  --help        show this text
+
+Prints one JSON "ready" line, then JSON log lines. Stop with Ctrl-C (SIGINT) or SIGTERM.`;
+
+export type CliCommand = { kind: 'run'; options: SimulatorOptions } | { kind: 'help' };
+
+/** The CLI's own defaults; programmatic callers default to free ports instead. */
+export const CLI_DEFAULTS = { port: 8080, drivePort: 8081 } as const;
+
+/** Reads the command line; OptionError (exit code 2) for anything it cannot use. */
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'drive-port': { type: 'string' },
+        scenario: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new OptionError(error instanceof Error ? error.message : String(error));
+  }
+  if (values['help'] === true) return { kind: 'help' };
+  return {
+    kind: 'run',
+    options: {
+      host: text(values['host'], '--host') ?? '127.0.0.1',
+      port: whole(values['port'], '--port', 65535) ?? CLI_DEFAULTS.port,
+      drivePort: whole(values['drive-port'], '--drive-port', 65535) ?? CLI_DEFAULTS.drivePort,
+      scenario: scenario(values['scenario']),
+      seed: whole(values['seed'], '--seed', 4294967295),
+    },
+  };
+}
+
+function text(value: string | boolean | undefined, flag: string): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (value.trim() === '') throw new OptionError(`${flag} needs a value.`);
+  return value;
+}
+
+function whole(value: string | boolean | undefined, flag: string, max: number): number | undefined {
+  const given = text(value, flag);
+  if (given === undefined) return undefined;
+  if (!/^\d+$/.test(given) || Number(given) > max) throw new OptionError(`${flag} must be a whole number from 0 to ${max} (got "${given}").`);
+  return Number(given);
+}
+
+function scenario(value: string | boolean | undefined): Scenario | undefined {
+  const given = text(value, '--scenario');
+  if (given === undefined) return undefined;
+  if (!(SCENARIOS as readonly string[]).includes(given)) throw new OptionError(`--scenario must be one of ${SCENARIOS.join(', ')} (got "${given}").`);
+  return given as Scenario;
+}

@@ -1,0 +1,16 @@
+/**
+ * The request itself cannot be used: invalid JSON, or a body or query of the wrong shape (a missing field, a
+ * wrong type). Answered with HTTP 400 in every family.
+ */
+export class BadRequest extends Error {
+  override name = 'BadRequest';
+}
+
+/** A hardware write before any login (spec section 5): HTTP 401 `{message: "login required"}`. */
+export class LoginRequired extends Error {
+  override name = 'LoginRequired';
+
+  constructor() {
+    super('login required');
+  }
+}

@@ -1,0 +1,94 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ApiFamily } from '@stagelink/core';
+import { CONTROL_PATH, type ControlPanel } from './control.js';
+import type { Faults } from './faults.js';
+import { BadRequest, LoginRequired } from './http-errors.js';
+import type { IncomingJson, JsonHandler } from './http-server.js';
+import type { LogSink } from './log.js';
+import { EndpointRouter, type CatalogueEndpoint } from './router.js';
+import { failureAnswer } from './routes/answers.js';
+import { routeHandlers } from './routes/index.js';
+import type { Answer, SimRequest } from './routes/route.js';
+import { Refusal, StatusCode } from './state/refusal.js';
+import type { SessionState } from './state/session-state.js';
+
+export interface MediaServerAppOptions {
+  state(): SessionState;
+  faults: Faults;
+  control: ControlPanel;
+  log: LogSink;
+  /** Aborted when the simulator closes, so no request waits out its latency. */
+  signal: AbortSignal;
+}
+
+/**
+ * The media server's request pipeline: control requests first (no faults apply to them), then latency,
+ * failNext, routing by the catalogue, and the answer in the shape of the endpoint's family.
+ */
+export function createMediaServerApp(options: MediaServerAppOptions): JsonHandler {
+  const router = new EndpointRouter();
+  return async (request) => {
+    const path = request.url.pathname;
+    if (path === CONTROL_PATH) return control(request, options);
+    if (options.faults.latencyMs > 0) await delay(options.faults.latencyMs, undefined, { signal: options.signal });
+    const match = router.match(request.method, path);
+    const failure = options.faults.takeFailure();
+    const family = match.kind === 'endpoint' ? match.endpoint.family : match.family;
+    if (failure !== undefined) {
+      return failureAnswer(family, failure, StatusCode.internal, `Failure injected by ${CONTROL_PATH} failNext: answering ${failure}.`);
+    }
+    if (match.kind === 'unknown') return failureAnswer(family, 404, StatusCode.notFound, `No such endpoint: ${request.method} ${path}.`);
+    if (match.kind === 'wrong-method') {
+      const allowed = match.allowed.join(', ');
+      return { ...failureAnswer(family, 405, StatusCode.invalidArgument, `${request.method} ${path} is not allowed: use ${allowed}.`), headers: { allow: allowed } };
+    }
+    return dispatch(match.endpoint, { params: match.params, query: request.url.searchParams, body: jsonOnFirstUse(request.text) }, options);
+  };
+}
+
+async function control(request: IncomingJson, options: MediaServerAppOptions): Promise<Answer> {
+  if (request.method !== 'POST') {
+    return { status: 405, body: { message: `${CONTROL_PATH} takes POST with {"action": ...}.` }, headers: { allow: 'POST' } };
+  }
+  const answer = await options.control.handle(() => parseJson(request.text));
+  options.log({ event: 'control', request: request.text.slice(0, 200), status: answer.status });
+  return answer;
+}
+
+function dispatch(endpoint: CatalogueEndpoint, request: SimRequest, options: MediaServerAppOptions): Answer {
+  try {
+    return routeHandlers[endpoint.id](request, options.state());
+  } catch (error) {
+    return answerForError(error, endpoint.family, options.log);
+  }
+}
+
+/**
+ * Session and service: a refusal is HTTP 200 with its non-zero `status.code`; a request of the wrong shape is
+ * HTTP 400 with the envelope (code 3). Hardware: 401, 400 and 404 with `{message}`.
+ */
+function answerForError(error: unknown, family: ApiFamily, log: LogSink): Answer {
+  if (error instanceof LoginRequired) return failureAnswer(family, 401, StatusCode.failedPrecondition, error.message);
+  if (error instanceof BadRequest) return failureAnswer(family, 400, StatusCode.invalidArgument, error.message);
+  if (error instanceof Refusal) {
+    if (family !== 'hardware') return failureAnswer(family, 200, error.code, error.message);
+    return failureAnswer(family, error.code === StatusCode.notFound ? 404 : 400, error.code, error.message);
+  }
+  log({ event: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  const message = `Internal simulator error: ${error instanceof Error ? error.message : String(error)}`;
+  return failureAnswer(family, 500, StatusCode.internal, message);
+}
+
+function jsonOnFirstUse(text: string): () => unknown {
+  let parsed: { value: unknown } | undefined;
+  return () => (parsed ??= { value: parseJson(text) }).value;
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BadRequest(`The request body is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+  }
+}

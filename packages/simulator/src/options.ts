@@ -1,0 +1,71 @@
+import type { LogSink } from './log.js';
+import type { Clock } from './state/clock.js';
+import type { ModelScenario } from './state/session-state.js';
+
+/**
+ * - `demo`: this process is the director of a session that also lists two actors and an understudy.
+ * - `solo`: `isRunningSolo` true, no director.
+ * - `session`: one server per machine on loopback aliases; not supported yet.
+ */
+export type Scenario = 'demo' | 'solo' | 'session';
+
+export const SCENARIOS: readonly Scenario[] = ['demo', 'solo', 'session'];
+
+export interface SimulatorOptions {
+  /** Address to listen on (default 127.0.0.1); it is also this machine's hostname in the session. */
+  host?: string;
+  /** Media-server port; 0 (the default here, 8080 for the CLI) picks a free port. */
+  port?: number;
+  /** Drive-service port; 0 (the default here, 8081 for the CLI) picks a free port. */
+  drivePort?: number;
+  scenario?: Scenario;
+  /** Seed of the PRNG behind uids, readings and drive fixtures (default 1). */
+  seed?: number;
+  /** Where log lines go; silent by default. */
+  log?: LogSink;
+  /** Time source of the session model, for tests that move time by hand. */
+  clock?: Clock;
+}
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  drivePort: number;
+  scenario: ModelScenario;
+  seed: number;
+}
+
+export const DEFAULT_SEED = 1;
+
+/** A flag or option that cannot be used; the CLI exits with code 2. */
+export class OptionError extends Error {
+  override name = 'OptionError';
+}
+
+export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
+  const scenario = options.scenario ?? 'demo';
+  if (!SCENARIOS.includes(scenario)) throw new OptionError(`Unknown scenario "${String(scenario)}": use ${SCENARIOS.join(', ')}.`);
+  if (scenario === 'session') {
+    throw new OptionError('Scenario "session" (several machines on loopback aliases) is not yet supported: use demo or solo.');
+  }
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: checkInteger(options.port ?? 0, 'port', 0, 65535),
+    drivePort: checkInteger(options.drivePort ?? 0, 'drive port', 0, 65535),
+    scenario,
+    seed: checkInteger(options.seed ?? DEFAULT_SEED, 'seed', 0, 4294967295),
+  };
+}
+
+/**
+ * This machine's hostname in the session: the address it listens on, so a client following
+ * `director.hostname` on the same port reaches it; a wildcard address becomes loopback.
+ */
+export function sessionHostname(host: string): string {
+  return host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+}
+
+function checkInteger(value: number, what: string, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new OptionError(`The ${what} must be a whole number from ${min} to ${max} (got ${value}).`);
+  return value;
+}

@@ -1,0 +1,86 @@
+import type { Ref } from '@stagelink/core';
+import {
+  toFrame,
+  toNextSection,
+  toNextTrack,
+  toNote,
+  toPrevSection,
+  toPrevTrack,
+  toSection,
+  toTag,
+  toTime,
+  toTimecode,
+  toTrack,
+  type CueTarget,
+} from '../state/cues.js';
+import type { SessionState } from '../state/session-state.js';
+import type { LevelChange, TransportCommand } from '../state/transports.js';
+import { answered, withResult } from './answers.js';
+import { JsonFields } from './json-fields.js';
+import { queryRef } from './query.js';
+import type { FamilyRoutes, RouteHandler } from './route.js';
+
+/** `{transports: [Ref]}`: each item is a Ref directly. */
+const command =
+  (name: TransportCommand): RouteHandler =>
+  (request, state) => {
+    state.transports.command(JsonFields.body(request).refs('transports'), name);
+    return answered();
+  };
+
+/** `{transports: [{transport, ...where, playmode}]}`. */
+const cue =
+  (target: (item: JsonFields) => CueTarget): RouteHandler =>
+  (request, state) => {
+    const cues = JsonFields.body(request)
+      .items('transports')
+      .map((item) => ({ transport: item.ref('transport'), target: target(item), playmode: item.optionalText('playmode') }));
+    state.transports.cue(cues);
+    return answered();
+  };
+
+/** `{transports: [{transport, <key>: number}]}`. */
+const level =
+  (key: 'volume' | 'brightness', apply: (state: SessionState, changes: LevelChange[]) => void): RouteHandler =>
+  (request, state) => {
+    const changes = JsonFields.body(request)
+      .items('transports')
+      .map((item) => ({ transport: item.ref('transport'), value: item.number(key) }));
+    apply(state, changes);
+    return answered();
+  };
+
+/** Spec 4.2. */
+export const transportRoutes = {
+  activeTransport: (_request, state) => withResult(state.transports.active()),
+  annotations: (request, state) => withResult(state.transports.annotations(queryRef(request))),
+  setLists: (_request, state) => withResult(state.transports.setLists()),
+  tracks: (_request, state) => withResult(state.transports.tracks()),
+  transports: (_request, state) =>
+    answered({ transports: state.transports.list(), multitransports: state.transports.multitransportList() }),
+  brightness: level('brightness', (state, changes) => state.transports.setBrightness(changes)),
+  volume: level('volume', (state, changes) => state.transports.setVolume(changes)),
+  engaged: (request, state) => {
+    const changes = JsonFields.body(request)
+      .items('transports')
+      .map((item): { transport: Ref; engaged: boolean } => ({ transport: item.ref('transport'), engaged: item.boolean('engaged') }));
+    state.transports.setEngaged(changes);
+    return answered();
+  },
+  gotoFrame: cue((item) => toFrame(item.number('frame'))),
+  gotoNextSection: cue(() => toNextSection),
+  gotoPrevSection: cue(() => toPrevSection),
+  gotoNextTrack: cue(() => toNextTrack),
+  gotoPrevTrack: cue(() => toPrevTrack),
+  gotoNote: cue((item) => toNote(item.text('note'))),
+  gotoSection: cue((item) => toSection(item.text('section'))),
+  gotoTag: cue((item) => toTag(item.text('type'), item.text('value'), item.optionalBoolean('allowGlobalJump') ?? false)),
+  gotoTime: cue((item) => toTime(item.number('time'))),
+  gotoTimecode: cue((item) => toTimecode(item.text('timecode'), item.optionalBoolean('ignoreTags') ?? false)),
+  gotoTrack: cue((item) => toTrack(item.ref('track'))),
+  play: command('play'),
+  playLoopSection: command('playloopsection'),
+  playSection: command('playsection'),
+  returnToStart: command('returntostart'),
+  stop: command('stop'),
+} satisfies FamilyRoutes;
