@@ -6,8 +6,10 @@ export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--d
   --host        address to listen on, also this machine's hostname in the session (default 127.0.0.1)
   --port        media-server port; 0 picks a free port (default 8080)
   --drive-port  drive-service port; 0 picks a free port (default 8081)
-  --scenario    demo (director with actors and an understudy), solo, or session (not yet supported) (default demo)
+  --scenario    demo (director with actors and an understudy), solo, or session (every machine a server on
+                127.0.0.2 to 127.0.0.5, one port) (default demo)
   --seed        seed of uids, readings and drive fixtures, 0 to 4294967295 (default 1)
+  --dnssd       announce the director over DNS-SD on loopback
   --help        show this text
 
 Prints one JSON "ready" line, then JSON log lines. Stop with Ctrl-C (SIGINT) or SIGTERM.`;
@@ -31,6 +33,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'drive-port': { type: 'string' },
         scenario: { type: 'string' },
         seed: { type: 'string' },
+        dnssd: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -46,6 +49,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       drivePort: whole(values['drive-port'], '--drive-port', 65535) ?? CLI_DEFAULTS.drivePort,
       scenario: scenario(values['scenario']),
       seed: whole(values['seed'], '--seed', 4294967295),
+      dnssd: values['dnssd'] === true,
     },
   };
 }

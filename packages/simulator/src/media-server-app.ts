@@ -19,6 +19,8 @@ export interface MediaServerAppOptions {
   log: LogSink;
   /** Aborted when the simulator closes, so no request waits out its latency. */
   signal: AbortSignal;
+  /** Refuses what this machine does not serve (a machine that is not the director); undefined serves it. */
+  refuse?(endpoint: CatalogueEndpoint): Answer | undefined;
 }
 
 /**
@@ -42,6 +44,8 @@ export function createMediaServerApp(options: MediaServerAppOptions): JsonHandle
       const allowed = match.allowed.join(', ');
       return { ...failureAnswer(family, 405, StatusCode.invalidArgument, `${request.method} ${path} is not allowed: use ${allowed}.`), headers: { allow: allowed } };
     }
+    const refusal = options.refuse?.(match.endpoint);
+    if (refusal) return refusal;
     return dispatch(match.endpoint, { params: match.params, query: request.url.searchParams, body: jsonOnFirstUse(request.text) }, options);
   };
 }

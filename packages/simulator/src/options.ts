@@ -5,7 +5,8 @@ import type { ModelScenario } from './state/session-state.js';
 /**
  * - `demo`: this process is the director of a session that also lists two actors and an understudy.
  * - `solo`: `isRunningSolo` true, no director.
- * - `session`: one server per machine on loopback aliases; not supported yet.
+ * - `session`: one server per machine on loopback aliases 127.0.0.2 to 127.0.0.5, all on one port; `host` is
+ *   ignored there.
  */
 export type Scenario = 'demo' | 'solo' | 'session';
 
@@ -25,6 +26,8 @@ export interface SimulatorOptions {
   log?: LogSink;
   /** Time source of the session model, for tests that move time by hand. */
   clock?: Clock;
+  /** Announce the director over DNS-SD, on loopback only (`_svcdirector._tcp`, `_svcapi._http._tcp`). */
+  dnssd?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -45,9 +48,6 @@ export class OptionError extends Error {
 export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
   const scenario = options.scenario ?? 'demo';
   if (!SCENARIOS.includes(scenario)) throw new OptionError(`Unknown scenario "${String(scenario)}": use ${SCENARIOS.join(', ')}.`);
-  if (scenario === 'session') {
-    throw new OptionError('Scenario "session" (several machines on loopback aliases) is not yet supported: use demo or solo.');
-  }
   return {
     host: options.host ?? '127.0.0.1',
     port: checkInteger(options.port ?? 0, 'port', 0, 65535),

@@ -1,36 +1,46 @@
-import type { Server } from 'node:http';
 import { ControlPanel } from './control.js';
 import { registerCoreActions } from './control-actions.js';
+import { DirectorAnnouncer } from './dnssd/announcer.js';
 import { startDriveService, type DriveService } from './drive/drive-service.js';
 import { Faults } from './faults.js';
 import { startHttpServer } from './http-server.js';
+import { LiveUpdateServer, registerLiveActions } from './live/index.js';
 import { silentLog } from './log.js';
 import { createMediaServerApp } from './media-server-app.js';
 import { resolveOptions, sessionHostname, type ResolvedOptions, type SimulatorOptions } from './options.js';
+import { SessionMachines, type SessionMachineView } from './session/session-machines.js';
+import { SESSION_HOSTS } from './state/seed/session.js';
 import { SessionState } from './state/session-state.js';
 import { summarise } from './summary.js';
-import { LiveUpdateServer, registerLiveActions } from './live/index.js';
 
 export interface Simulator {
   readonly options: ResolvedOptions;
   readonly mediaServer: {
+    /** The director's address (the only machine's, outside the `session` scenario). */
     readonly url: string;
     readonly port: number;
-    /** Attach the live-update `upgrade` listener here. */
-    readonly server: Server;
   };
+  /** The machines of the `session` scenario, each on its own loopback alias; empty in the other scenarios. */
+  machines(): SessionMachineView[];
   /** The drive service: URL, demo token, the demo drive's ids and what it received. Closed by `close`. */
   readonly drive: Omit<DriveService, 'close'>;
   /** The session model now. `reset` replaces it: read it again after a reset rather than keeping it. */
   readonly state: SessionState;
   readonly faults: Faults;
-  /** The live-update endpoint on the media-server port, with its faults and socket counts. */
+  /** The live-update endpoint, with its faults and socket counts. */
   readonly live: LiveUpdateServer;
   /** `/__sim/control`; register more actions on it. */
   readonly control: ControlPanel;
   /** Rebuilds the session from scenario and seed, logs out and clears the faults. */
   reset(): void;
-  /** Closes both servers and every socket. Safe to call more than once. */
+  /** Closes every server and every socket. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+interface MachineServers {
+  readonly url: string;
+  readonly port: number;
+  machines(): SessionMachineView[];
   close(): Promise<void>;
 }
 
@@ -38,7 +48,8 @@ export interface Simulator {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const resolved = resolveOptions(options);
   const log = options.log ?? silentLog;
-  const newState = () => new SessionState({ scenario: resolved.scenario, seed: resolved.seed, hostname: sessionHostname(resolved.host), clock: options.clock });
+  const hostname = resolved.scenario === 'session' ? SESSION_HOSTS.director : sessionHostname(resolved.host);
+  const newState = () => new SessionState({ scenario: resolved.scenario, seed: resolved.seed, hostname, clock: options.clock });
   let state = newState();
   const faults = new Faults();
   const control: ControlPanel = new ControlPanel(() => summarise(state, faults, control.actionNames));
@@ -48,6 +59,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     { machineHostnames: () => state.machines.hostnames(), hasTakenOverFailedMachine: (uid) => state.failover.hasTakenOverFailedMachine(uid) },
     resolved.seed,
   );
+  const announcer = options.dnssd ? new DirectorAnnouncer((message) => log({ event: 'error', message })) : undefined;
   const target = {
     faults,
     get state() {
@@ -61,17 +73,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
   registerCoreActions(control, target);
   registerLiveActions(control, live);
-  const handle = createMediaServerApp({ state: () => state, faults, control, log, signal: shutdown.signal });
-  const http = await startHttpServer({ host: resolved.host, port: resolved.port, handle, log });
-  live.attach(http.server);
+  const app = { state: () => state, faults, control, log, signal: shutdown.signal };
+
+  const servers: MachineServers =
+    resolved.scenario === 'session'
+      ? await startSessionMachines(resolved.port, { ...app, live, onDirectorMoved: () => announce() })
+      : await startSingleMachine(resolved, app, live);
+  const announce = (): void => {
+    const director = state.machines.local.hostname;
+    announcer?.announce({ hostname: director, port: servers.port, session: state.project.projectPath });
+  };
+  announce();
   const drive = await startDriveService({ host: resolved.host, port: resolved.drivePort, seed: resolved.seed }).catch(async (error: unknown) => {
-    await http.close();
+    await servers.close();
     throw error;
   });
   let closing: Promise<void> | undefined;
   return {
     options: resolved,
-    mediaServer: { url: http.url, port: http.port, server: http.server },
+    get mediaServer() {
+      return { url: servers.url, port: servers.port };
+    },
+    machines: () => servers.machines(),
     drive,
     get state() {
       return state;
@@ -84,9 +107,36 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       closing ??= (async () => {
         shutdown.abort();
         live.close();
-        await Promise.all([http.close(), drive.close()]);
+        await Promise.all([servers.close(), drive.close(), announcer?.close()]);
       })();
       return closing;
     },
+  };
+}
+
+type AppParts = Omit<Parameters<typeof createMediaServerApp>[0], 'refuse'>;
+
+async function startSingleMachine(resolved: ResolvedOptions, app: AppParts, live: LiveUpdateServer): Promise<MachineServers> {
+  const http = await startHttpServer({ host: resolved.host, port: resolved.port, handle: createMediaServerApp(app), log: app.log });
+  live.attach(http.server);
+  return { url: http.url, port: http.port, machines: () => [], close: () => http.close() };
+}
+
+async function startSessionMachines(
+  port: number,
+  options: ConstructorParameters<typeof SessionMachines>[0],
+): Promise<MachineServers> {
+  const machines = new SessionMachines(options);
+  machines.registerControlActions(options.control);
+  await machines.start(port);
+  return {
+    get url() {
+      return machines.directorUrl;
+    },
+    get port() {
+      return machines.port;
+    },
+    machines: () => machines.machines(),
+    close: () => machines.close(),
   };
 }

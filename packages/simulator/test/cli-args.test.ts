@@ -4,12 +4,12 @@ import { OptionError, resolveOptions, sessionHostname } from '../src/options.js'
 
 describe('stagelink-sim flags', () => {
   it('defaults to 127.0.0.1:8080 and drive port 8081', () => {
-    expect(parseCliArgs([])).toEqual({ kind: 'run', options: { host: '127.0.0.1', ...CLI_DEFAULTS, scenario: undefined, seed: undefined } });
+    expect(parseCliArgs([])).toEqual({ kind: 'run', options: { host: '127.0.0.1', ...CLI_DEFAULTS, scenario: undefined, seed: undefined, dnssd: false } });
   });
 
   it('reads every flag', () => {
-    const command = parseCliArgs(['--host', '0.0.0.0', '--port', '0', '--drive-port', '9000', '--scenario', 'solo', '--seed', '42']);
-    expect(command).toEqual({ kind: 'run', options: { host: '0.0.0.0', port: 0, drivePort: 9000, scenario: 'solo', seed: 42 } });
+    const command = parseCliArgs(['--host', '0.0.0.0', '--port', '0', '--drive-port', '9000', '--scenario', 'solo', '--seed', '42', '--dnssd']);
+    expect(command).toEqual({ kind: 'run', options: { host: '0.0.0.0', port: 0, drivePort: 9000, scenario: 'solo', seed: 42, dnssd: true } });
   });
 
   it('answers help', () => {
@@ -34,7 +34,7 @@ describe('stagelink-sim flags', () => {
     expect(sessionHostname('0.0.0.0')).toBe('127.0.0.1');
   });
 
-  it('refuses the session scenario as not yet supported', () => {
-    expect(() => resolveOptions({ scenario: 'session' })).toThrow(/not yet supported/);
+  it('accepts the session scenario', () => {
+    expect(resolveOptions({ scenario: 'session' }).scenario).toBe('session');
   });
 });

@@ -38,8 +38,12 @@ export class LiveUpdateServer {
     private readonly seed: number,
   ) {}
 
-  attach(server: Server): void {
-    server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => this.#upgrade(request, socket, head));
+  /**
+   * Serves the endpoint on a machine's HTTP server. `serves` says whether that machine runs the session's
+   * application now; a machine that is not the director answers upgrades with 503.
+   */
+  attach(server: Server, serves: () => boolean = () => true): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => this.#upgrade(request, socket, head, serves()));
   }
 
   stats(): LiveStats {
@@ -87,7 +91,7 @@ export class LiveUpdateServer {
     this.#wss.close();
   }
 
-  #upgrade(request: IncomingMessage, socket: Socket, head: Buffer): void {
+  #upgrade(request: IncomingMessage, socket: Socket, head: Buffer, serves: boolean): void {
     socket.on('error', () => socket.destroy());
     const path = new URL(request.url ?? '/', 'http://simulator').pathname;
     if (path !== LIVE_UPDATE_PATH) {
@@ -95,7 +99,7 @@ export class LiveUpdateServer {
       return;
     }
     this.#upgradeAttempts++;
-    if (this.faults.refuseUpgrades) {
+    if (this.faults.refuseUpgrades || !serves) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
       return;
     }

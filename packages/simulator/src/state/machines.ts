@@ -1,10 +1,11 @@
 import type { Ref, SessionInfo, SessionMachine } from '@stagelink/core';
-import { invalidArgument } from './refusal.js';
+import { failedPrecondition, invalidArgument, notFound } from './refusal.js';
 import { requireByRef } from './refs.js';
 
 /** One actor's part in the session and the machine playing it now: the actor, or an understudy standing in. */
 export interface ActorPart {
-  readonly actor: SessionMachine;
+  /** Changes only when the director role moves to this part's actor, which hands the part to the old director. */
+  actor: SessionMachine;
   standIn?: SessionMachine;
 }
 
@@ -22,18 +23,47 @@ export interface RosterSetup {
 
 /** Who is in the session and which machine plays which part. */
 export class MachineRoster {
-  readonly local: SessionMachine;
   readonly solo: boolean;
   readonly isDirectorDedicated: boolean;
   readonly parts: readonly ActorPart[];
-  readonly understudies: readonly SessionMachine[];
+  readonly #understudies: SessionMachine[];
+  #local: SessionMachine;
 
   constructor(setup: RosterSetup) {
-    this.local = setup.local;
+    this.#local = setup.local;
     this.solo = setup.solo;
     this.isDirectorDedicated = setup.isDirectorDedicated;
     this.parts = setup.actors.map((actor) => ({ actor }));
-    this.understudies = setup.understudies;
+    this.#understudies = [...setup.understudies];
+  }
+
+  /** The director (or the solo machine). */
+  get local(): SessionMachine {
+    return this.#local;
+  }
+
+  get understudies(): readonly SessionMachine[] {
+    return this.#understudies;
+  }
+
+  /**
+   * Hands the director role to another machine, as a director failover does: that machine directs, and the old
+   * director takes over the place it leaves (an actor's part or an understudy's).
+   */
+  moveDirector(hostname: string): void {
+    if (this.solo) throw failedPrecondition('A solo machine has no session whose director could move.');
+    const target = this.all().find((machine) => machine.hostname === hostname);
+    if (!target) throw notFound(`No machine "${hostname}" in the session: machines are ${this.hostnames().join(', ')}.`);
+    if (target === this.#local) return;
+    const part = this.partOf(target.uid);
+    if (part?.standIn || this.partPlayedBy(target.uid)) {
+      throw failedPrecondition(`${hostname} is part of a failover: restore it before it takes the director role.`);
+    }
+    const old = this.#local;
+    if (part) part.actor = old;
+    else this.#understudies.splice(this.#understudies.indexOf(target), 1, old);
+    [old.type, target.type] = [target.type, old.type];
+    this.#local = target;
   }
 
   /** Every configured machine, this one first, whatever it plays now. */

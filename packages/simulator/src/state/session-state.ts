@@ -24,8 +24,8 @@ import { serviceVfcs, SystemInfo } from './system-info.js';
 import { Transports } from './transports.js';
 import { MAX_UINT64_UID, UidSource } from './uids.js';
 
-/** The scenarios the model builds; `session` (several processes) is not built yet. */
-export type ModelScenario = 'demo' | 'solo';
+/** The scenarios the model builds; `session` is `demo` with every machine on a loopback alias. */
+export type ModelScenario = 'demo' | 'solo' | 'session';
 
 export interface SessionStateOptions {
   scenario: ModelScenario;

@@ -5,6 +5,7 @@ import { MachineRoster } from '../machines.js';
 import type { Notice } from '../notifications.js';
 import type { SeededRandom } from '../random.js';
 import type { UidSource } from '../uids.js';
+import type { ModelScenario } from '../session-state.js';
 
 export interface SessionSeed {
   roster: MachineRoster;
@@ -22,12 +23,18 @@ const HEALTHY_DETAILS: Readonly<Record<(typeof HEALTH_CATEGORIES)[number], strin
   Devices: 'All devices responding',
 };
 
+/** The `session` scenario's machines: each one a real server on its own loopback alias, all on one port. */
+export const SESSION_HOSTS = { director: '127.0.0.2', actors: ['127.0.0.3', '127.0.0.4'], understudies: ['127.0.0.5'] } as const;
+
+const MODEL_ONLY_HOSTS = { actors: ['actor-1', 'actor-2'], understudies: ['understudy-1'] } as const;
+
 /**
  * `demo`: this process is the director of a session that also lists two actors and one understudy covering
  * both, so failover works. `solo`: this process runs alone. This machine's hostname is the address it listens
  * on, so a client following `director.hostname` reaches it; the other machines exist only in the model.
+ * `session`: the same session, but every machine is reachable on its loopback alias (SESSION_HOSTS).
  */
-export function seedSession(scenario: 'demo' | 'solo', hostname: string, uids: UidSource, random: SeededRandom): SessionSeed {
+export function seedSession(scenario: ModelScenario, hostname: string, uids: UidSource, random: SeededRandom): SessionSeed {
   const machine = (name: string, host: string, type: string): SessionMachine => ({
     uid: uids.next(),
     name,
@@ -38,8 +45,9 @@ export function seedSession(scenario: 'demo' | 'solo', hostname: string, uids: U
   });
   const solo = scenario === 'solo';
   const local = solo ? machine('Media server', hostname, 'solo') : machine('Director', hostname, 'director');
-  const actors = solo ? [] : [machine('Actor 1', 'actor-1', 'actor'), machine('Actor 2', 'actor-2', 'actor')];
-  const understudies = solo ? [] : [machine('Understudy 1', 'understudy-1', 'understudy')];
+  const hosts = scenario === 'session' ? SESSION_HOSTS : MODEL_ONLY_HOSTS;
+  const actors = solo ? [] : hosts.actors.map((host, index) => machine(`Actor ${index + 1}`, host, 'actor'));
+  const understudies = solo ? [] : hosts.understudies.map((host, index) => machine(`Understudy ${index + 1}`, host, 'understudy'));
   const roster = new MachineRoster({ local, solo, isDirectorDedicated: !solo, actors, understudies });
   const all = roster.all();
   const readings = new Map(all.map((each) => [each.uid, healthyReadings(random)]));
@@ -60,7 +68,7 @@ export function seedSession(scenario: 'demo' | 'solo', hostname: string, uids: U
     },
     readings,
     notices,
-    addresses: new Map(all.map((each, index) => [each.uid, index === 0 ? localAddress(hostname) : `10.0.0.${10 + index}`])),
+    addresses: new Map(all.map((each, index) => [each.uid, addressOf(scenario, each, index)])),
   };
 }
 
@@ -73,6 +81,9 @@ function healthyReadings(random: SeededRandom): MachineReadings {
   };
 }
 
-function localAddress(hostname: string): string {
-  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) ? hostname : '127.0.0.1';
+/** Machines that exist only in the model get addresses of a venue network; real ones their own. */
+function addressOf(scenario: ModelScenario, machine: SessionMachine, index: number): string {
+  const isAddress = /^\d{1,3}(\.\d{1,3}){3}$/.test(machine.hostname);
+  if (index === 0) return isAddress ? machine.hostname : '127.0.0.1';
+  return scenario === 'session' && isAddress ? machine.hostname : `10.0.0.${10 + index}`;
 }

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionError, discoverDirector, livePresets, MediaServer, StatusError, type DirectorChange, type LiveStatus } from '@stagelink/core';
+import { startSimulator, type Simulator } from '@stagelink/simulator';
+import { control, eventually } from './support/simulator.js';
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const item of open.splice(0).reverse()) await item.close();
+});
+
+async function session(options: { dnssd?: boolean } = {}): Promise<Simulator> {
+  const sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, seed: 3, ...options });
+  open.push(sim);
+  return sim;
+}
+
+function client(host: string): MediaServer {
+  const ms = new MediaServer({ host, followDirector: true, live: { reconnectBaseMs: 50, reconnectCapMs: 500 } });
+  open.push(ms);
+  return ms;
+}
+
+const machine = (sim: Simulator, role: string) => {
+  const found = sim.machines().find((each) => each.role === role);
+  if (!found) throw new Error(`the session has a ${role}`);
+  return found;
+};
+
+describe('director discovery', () => {
+  it('finds the director from an actor by query', async () => {
+    const sim = await session();
+    const found = await discoverDirector({ host: machine(sim, 'actor').url });
+    expect(found).toEqual({ hostname: '127.0.0.2', url: machine(sim, 'director').url, solo: false, via: 'query' });
+  });
+
+  it('uses a solo machine directly', async () => {
+    const sim = await startSimulator({ scenario: 'solo', port: 0, drivePort: 0 });
+    open.push(sim);
+    const found = await discoverDirector({ host: sim.mediaServer.url });
+    expect(found).toMatchObject({ url: sim.mediaServer.url, solo: true, via: 'query' });
+  });
+
+  it('says clearly when nothing answers, without an unhandled error', async () => {
+    const error = await discoverDirector({ host: '127.0.0.1:9', dnssd: true, dnssdInterface: '127.0.0.1', timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/No director found/);
+  });
+
+  // DNS-SD stays on loopback, which needs IFF_MULTICAST on lo (.ci/run sets it).
+  const loopbackMulticast = (Number(readFileSync('/sys/class/net/lo/flags', 'utf8')) & 0x1000) !== 0;
+  it.skipIf(!loopbackMulticast)('finds a director announced over DNS-SD on loopback', async () => {
+    const sim = await session({ dnssd: true });
+    const found = await discoverDirector({ host: '127.0.0.1:9', dnssd: true, dnssdInterface: '127.0.0.1', timeoutMs: 5000 });
+    expect(found).toMatchObject({ hostname: '127.0.0.2', url: machine(sim, 'director').url, solo: false, via: 'dnssd' });
+    expect(found.session).toBe(sim.state.project.projectPath);
+  });
+});
+
+describe('following the director', () => {
+  it('sends requests to the director when given only an actor', async () => {
+    const sim = await session();
+    const actor = machine(sim, 'actor');
+    const ms = client(actor.url);
+    await ms.transport.play({ name: 'main' });
+    expect(ms.origin).toBe(machine(sim, 'director').url);
+    const [active] = await ms.transport.activeTransport();
+    expect(active?.playmode).toBe('play');
+  });
+
+  it('refuses session requests on a machine that is not the director, naming the director', async () => {
+    const sim = await session();
+    const direct = new MediaServer({ host: machine(sim, 'actor').url });
+    open.push(direct);
+    const error = await direct.transport.play({ name: 'main' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StatusError);
+    expect((error as Error).message).toContain('127.0.0.2');
+  });
+
+  it('moves commands and live values to the new director by itself', async () => {
+    const sim = await session();
+    const ms = client(machine(sim, 'actor').url);
+    const moves: DirectorChange[] = [];
+    ms.on('director', (change) => moves.push(change));
+    const values: unknown[] = [];
+    const statuses: LiveStatus[] = [];
+    ms.live.subscribe(livePresets.localFps(), ({ value }) => values.push(value), { onStatus: (status) => statuses.push(status) });
+    await eventually(() => values.length > 0, 'a first live value');
+
+    await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });
+    await ms.transport.stop({ name: 'main' });
+    expect(ms.origin).toBe(machine(sim, 'director').url);
+    expect(moves.at(-1)?.hostname).toBe('127.0.0.4');
+
+    const before = values.length;
+    await eventually(() => values.length > before && ms.live.status === 'online', 'live values from the new director');
+    expect(statuses).toContain('offline');
+  });
+
+  it('follows a director that was stopped to the machine that took over', async () => {
+    const sim = await session();
+    const ms = client(machine(sim, 'understudy').url);
+    await ms.status.health();
+    await control(machine(sim, 'actor').url, { action: 'stopMachine', hostname: '127.0.0.2' });
+    await expect(ms.transport.play({ name: 'main' })).resolves.toBeUndefined();
+    expect(ms.origin).toBe(machine(sim, 'director').url);
+    expect(ms.origin).not.toContain('127.0.0.2');
+  });
+
+  it('reports a clean error when no machine of the session answers', async () => {
+    const sim = await session();
+    const ms = client(machine(sim, 'actor').url);
+    await ms.status.health();
+    await sim.close();
+    await expect(ms.transport.play({ name: 'main' })).rejects.toBeInstanceOf(ConnectionError);
+  });
+});

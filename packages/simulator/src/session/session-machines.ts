@@ -1,0 +1,142 @@
+import type { ControlPanel } from '../control.js';
+import type { Faults } from '../faults.js';
+import { startHttpServer, type RunningHttpServer } from '../http-server.js';
+import type { LiveUpdateServer } from '../live/live-server.js';
+import type { LogSink } from '../log.js';
+import { createMediaServerApp } from '../media-server-app.js';
+import type { CatalogueEndpoint } from '../router.js';
+import { failureAnswer } from '../routes/answers.js';
+import type { Answer } from '../routes/route.js';
+import { notFound, StatusCode } from '../state/refusal.js';
+import type { SessionState } from '../state/session-state.js';
+
+export type MachineRole = 'director' | 'actor' | 'understudy';
+
+export interface SessionMachineView {
+  hostname: string;
+  role: MachineRole;
+  url: string;
+  running: boolean;
+}
+
+export interface SessionMachinesOptions {
+  state(): SessionState;
+  faults: Faults;
+  control: ControlPanel;
+  live: LiveUpdateServer;
+  log: LogSink;
+  signal: AbortSignal;
+  /** Told after the director role moved, e.g. to announce the new director over DNS-SD. */
+  onDirectorMoved(): void;
+}
+
+/**
+ * The `session` scenario: one HTTP server per machine of the session, each on its loopback alias and all on
+ * one port. Every machine answers `status/session`, the service and the hardware families; only the director
+ * serves the rest of the session family and live update. Machines can be stopped and started, and the director
+ * role moved, through the control endpoint of any machine.
+ */
+export class SessionMachines {
+  readonly #servers = new Map<string, RunningHttpServer>();
+  #port = 0;
+
+  constructor(private readonly options: SessionMachinesOptions) {}
+
+  async start(port: number): Promise<void> {
+    const [director, ...others] = this.options.state().machines.hostnames();
+    if (!director) throw new Error('The session has no machines.');
+    this.#port = (await this.#listen(director, port)).port;
+    for (const hostname of others) await this.#listen(hostname, this.#port);
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get directorUrl(): string {
+    return this.#urlOf(this.options.state().machines.local.hostname);
+  }
+
+  machines(): SessionMachineView[] {
+    return this.options.state().machines.hostnames().map((hostname) => ({
+      hostname,
+      role: this.#roleOf(hostname),
+      url: this.#urlOf(hostname),
+      running: this.#servers.has(hostname),
+    }));
+  }
+
+  registerControlActions(panel: ControlPanel): void {
+    panel.register('moveDirector', (params) => this.moveDirector(params.text('to')));
+    panel.register('stopMachine', (params) => this.stopMachine(params.text('hostname')));
+    panel.register('startMachine', (params) => this.startMachine(params.text('hostname')));
+    panel.addSummaryPart('machines', () => this.machines());
+  }
+
+  /** The old director stops serving the session: its live-update clients are cut and must find the new one. */
+  moveDirector(hostname: string): void {
+    this.options.state().machines.moveDirector(hostname);
+    this.options.live.dropSockets();
+    this.options.onDirectorMoved();
+  }
+
+  /** A stopped director hands its role to the first machine still running, as a director failover does. */
+  async stopMachine(hostname: string): Promise<void> {
+    const server = this.#servers.get(this.#known(hostname));
+    if (!server) return;
+    this.#servers.delete(hostname);
+    await server.close();
+    if (this.#roleOf(hostname) !== 'director') return;
+    const successor = this.machines().find((machine) => machine.running && this.#canDirect(machine.hostname));
+    if (successor) this.moveDirector(successor.hostname);
+  }
+
+  async startMachine(hostname: string): Promise<void> {
+    if (this.#servers.has(this.#known(hostname))) return;
+    await this.#listen(hostname, this.#port);
+  }
+
+  async close(): Promise<void> {
+    const servers = [...this.#servers.values()];
+    this.#servers.clear();
+    await Promise.all(servers.map((server) => server.close()));
+  }
+
+  async #listen(hostname: string, port: number): Promise<RunningHttpServer> {
+    const isDirector = (): boolean => this.options.state().machines.local.hostname === hostname;
+    const handle = createMediaServerApp({ ...this.options, refuse: (endpoint) => this.#refusal(hostname, isDirector(), endpoint) });
+    const server = await startHttpServer({ host: hostname, port, handle, log: this.options.log });
+    this.options.live.attach(server.server, isDirector);
+    this.#servers.set(hostname, server);
+    return server;
+  }
+
+  #refusal(hostname: string, isDirector: boolean, endpoint: CatalogueEndpoint): Answer | undefined {
+    if (isDirector || endpoint.family !== 'session' || endpoint.id === 'session') return undefined;
+    const director = this.options.state().machines.local.hostname;
+    const message = `${hostname} is not the director of the session: send session requests to the director, ${director}.`;
+    return failureAnswer('session', 200, StatusCode.failedPrecondition, message);
+  }
+
+  #roleOf(hostname: string): MachineRole {
+    const roster = this.options.state().machines;
+    if (roster.local.hostname === hostname) return 'director';
+    return roster.parts.some((part) => part.actor.hostname === hostname) ? 'actor' : 'understudy';
+  }
+
+  #canDirect(hostname: string): boolean {
+    const roster = this.options.state().machines;
+    return !roster.parts.some((part) => part.standIn && (part.actor.hostname === hostname || part.standIn.hostname === hostname));
+  }
+
+  #known(hostname: string): string {
+    if (!this.options.state().machines.hostnames().includes(hostname)) {
+      throw notFound(`No machine "${hostname}" in the session: machines are ${this.options.state().machines.hostnames().join(', ')}.`);
+    }
+    return hostname;
+  }
+
+  #urlOf(hostname: string): string {
+    return `http://${hostname}:${this.#port}`;
+  }
+}
