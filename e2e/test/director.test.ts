@@ -64,6 +64,7 @@ describe('following the director', () => {
     const ms = client(actor.url);
     await ms.transport.play({ name: 'main' });
     expect(ms.origin).toBe(machine(sim, 'director').url);
+    expect(ms.director).toEqual({ hostname: '127.0.0.2', url: machine(sim, 'director').url, solo: false });
     const [active] = await ms.transport.activeTransport();
     expect(active?.playmode).toBe('play');
   });

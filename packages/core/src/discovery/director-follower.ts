@@ -18,6 +18,7 @@ const QUERY_TIMEOUT_MS = 1500;
 export class DirectorFollower {
   readonly #known = new Set<string>();
   #current: string;
+  #director: DirectorChange | undefined;
   #check: Promise<boolean> | undefined;
   #firstCheck: Promise<boolean>;
   #timer: NodeJS.Timeout | undefined;
@@ -25,7 +26,8 @@ export class DirectorFollower {
 
   constructor(
     seedOrigin: string,
-    private readonly onMove: (change: DirectorChange) => void,
+    /** Told the director once it is first found, and again whenever it moves (`moved` true). */
+    private readonly onDirector: (change: DirectorChange, moved: boolean) => void,
     private readonly logger: Logger,
     intervalMs = DIRECTOR_CHECK_INTERVAL_MS,
   ) {
@@ -39,6 +41,11 @@ export class DirectorFollower {
 
   get current(): string {
     return this.#current;
+  }
+
+  /** The director as last found; undefined until a machine of the session has answered. */
+  get director(): DirectorChange | undefined {
+    return this.#director;
   }
 
   /** Resolves once the first check is done, so the first request already goes to the director. */
@@ -63,7 +70,8 @@ export class DirectorFollower {
       try {
         const { session } = await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS });
         this.#learnMachines(origin, session.director ? [session.director, ...session.actors, ...session.understudies] : []);
-        return this.#moveTo(directorFrom(origin, session));
+        const { hostname, url, solo } = directorFrom(origin, session);
+        return this.#found({ hostname, url, solo });
       } catch (error) {
         this.logger.debug?.(`director check: ${origin} did not answer: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -80,12 +88,15 @@ export class DirectorFollower {
     }
   }
 
-  #moveTo(director: DirectorChange): boolean {
-    const url = director.url;
-    if (url === this.#current || this.#stopped) return false;
-    this.logger.warn(`The director of the session is now ${director.hostname} (${url}); following it.`);
-    this.#current = url;
-    this.onMove({ hostname: director.hostname, url, solo: director.solo });
-    return true;
+  #found(director: DirectorChange): boolean {
+    if (this.#stopped) return false;
+    const first = this.#director === undefined;
+    const moved = director.url !== this.#current;
+    this.#director = director;
+    if (!first && !moved) return false;
+    if (moved) this.logger.warn(`The director of the session is now ${director.hostname} (${director.url}); following it.`);
+    this.#current = director.url;
+    this.onDirector(director, moved);
+    return moved;
   }
 }

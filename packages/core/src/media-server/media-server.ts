@@ -38,7 +38,7 @@ export interface MediaServerOptions {
 }
 
 interface MediaServerEvents {
-  /** The director moved: HTTP and live update now go to this machine. */
+  /** The director was found, or moved: HTTP and live update now go to this machine. */
   director: [DirectorChange];
 }
 
@@ -74,7 +74,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.host = originOf(options.host);
     const logger = options.logger ?? silentLogger;
     this.#http = new HttpClient({ baseUrl: this.host, timeoutMs: options.timeoutMs, retries: options.retries });
-    this.#director = options.followDirector ? new DirectorFollower(this.host, (change) => this.#follow(change), logger) : undefined;
+    this.#director = options.followDirector ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger) : undefined;
     const api = new EndpointCaller(this.#http, this.#director);
     this.endpoints = api;
     this.status = new StatusApi(api);
@@ -100,9 +100,16 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     return this.#director?.current ?? this.host;
   }
 
-  #follow(change: DirectorChange): void {
-    this.#http.baseUrl = change.url;
-    this.live.reconnect();
+  /** The director as last found when following it; undefined until found (or when not following). */
+  get director(): DirectorChange | undefined {
+    return this.#director?.director;
+  }
+
+  #follow(change: DirectorChange, moved: boolean): void {
+    if (moved) {
+      this.#http.baseUrl = change.url;
+      this.live.reconnect();
+    }
     this.emit('director', change);
   }
 
