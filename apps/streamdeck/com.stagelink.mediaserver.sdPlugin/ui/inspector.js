@@ -1,0 +1,254 @@
+// The property inspectors' shared script: plain browser JavaScript, no library and no network of its own, so
+// it works at an air-gapped desk. It binds form fields to the key's settings (data-setting) and to the
+// global settings (data-global), shows the connection line, and fills dropdowns (data-items) with what the
+// plugin reads from the live server (see src/inspector/inspector-requests.ts for the messages).
+'use strict';
+
+(function () {
+  var CONNECTION_REFRESH_MS = 5000;
+
+  var socket = null;
+  var inspectorUuid = '';
+  var actionUuid = '';
+  var settings = {};
+  var globalSettings = {};
+  var nextRequestId = 1;
+  /** The latest request per dropdown kind: older answers are ignored. */
+  var pending = {};
+  var connectionTimer = null;
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  function fields(selector) {
+    return Array.prototype.slice.call(document.querySelectorAll(selector));
+  }
+
+  function text(value) {
+    return value === undefined || value === null ? '' : String(value);
+  }
+
+  // ---- settings ----------------------------------------------------------------------------------------------
+
+  function readField(field) {
+    var value = field.value.trim();
+    if (field.type === 'number') return value === '' ? undefined : Number(value);
+    return value === '' ? undefined : value;
+  }
+
+  function saveSetting(field) {
+    var name = field.getAttribute('data-setting');
+    var value = readField(field);
+    if (value === undefined) delete settings[name];
+    else settings[name] = value;
+    send({ event: 'setSettings', context: inspectorUuid, payload: settings });
+    applyVisibility();
+    refreshDependents(name);
+    if (name === 'host') requestConnection();
+  }
+
+  function saveGlobal(field) {
+    var name = field.getAttribute('data-global');
+    var value = readField(field);
+    if (value === undefined) delete globalSettings[name];
+    else globalSettings[name] = value;
+    send({ event: 'setGlobalSettings', context: inspectorUuid, payload: globalSettings });
+    requestConnection();
+    requestAllItems();
+  }
+
+  function showSettings() {
+    fields('[data-setting]').forEach(function (field) {
+      var value = text(settings[field.getAttribute('data-setting')]) || text(field.getAttribute('data-default'));
+      if (field.tagName === 'SELECT') ensureOption(field, value);
+      field.value = value;
+    });
+    applyVisibility();
+  }
+
+  function showGlobals() {
+    fields('[data-global]').forEach(function (field) {
+      field.value = text(globalSettings[field.getAttribute('data-global')]);
+    });
+  }
+
+  /** Rows marked data-show-for="cmd1 cmd2" are shown only for those values of the field named by data-show-by. */
+  function applyVisibility() {
+    fields('[data-show-for]').forEach(function (row) {
+      var by = row.getAttribute('data-show-by') || 'command';
+      var current = text(settings[by]);
+      row.hidden = row.getAttribute('data-show-for').split(' ').indexOf(current) < 0;
+      Array.prototype.slice.call(row.querySelectorAll('[id]')).forEach(function (field) {
+        var note = document.querySelector('[data-note-for="' + field.id + '"]');
+        if (note) note.hidden = row.hidden;
+      });
+    });
+  }
+
+  // ---- dropdowns ---------------------------------------------------------------------------------------------
+
+  /** Keeps the saved value selectable even when the server is down or no longer lists it. */
+  function ensureOption(select, value) {
+    if (value === '') return;
+    for (var i = 0; i < select.options.length; i++) if (select.options[i].value === value) return;
+    var option = document.createElement('option');
+    option.value = value;
+    option.textContent = value + ' (not on the server now)';
+    select.appendChild(option);
+  }
+
+  function fillSelect(select, items) {
+    var value = text(settings[select.getAttribute('data-setting')]);
+    var blank = select.getAttribute('data-blank') || '(choose)';
+    while (select.firstChild) select.removeChild(select.firstChild);
+    var first = document.createElement('option');
+    first.value = '';
+    first.textContent = blank;
+    select.appendChild(first);
+    items.forEach(function (item) {
+      var option = document.createElement('option');
+      option.value = text(item.value);
+      option.textContent = text(item.label || item.value);
+      select.appendChild(option);
+    });
+    ensureOption(select, value);
+    select.value = value;
+  }
+
+  /** The server the key talks to: its own address, else the global one (so answers never depend on timing). */
+  function addHost(message) {
+    var host = settings.host || globalSettings.host;
+    if (host) message.host = host;
+  }
+
+  function requestItems(select) {
+    var kind = select.getAttribute('data-items');
+    var requestId = nextRequestId++;
+    pending[kind] = requestId;
+    var message = { request: kind, requestId: requestId };
+    addHost(message);
+    var dependsOn = select.getAttribute('data-depends');
+    if (dependsOn) {
+      // Sections and notes belong to a track: nothing to list until one is chosen.
+      if (!settings[dependsOn]) {
+        delete pending[kind];
+        fillSelect(select, []);
+        setNote(select, '');
+        return;
+      }
+      message[dependsOn] = settings[dependsOn];
+    }
+    setNote(select, 'loading...');
+    send({ event: 'sendToPlugin', action: actionUuid, context: inspectorUuid, payload: message });
+  }
+
+  function requestAllItems() {
+    fields('select[data-items]').forEach(requestItems);
+  }
+
+  function refreshDependents(name) {
+    fields('select[data-depends="' + name + '"]').forEach(requestItems);
+  }
+
+  function setNote(select, message) {
+    var note = document.querySelector('[data-note-for="' + select.id + '"]');
+    if (note) note.textContent = message;
+  }
+
+  function onItems(answer) {
+    if (pending[answer.response] !== answer.requestId) return;
+    fields('select[data-items="' + answer.response + '"]').forEach(function (select) {
+      if (answer.error) {
+        setNote(select, answer.error);
+        return;
+      }
+      fillSelect(select, Array.isArray(answer.items) ? answer.items : []);
+      setNote(select, answer.items && answer.items.length === 0 ? 'The server lists none.' : '');
+    });
+  }
+
+  // ---- connection line ---------------------------------------------------------------------------------------
+
+  function requestConnection() {
+    var message = { request: 'connection', requestId: nextRequestId++ };
+    pending.connection = message.requestId;
+    addHost(message);
+    send({ event: 'sendToPlugin', action: actionUuid, context: inspectorUuid, payload: message });
+  }
+
+  function onConnection(answer) {
+    if (pending.connection !== answer.requestId) return;
+    var line = document.getElementById('connection');
+    if (!line) return;
+    line.className = 'connection ' + text(answer.state || 'offline');
+    line.textContent = (answer.host ? answer.host.replace(/^https?:\/\//, '') + ': ' : '') + text(answer.message || answer.error);
+  }
+
+  // ---- the Stream Deck app -----------------------------------------------------------------------------------
+
+  function onMessage(event) {
+    var message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    var payload = message.payload || {};
+    if (message.event === 'didReceiveSettings') {
+      settings = payload.settings || {};
+      showSettings();
+    } else if (message.event === 'didReceiveGlobalSettings') {
+      globalSettings = payload.settings || {};
+      showGlobals();
+    } else if (message.event === 'sendToPropertyInspector') {
+      if (payload.response === 'connection') onConnection(payload);
+      else onItems(payload);
+    }
+  }
+
+  function bindFields() {
+    fields('[data-setting]').forEach(function (field) {
+      field.addEventListener('change', function () {
+        saveSetting(field);
+      });
+    });
+    fields('[data-global]').forEach(function (field) {
+      field.addEventListener('change', function () {
+        saveGlobal(field);
+      });
+    });
+    fields('[data-refresh]').forEach(function (button) {
+      button.addEventListener('click', function () {
+        requestConnection();
+        requestAllItems();
+      });
+    });
+  }
+
+  // Called by the Stream Deck app once the page has loaded.
+  window.connectElgatoStreamDeckSocket = function (port, uuid, registerEvent, info, actionInfo) {
+    inspectorUuid = uuid;
+    try {
+      var action = JSON.parse(actionInfo);
+      actionUuid = action.action;
+      settings = (action.payload && action.payload.settings) || {};
+    } catch {
+      settings = {};
+    }
+    bindFields();
+    showSettings();
+    socket = new WebSocket('ws://127.0.0.1:' + port);
+    socket.onopen = function () {
+      send({ event: registerEvent, uuid: uuid });
+      send({ event: 'getGlobalSettings', context: uuid });
+      requestConnection();
+      requestAllItems();
+      connectionTimer = setInterval(requestConnection, CONNECTION_REFRESH_MS);
+    };
+    socket.onmessage = onMessage;
+    socket.onclose = function () {
+      clearInterval(connectionTimer);
+    };
+  };
+})();

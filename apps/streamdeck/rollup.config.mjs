@@ -1,0 +1,68 @@
+// The official Stream Deck build (the shape `streamdeck create` generates), plus two fixes noted in
+// notes/toolchain.md: undici's lazy `node:sqlite` require stays out of the bundle, and the SDK's socket to
+// the Stream Deck app is made observable so the plugin can exit when the app goes away. Not minified, with a
+// source map, so that a stack trace in the plugin's log points at readable code.
+import commonjs from '@rollup/plugin-commonjs';
+import nodeResolve from '@rollup/plugin-node-resolve';
+import typescript from '@rollup/plugin-typescript';
+import path from 'node:path';
+import url from 'node:url';
+
+const sdPlugin = 'com.stagelink.mediaserver.sdPlugin';
+const here = path.dirname(url.fileURLToPath(import.meta.url));
+const appSocket = path.join(here, 'src', 'app-socket.ts');
+
+/**
+ * The SDK opens its socket to the app with `new WebSocket(...)` from `ws` and never listens for `close`.
+ * Inside the SDK only, `ws` resolves to src/app-socket.ts, a WebSocket that reports when that socket closes.
+ * Everything else (core's live-update sockets included) gets the real `ws`.
+ * @returns {import('rollup').Plugin}
+ */
+function observeAppSocket() {
+  return {
+    name: 'observe-app-socket',
+    resolveId(source, importer) {
+      if (source === 'ws' && importer && /[\\/]@elgato[\\/]streamdeck[\\/]/.test(importer)) return appSocket;
+      return null;
+    },
+  };
+}
+
+/** @type {import('rollup').RollupOptions} */
+const config = {
+  input: 'src/plugin.ts',
+  output: {
+    file: `${sdPlugin}/bin/plugin.js`,
+    format: 'es',
+    sourcemap: true,
+    sourcemapPathTransform: (relativeSourcePath, sourcemapPath) =>
+      url.pathToFileURL(path.resolve(path.dirname(sourcemapPath), relativeSourcePath)).href,
+  },
+  onwarn(warning, warn) {
+    // undici and ws have circular imports and optional native add-ons; both are harmless in Node.
+    if (warning.code === 'CIRCULAR_DEPENDENCY') return;
+    warn(warning);
+  },
+  plugins: [
+    {
+      name: 'watch-externals',
+      buildStart() {
+        this.addWatchFile(`${sdPlugin}/manifest.json`);
+      },
+    },
+    observeAppSocket(),
+    typescript({ tsconfig: './tsconfig.build.json' }),
+    nodeResolve({ browser: false, exportConditions: ['node'], preferBuiltins: true }),
+    // undici 7 requires node:sqlite lazily; bundled, that becomes a top-level import that crashes Node 20.
+    commonjs({ ignore: ['node:sqlite'] }),
+    {
+      name: 'emit-module-package-file',
+      generateBundle() {
+        // Without it Node reads bin/plugin.js as CommonJS and the plugin dies at launch.
+        this.emitFile({ fileName: 'package.json', source: '{ "type": "module" }\n', type: 'asset' });
+      },
+    },
+  ],
+};
+
+export default config;

@@ -1,0 +1,16 @@
+/**
+ * The Stream Deck SDK never catches what an action handler throws or rejects with, and a second uncaught
+ * error ends the plugin (notes/toolchain.md). Every handler runs through `guarded`: a failure is logged and
+ * the plugin lives on.
+ */
+import type { Logger } from '@stagelink/core';
+import { errorMessage } from '../error-message.js';
+
+export function guarded(logger: Logger, what: string, run: () => unknown): void {
+  try {
+    const result = run();
+    if (result instanceof Promise) result.catch((error: unknown) => logger.warn(`${what} failed: ${errorMessage(error)}`));
+  } catch (error) {
+    logger.warn(`${what} failed: ${errorMessage(error)}`);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * What the four actions share: keys appear, disappear and change settings through the tile registry, and
+ * the property inspector's requests are answered from the live server. Each handler is guarded.
+ */
+import streamDeck, {
+  SingletonAction,
+  type DialAction,
+  type DidReceiveSettingsEvent,
+  type KeyAction,
+  type SendToPluginEvent,
+  type WillAppearEvent,
+  type WillDisappearEvent,
+} from '@elgato/streamdeck';
+import type { Logger } from '@stagelink/core';
+import { answerInspector } from '../inspector/inspector-requests.js';
+import type { JsonObject, JsonValue } from '../settings.js';
+import type { ServerPool } from '../state/server-pool.js';
+import type { Tile } from '../tiles/tile.js';
+import type { TileRegistry } from '../tiles/tile-registry.js';
+import { guarded } from './guard.js';
+
+export interface PluginServices {
+  pool: ServerPool;
+  tiles: TileRegistry;
+  logger: Logger;
+}
+
+export abstract class StagelinkAction<S extends JsonObject> extends SingletonAction<S> {
+  constructor(protected readonly services: PluginServices) {
+    super();
+  }
+
+  /** The tile behind one key or dial; `visible` is false inside a multi-action. */
+  protected abstract createTile(action: KeyAction<S> | DialAction<S>, visible: boolean): Tile;
+
+  protected guard(what: string, run: () => unknown): void {
+    guarded(this.services.logger, `${this.manifestId ?? 'action'}: ${what}`, run);
+  }
+
+  override onWillAppear(ev: WillAppearEvent<S>): void {
+    this.guard('appearing', () => {
+      const visible = !ev.payload.isInMultiAction;
+      this.services.tiles.appear(ev.action.id, ev.payload.settings, () => this.createTile(ev.action, visible));
+    });
+  }
+
+  override onWillDisappear(ev: WillDisappearEvent<S>): void {
+    this.guard('disappearing', () => this.services.tiles.disappear(ev.action.id));
+  }
+
+  override onDidReceiveSettings(ev: DidReceiveSettingsEvent<S>): void {
+    this.guard('new settings', () => this.services.tiles.settingsChanged(ev.action.id, ev.payload.settings));
+  }
+
+  override onSendToPlugin(ev: SendToPluginEvent<JsonValue, S>): void {
+    this.guard('inspector request', async () => {
+      // An inspector can ask before the app has sent the global host; give it a moment to arrive.
+      await this.services.tiles.globalSettingsLoaded(2000);
+      const answer = await answerInspector(this.services.pool, ev.payload, this.services.tiles.hostOf(ev.action.id));
+      await streamDeck.ui.sendToPropertyInspector(answer);
+    });
+  }
+}

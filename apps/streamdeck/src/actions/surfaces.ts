@@ -1,0 +1,30 @@
+/**
+ * The Stream Deck actions as the tiles see them. Every command to the app is a promise the SDK leaves to
+ * us; a failed send is logged, never left unhandled.
+ */
+import type { DialAction, KeyAction } from '@elgato/streamdeck';
+import type { Logger } from '@stagelink/core';
+import { svgDataUrl } from '../render/svg.js';
+import type { JsonObject } from '../settings.js';
+import { errorMessage } from '../error-message.js';
+import type { DialSurface, KeySurface } from '../tiles/tile.js';
+
+function sent(logger: Logger, what: string, promise: Promise<void>): void {
+  promise.catch((error: unknown) => logger.warn(`${what} did not reach the Stream Deck app: ${errorMessage(error)}`));
+}
+
+export function keySurface(action: KeyAction<JsonObject>, logger: Logger): KeySurface {
+  return {
+    setImage: (svg) => sent(logger, 'setImage', action.setImage(svgDataUrl(svg))),
+    setState: (state) => sent(logger, 'setState', action.setState(state)),
+    showOk: () => sent(logger, 'showOk', action.showOk()),
+    showAlert: () => sent(logger, 'showAlert', action.showAlert()),
+  };
+}
+
+export function dialSurface(action: DialAction<JsonObject>, logger: Logger): DialSurface {
+  return {
+    setFeedback: (feedback) => sent(logger, 'setFeedback', action.setFeedback(feedback as Parameters<typeof action.setFeedback>[0])),
+    showAlert: () => sent(logger, 'showAlert', action.showAlert()),
+  };
+}

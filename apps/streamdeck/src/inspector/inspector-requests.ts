@@ -1,0 +1,116 @@
+/**
+ * What the property inspectors ask the plugin, and the answers. An inspector is a web page without network
+ * rights of its own here (and no CDN at an air-gapped desk), so the connection line and the dropdowns come
+ * from the live server through the plugin, which talks to it through core like every key.
+ *
+ * Request  `{ "request": "connection" | "transports" | "tracks" | "sections" | "notes" | "machines",
+ *             "requestId"?: any, "host"?: string, "track"?: string }`
+ * Answer   `{ "response": <request>, "requestId"?, "host": <origin or "">,
+ *             "items": [{ "value", "label" }] }`  or  `{ ..., "error": "what went wrong" }`
+ * The connection answer carries `"state": "online" | "offline" | "unset" | "invalid" | "refused"` and a
+ * `"message"` line instead of items.
+ */
+import { originOf, type MediaServer } from '@stagelink/core';
+import { asSettings, textSetting, type JsonObject, type JsonValue } from '../settings.js';
+import { isLinkDown } from '../state/link.js';
+import type { ServerLease, ServerPool } from '../state/server-pool.js';
+import { errorMessage } from '../error-message.js';
+
+export const INSPECTOR_REQUESTS = ['connection', 'transports', 'tracks', 'sections', 'notes', 'machines'] as const;
+export type InspectorRequest = (typeof INSPECTOR_REQUESTS)[number];
+
+export interface DropdownItem extends JsonObject {
+  value: string;
+  label: string;
+}
+
+const REQUEST_TIMEOUT_MS = 3000;
+
+function isInspectorRequest(value: string | undefined): value is InspectorRequest {
+  return (INSPECTOR_REQUESTS as readonly (string | undefined)[]).includes(value);
+}
+
+/**
+ * Answers one inspector message. `host` is the server the key uses (its own setting or the global one),
+ * unless the message names another (the inspector asks about an address being typed). Never rejects.
+ */
+export async function answerInspector(pool: ServerPool, message: JsonValue, host: string | undefined): Promise<JsonObject> {
+  const payload = asSettings<JsonObject>(message);
+  const asked = textSetting(payload.request);
+  const base: JsonObject = { response: asked ?? 'unknown', ...(payload.requestId === undefined ? {} : { requestId: payload.requestId }) };
+  if (!isInspectorRequest(asked)) return { ...base, error: `Unknown inspector request "${String(asked)}".` };
+  const request = asked;
+  const address = textSetting(payload.host) ?? host;
+  if (!address) {
+    return request === 'connection'
+      ? { ...base, host: '', state: 'unset', message: 'No media server set: enter its address.' }
+      : { ...base, host: '', error: 'No media server set: enter its address.' };
+  }
+  let origin: string;
+  try {
+    origin = originOf(address);
+  } catch (error) {
+    return request === 'connection' ? { ...base, host: '', state: 'invalid', message: errorMessage(error) } : { ...base, host: '', error: errorMessage(error) };
+  }
+  let lease: ServerLease;
+  try {
+    lease = pool.acquire(origin);
+  } catch (error) {
+    return { ...base, host: origin, error: errorMessage(error) };
+  }
+  try {
+    const server = lease.server;
+    if (request === 'connection') return { ...base, host: origin, ...(await connection(server)) };
+    try {
+      return { ...base, host: origin, items: await items(server, request, textSetting(payload.track)) };
+    } catch (error) {
+      return { ...base, host: origin, error: errorMessage(error) };
+    }
+  } finally {
+    lease.release();
+  }
+}
+
+async function connection(server: MediaServer): Promise<JsonObject> {
+  try {
+    const session = await server.status.session({ timeoutMs: REQUEST_TIMEOUT_MS });
+    if (session.isRunningSolo) return { state: 'online', message: 'Connected: a solo machine.' };
+    const machines = (session.director ? 1 : 0) + session.actors.length + session.understudies.length;
+    const director = session.director?.hostname ?? 'unknown';
+    return { state: 'online', message: `Connected: director ${director}, ${machines} machine${machines === 1 ? '' : 's'}.` };
+  } catch (error) {
+    return { state: isLinkDown(error) ? 'offline' : 'refused', message: errorMessage(error) };
+  }
+}
+
+async function items(server: MediaServer, request: Exclude<InspectorRequest, 'connection'>, track: string | undefined): Promise<DropdownItem[]> {
+  const options = { timeoutMs: REQUEST_TIMEOUT_MS };
+  switch (request) {
+    case 'transports': {
+      const { transports, multitransports } = await server.transport.transports(options);
+      return [
+        ...transports.map((transport) => ({ value: transport.name, label: transport.name })),
+        ...multitransports.map((multi) => ({ value: multi.name, label: `${multi.name} (multitransport)` })),
+      ];
+    }
+    case 'tracks':
+      return (await server.transport.tracks(options)).map((entry) => ({ value: entry.name, label: entry.name }));
+    case 'sections':
+    case 'notes': {
+      if (!track) throw new Error(`Choose a track first: ${request} belong to a track.`);
+      const { annotations } = await server.transport.annotations({ name: track }, options);
+      return request === 'sections'
+        ? annotations.sections.map((section) => ({ value: section.index, label: `${section.index} (at ${section.time} s)` }))
+        : annotations.notes.map((note) => ({ value: note.text, label: `${note.text} (at ${note.time} s)` }));
+    }
+    case 'machines': {
+      const session = await server.status.session(options);
+      const roles: [string, { hostname: string }[]][] = [
+        ['director', session.director ? [session.director] : []],
+        ['actor', session.actors],
+        ['understudy', session.understudies],
+      ];
+      return roles.flatMap(([role, machines]) => machines.map((machine) => ({ value: machine.hostname, label: `${machine.hostname} (${role})` })));
+    }
+  }
+}

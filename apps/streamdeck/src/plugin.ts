@@ -1,0 +1,68 @@
+/**
+ * The plugin's entry point, started by the Stream Deck app with `-port -pluginUUID -registerEvent -info` in
+ * the .sdPlugin folder. It registers the four actions, keeps the plugin alive through any handler failure,
+ * and exits when the app's socket closes: the SDK has no reconnect, and open sockets and timers would
+ * otherwise keep an orphaned process running.
+ */
+import streamDeck from '@elgato/streamdeck';
+import type { Logger } from '@stagelink/core';
+import { onAppSocketClosed } from './app-socket.js';
+import { guarded } from './actions/guard.js';
+import { FpsAction } from './actions/fps-action.js';
+import { HealthAction } from './actions/health-action.js';
+import { LevelAction } from './actions/level-action.js';
+import type { PluginServices } from './actions/stagelink-action.js';
+import { TransportAction } from './actions/transport-action.js';
+import { errorMessage } from './error-message.js';
+import { ServerPool } from './state/server-pool.js';
+import { TileRegistry } from './tiles/tile-registry.js';
+
+/** How long shutting down may take before the process leaves anyway. */
+const SHUTDOWN_GRACE_MS = 2000;
+
+const logger: Logger & { error(message: string): void } = {
+  debug: (message) => streamDeck.logger.debug(message),
+  warn: (message) => streamDeck.logger.warn(message),
+  error: (message) => streamDeck.logger.error(message),
+};
+
+// Last line of defence: the SDK logs the first uncaught exception and lets the second one kill the process.
+process.on('uncaughtException', (error) => logger.error(`Uncaught exception (the plugin carries on): ${errorMessage(error)}`));
+process.on('unhandledRejection', (reason) => logger.error(`Unhandled rejection (the plugin carries on): ${errorMessage(reason)}`));
+
+const pool = new ServerPool({ logger });
+const tiles = new TileRegistry(logger);
+const services: PluginServices = { pool, tiles, logger };
+
+let shuttingDown = false;
+function shutDown(reason: string): void {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.warn(`Stopping: ${reason}`);
+  // Exit even if closing hangs; the app is gone and nothing here may outlive it.
+  setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+  guarded(logger, 'shutting down', async () => {
+    tiles.disposeAll();
+    await pool.close();
+    process.exit(0);
+  });
+}
+
+onAppSocketClosed((reason) => shutDown(`the Stream Deck app's socket closed (${reason})`));
+process.once('SIGTERM', () => shutDown('SIGTERM'));
+process.once('SIGINT', () => shutDown('SIGINT'));
+
+streamDeck.actions.registerAction(new TransportAction(services));
+streamDeck.actions.registerAction(new FpsAction(services));
+streamDeck.actions.registerAction(new HealthAction(services));
+streamDeck.actions.registerAction(new LevelAction(services));
+
+streamDeck.settings.onDidReceiveGlobalSettings((ev) => {
+  guarded(logger, 'global settings', () => tiles.globalSettingsChanged(ev.settings));
+});
+
+guarded(logger, 'connecting to the Stream Deck app', async () => {
+  await streamDeck.connect();
+  // The answer arrives through onDidReceiveGlobalSettings as well; until then keys wait for the host.
+  await streamDeck.settings.getGlobalSettings();
+});

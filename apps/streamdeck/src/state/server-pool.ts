@@ -1,0 +1,135 @@
+/**
+ * One MediaServer per host for every key of the plugin, with the polls the keys share: the session's health
+ * and the transport list. A host's client lives while some key holds a lease on it (and a short grace after,
+ * so flipping pages does not rebuild connections); its polls run only while some key watches them.
+ */
+import { MediaServer, originOf, type HealthEntry, type Logger, type MediaServerOptions, type Multitransport, type Transport } from '@stagelink/core';
+import { errorMessage } from '../error-message.js';
+import { SharedPoll } from './shared-poll.js';
+
+export interface TransportList {
+  transports: Transport[];
+  multitransports: Multitransport[];
+}
+
+export interface ServerLease {
+  readonly origin: string;
+  readonly server: MediaServer;
+  /** `status/health`, polled every few seconds while a health key is on screen. */
+  readonly health: SharedPoll<HealthEntry[]>;
+  /** `transport/transports`, polled while a transport key or a level dial is on screen. */
+  readonly transports: SharedPoll<TransportList>;
+  /** Gives the lease back; the last one out closes the client after the grace period. Idempotent. */
+  release(): void;
+}
+
+export interface ServerPoolOptions {
+  logger: Logger;
+  healthIntervalMs?: number;
+  transportsIntervalMs?: number;
+  /** How long a client nobody holds stays open, in case a key for it appears again (page flips). */
+  idleCloseMs?: number;
+  /** Timeout of each request the plugin makes (a cue should fail fast at the desk). */
+  timeoutMs?: number;
+  /** Builds the client; tests pass a stand-in. */
+  create?: (options: MediaServerOptions) => MediaServer;
+}
+
+interface Entry {
+  origin: string;
+  server: MediaServer;
+  health: SharedPoll<HealthEntry[]>;
+  transports: SharedPoll<TransportList>;
+  leases: number;
+  idleTimer?: NodeJS.Timeout;
+}
+
+/**
+ * The live stream reconnects with back-off; a desk wants a restarted server back within seconds, so the cap
+ * is lower than core's default. A few attempts a second at most, to a handful of servers, stays gentle.
+ */
+const LIVE_TIMING = { connectTimeoutMs: 3000, heartbeatMs: 5000, reconnectBaseMs: 200, reconnectCapMs: 3000 };
+
+export class ServerPool {
+  readonly #entries = new Map<string, Entry>();
+  #closed = false;
+
+  constructor(private readonly options: ServerPoolOptions) {}
+
+  /** A lease on the client of `host` (hostname, host:port or URL). Throws InvalidInputError for a bad address. */
+  acquire(host: string): ServerLease {
+    if (this.#closed) throw new Error('The plugin is shutting down.');
+    const origin = originOf(host);
+    const entry = this.#entries.get(origin) ?? this.#open(origin);
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = undefined;
+    entry.leases += 1;
+    let released = false;
+    return {
+      origin,
+      server: entry.server,
+      health: entry.health,
+      transports: entry.transports,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#release(entry);
+      },
+    };
+  }
+
+  /** Hosts with an open client, for tests and diagnostics. */
+  get openOrigins(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    await Promise.all(entries.map((entry) => this.#closeEntry(entry)));
+  }
+
+  #open(origin: string): Entry {
+    const { logger } = this.options;
+    const create = this.options.create ?? ((options: MediaServerOptions) => new MediaServer(options));
+    const server = create({ host: origin, timeoutMs: this.options.timeoutMs ?? 4000, logger, live: LIVE_TIMING });
+    const onListenerError = (error: unknown): void => logger.warn(`A key failed to show a poll result: ${errorMessage(error)}`);
+    const entry: Entry = {
+      origin,
+      server,
+      health: new SharedPoll((signal) => server.status.health({ signal }), {
+        intervalMs: this.options.healthIntervalMs ?? 3000,
+        onListenerError,
+      }),
+      transports: new SharedPoll((signal) => server.transport.transports({ signal }), {
+        intervalMs: this.options.transportsIntervalMs ?? 2000,
+        onListenerError,
+      }),
+      leases: 0,
+    };
+    this.#entries.set(origin, entry);
+    return entry;
+  }
+
+  #release(entry: Entry): void {
+    entry.leases -= 1;
+    if (entry.leases > 0 || this.#entries.get(entry.origin) !== entry) return;
+    entry.idleTimer = setTimeout(() => {
+      if (entry.leases > 0 || this.#entries.get(entry.origin) !== entry) return;
+      this.#entries.delete(entry.origin);
+      void this.#closeEntry(entry);
+    }, this.options.idleCloseMs ?? 30_000);
+  }
+
+  async #closeEntry(entry: Entry): Promise<void> {
+    clearTimeout(entry.idleTimer);
+    entry.health.dispose();
+    entry.transports.dispose();
+    try {
+      await entry.server.close();
+    } catch (error) {
+      this.options.logger.warn(`Closing the client of ${entry.origin} failed: ${errorMessage(error)}`);
+    }
+  }
+}

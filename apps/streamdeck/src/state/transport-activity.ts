@@ -1,0 +1,55 @@
+/**
+ * Whether a key's transport is playing, read from the transport list. The spec names the playmodes that
+ * play (`play`, `loop section`, `play to end of section`, section 3) and shows no others; anything it does
+ * not name (`stop`, a pause, a value some server adds) is not shown as playing: a key must never claim a
+ * cue is running when it may not be.
+ */
+import type { Multitransport, Transport } from '@stagelink/core';
+import type { TransportList } from './server-pool.js';
+
+const PLAYING_PLAYMODES = new Set(['play', 'loop section', 'play to end of section']);
+
+export function isPlaying(playmode: string): boolean {
+  return PLAYING_PLAYMODES.has(playmode.trim().toLowerCase().replace(/\s+/g, ' '));
+}
+
+/** The poll's answer if it has the shape of a transport list; a server that sent something else gets no guess. */
+export function asTransportList(value: unknown): TransportList | undefined {
+  const list = value as Partial<TransportList> | null | undefined;
+  return Array.isArray(list?.transports) && Array.isArray(list.multitransports) ? (list as TransportList) : undefined;
+}
+
+export type Activity = 'playing' | 'stopped' | 'missing';
+
+/**
+ * The activity of the transport (or multitransport) named `name`: a multitransport plays when any of its
+ * transports does.
+ */
+export function activityOf(list: TransportList, name: string): Activity {
+  const transport = list.transports.find((candidate) => candidate.name === name);
+  if (transport) return isPlaying(transport.playmode) ? 'playing' : 'stopped';
+  const multi = list.multitransports.find((candidate) => candidate.name === name);
+  if (!multi) return 'missing';
+  return membersOf(list, multi).some((member) => isPlaying(member.playmode)) ? 'playing' : 'stopped';
+}
+
+/** Whether the transport (or multitransport) named `name` is engaged; undefined when there is none. */
+export function engagedOf(list: TransportList, name: string): boolean | undefined {
+  return [...list.transports, ...list.multitransports].find((candidate) => candidate.name === name)?.engaged;
+}
+
+/**
+ * The transport whose volume and brightness a dial shows: the one named `name`, or for a multitransport its
+ * first member (a level sent to a multitransport sets all of its members).
+ */
+export function levelSource(list: TransportList, name: string): Transport | undefined {
+  const transport = list.transports.find((candidate) => candidate.name === name);
+  if (transport) return transport;
+  const multi = list.multitransports.find((candidate) => candidate.name === name);
+  return multi ? membersOf(list, multi)[0] : undefined;
+}
+
+/** A multitransport lists its members as strings: uids on the servers seen so far, names accepted too. */
+function membersOf(list: TransportList, multi: Multitransport): Transport[] {
+  return list.transports.filter((candidate) => multi.transports.includes(candidate.uid) || multi.transports.includes(candidate.name));
+}

@@ -1,0 +1,166 @@
+/**
+ * The FPS key: the live FPS of the local machine or a named one, from the live-update stream, on the colour
+ * of core's alert level for the rolling average against the target. Offline face the moment the stream
+ * drops; dashes when values stop coming although the stream is up. It subscribes only while on screen.
+ */
+import {
+  classifyFps,
+  livePresets,
+  RollingAverage,
+  type LiveRequest,
+  type LiveStatus,
+  type LiveSubscription,
+  type LiveValue,
+  type MediaServer,
+} from '@stagelink/core';
+import { fpsFace } from '../render/fps-face.js';
+import { offlineFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
+import { numberSetting, textSetting, type FpsKeySettings, type HostChoice } from '../settings.js';
+import { FramePresenter } from '../state/frame-presenter.js';
+import { errorMessage } from '../error-message.js';
+import { HostBinding, hostLabel, hostProblem } from './host-binding.js';
+import type { KeySurface, Tile, TileContext } from './tile.js';
+
+/** Monitors send every 100 ms: a value older than this means the monitor stopped, not that it is steady. */
+export const FPS_STALE_AFTER_MS = 3000;
+
+export class FpsTile implements Tile<FpsKeySettings> {
+  readonly #presenter: FramePresenter;
+  readonly #binding: HostBinding;
+  readonly #average = new RollingAverage();
+  #subscription: LiveSubscription | undefined;
+  /** What the subscription is for (origin and machine): unchanged settings keep it. */
+  #watching: string | undefined;
+  #machineLabel = 'LOCAL';
+  #hostText = '';
+  #target: number | undefined;
+  #latest: number | undefined;
+  #staleTimer: NodeJS.Timeout | undefined;
+  #disposed = false;
+
+  constructor(
+    surface: KeySurface,
+    private readonly context: TileContext,
+  ) {
+    this.#presenter = new FramePresenter((svg) => surface.setImage(svg));
+    this.#binding = new HostBinding(context.pool);
+    if (context.visible) this.#presenter.appear();
+  }
+
+  configure(settings: FpsKeySettings, host: HostChoice): void {
+    if (this.#disposed) return;
+    const machine = textSetting(settings.machine);
+    const target = numberSetting(settings.target);
+    this.#target = target !== undefined && target > 0 ? target : undefined;
+    this.#machineLabel = machine ?? 'LOCAL';
+
+    let request: LiveRequest;
+    try {
+      request = machine ? livePresets.remoteFps(machine) : livePresets.localFps();
+    } catch (error) {
+      this.#unsubscribe();
+      this.#binding.release();
+      this.#presenter.show(setupFace('FPS', errorMessage(error)));
+      return;
+    }
+    const binding = this.#binding.bind(host);
+    if (binding.kind !== 'bound') {
+      this.#unsubscribe();
+      const problem = hostProblem(binding);
+      this.#presenter.show(problem ? setupFace('FPS', problem) : waitingFace('FPS', 'loading settings'));
+      return;
+    }
+    this.#hostText = hostLabel(binding.lease.origin);
+    const watching = `${binding.lease.origin}\u0000${machine ?? ''}`;
+    if (watching !== this.#watching || !this.#subscription) {
+      this.#unsubscribe();
+      this.#watching = watching;
+      if (this.context.visible) this.#subscribe(binding.lease.server, request);
+    }
+    this.#render(this.#subscription?.status ?? 'connecting');
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.#unsubscribe();
+    this.#binding.release();
+    this.#presenter.dispose();
+  }
+
+  #subscribe(server: MediaServer, request: LiveRequest): void {
+    try {
+      this.#subscription = server.live.subscribe(request, (value) => this.#onValue(value), {
+        onStatus: (status) => this.#onStatus(status),
+        onError: (error) => {
+          this.context.logger.warn(`FPS of ${this.#machineLabel} on ${this.#hostText}: ${error.message}`);
+          this.#latest = undefined;
+          this.#presenter.show(problemFace(this.#machineLabel, 'No FPS from this machine: check the name.'));
+        },
+      });
+    } catch (error) {
+      this.#presenter.show(problemFace(this.#machineLabel, errorMessage(error)));
+    }
+  }
+
+  #onValue({ value }: LiveValue): void {
+    if (this.#disposed) return;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      this.context.logger.warn(`FPS of ${this.#machineLabel} on ${this.#hostText} arrived as ${JSON.stringify(value)}, not a number.`);
+      return;
+    }
+    this.#latest = value;
+    this.#average.push(value);
+    this.#armStaleTimer();
+    this.#render('online');
+  }
+
+  #onStatus(status: LiveStatus): void {
+    if (this.#disposed) return;
+    if (status !== 'online') {
+      // Old samples must not colour new ones after a reconnect.
+      this.#average.reset();
+      this.#latest = undefined;
+      clearTimeout(this.#staleTimer);
+    }
+    this.#render(status);
+  }
+
+  #armStaleTimer(): void {
+    clearTimeout(this.#staleTimer);
+    this.#staleTimer = setTimeout(() => {
+      if (this.#disposed) return;
+      this.#latest = undefined;
+      this.#average.reset();
+      this.#render(this.#subscription?.status ?? 'offline');
+    }, FPS_STALE_AFTER_MS);
+  }
+
+  #render(status: LiveStatus): void {
+    if (status === 'offline') {
+      this.#presenter.show(offlineFace(`FPS ${this.#machineLabel}`, this.#hostText));
+      return;
+    }
+    const average = this.#average.value;
+    if (status === 'connecting' || this.#latest === undefined || average === undefined) {
+      this.#presenter.show(waitingFace(`FPS ${this.#machineLabel}`, status === 'connecting' ? 'connecting' : 'no data'));
+      return;
+    }
+    this.#presenter.show(
+      fpsFace({
+        machine: this.#machineLabel,
+        fps: this.#latest,
+        alert: this.#target === undefined ? 'none' : classifyFps(average, this.#target),
+        ...(this.#target === undefined ? {} : { target: this.#target }),
+      }),
+    );
+  }
+
+  #unsubscribe(): void {
+    clearTimeout(this.#staleTimer);
+    this.#subscription?.close();
+    this.#subscription = undefined;
+    this.#watching = undefined;
+    this.#average.reset();
+    this.#latest = undefined;
+  }
+}

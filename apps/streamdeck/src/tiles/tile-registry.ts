@@ -1,0 +1,93 @@
+/**
+ * Every key on screen, by its Stream Deck context, with its settings: a key is configured when it appears,
+ * when its settings change and when the global host changes, and disposed when it leaves the screen.
+ */
+import type { Logger } from '@stagelink/core';
+import { asSettings, chooseHost, textSetting, type GlobalSettings, type JsonObject } from '../settings.js';
+import { errorMessage } from '../error-message.js';
+import type { Tile } from './tile.js';
+
+interface Entry {
+  tile: Tile;
+  settings: JsonObject;
+}
+
+export class TileRegistry {
+  readonly #entries = new Map<string, Entry>();
+  /** Undefined until the app has sent the global settings. */
+  #global: GlobalSettings | undefined;
+  readonly #globalKnown: Promise<void>;
+  #markGlobalKnown!: () => void;
+
+  constructor(private readonly logger: Logger) {
+    this.#globalKnown = new Promise((resolve) => (this.#markGlobalKnown = resolve));
+  }
+
+  /** Resolves once the global settings have arrived, or after `timeoutMs`, whichever comes first. */
+  async globalSettingsLoaded(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#globalKnown, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get globalSettings(): GlobalSettings | undefined {
+    return this.#global;
+  }
+
+  appear(context: string, settings: unknown, create: () => Tile): void {
+    this.disappear(context);
+    const entry: Entry = { tile: create(), settings: asSettings(settings) };
+    this.#entries.set(context, entry);
+    this.#configure(context, entry);
+  }
+
+  disappear(context: string): void {
+    const entry = this.#entries.get(context);
+    if (!entry) return;
+    this.#entries.delete(context);
+    try {
+      entry.tile.dispose();
+    } catch (error) {
+      this.logger.warn(`Disposing key ${context} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  settingsChanged(context: string, settings: unknown): void {
+    const entry = this.#entries.get(context);
+    if (!entry) return;
+    entry.settings = asSettings(settings);
+    this.#configure(context, entry);
+  }
+
+  globalSettingsChanged(settings: unknown): void {
+    this.#global = asSettings<GlobalSettings>(settings);
+    this.#markGlobalKnown();
+    for (const [context, entry] of this.#entries) this.#configure(context, entry);
+  }
+
+  tile(context: string): Tile | undefined {
+    return this.#entries.get(context)?.tile;
+  }
+
+  /** The host a key talks to: its own setting, else the global one. */
+  hostOf(context: string): string | undefined {
+    return textSetting(this.#entries.get(context)?.settings.host) ?? textSetting(this.#global?.host);
+  }
+
+  disposeAll(): void {
+    for (const context of [...this.#entries.keys()]) this.disappear(context);
+  }
+
+  /** One key's failure to configure must not stop the others (a global change reaches them all). */
+  #configure(context: string, entry: Entry): void {
+    try {
+      entry.tile.configure(entry.settings, chooseHost(entry.settings.host, this.#global));
+    } catch (error) {
+      this.logger.warn(`Configuring key ${context} failed: ${errorMessage(error)}`);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * What every key of the plugin is, seen from its action class: it is configured (on appearing, and whenever
+ * its own or the global settings change), it may be pressed or turned, and it is disposed when it leaves the
+ * screen. A disposed tile holds no lease, subscription, poll or timer.
+ */
+import type { Logger } from '@stagelink/core';
+import type { HostChoice, JsonObject } from '../settings.js';
+import type { ServerPool } from '../state/server-pool.js';
+
+export interface Tile<S extends JsonObject = JsonObject> {
+  configure(settings: S, host: HostChoice): void;
+  press?(): void;
+  rotate?(ticks: number): void;
+  dispose(): void;
+}
+
+/** Where a key's frames go: the Stream Deck action, or a recorder in tests. */
+export interface KeySurface {
+  setImage(svg: string): void;
+  setState(state: number): void;
+  showOk(): void;
+  showAlert(): void;
+}
+
+export interface DialSurface {
+  /** Feedback for the touch strip's layout, as an object of layout keys. */
+  setFeedback(feedback: Record<string, unknown>): void;
+  showAlert(): void;
+}
+
+export interface TileContext {
+  pool: ServerPool;
+  logger: Logger;
+  /** False for a key inside a multi-action: it is never on screen, so it gets no frames and no polls. */
+  visible: boolean;
+}

@@ -1,0 +1,138 @@
+/**
+ * The transport key: fires its cue on press (OK when the server took it, an alert when it did not) and shows
+ * the cue's name, green with a play mark while its transport plays. Whether it plays comes from the
+ * transport list, polled gently and shared by every key and dial of the host.
+ */
+import { cueFace, type TransportActivity } from '../render/cue-face.js';
+import { setupFace, waitingFace } from '../render/faces.js';
+import type { HostChoice, TransportKeySettings } from '../settings.js';
+import { fireCue, readCue, type CueReading } from '../state/cue.js';
+import { FramePresenter } from '../state/frame-presenter.js';
+import { isLinkDown } from '../state/link.js';
+import type { TransportList } from '../state/server-pool.js';
+import { errorMessage } from '../error-message.js';
+import type { PollState } from '../state/shared-poll.js';
+import { activityOf, asTransportList, engagedOf } from '../state/transport-activity.js';
+import { HostBinding, hostProblem } from './host-binding.js';
+import type { KeySurface, Tile, TileContext } from './tile.js';
+
+/** Manifest states of the transport action: 0 idle, 1 playing. */
+export const TRANSPORT_STATE = { idle: 0, playing: 1 } as const;
+
+export class TransportTile implements Tile<TransportKeySettings> {
+  readonly #presenter: FramePresenter;
+  readonly #binding: HostBinding;
+  #reading: CueReading = { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
+  #hostProblem: string | undefined;
+  #stopWatching: (() => void) | undefined;
+  #shownState: number | undefined;
+  #disposed = false;
+
+  constructor(
+    private readonly surface: KeySurface,
+    private readonly context: TileContext,
+  ) {
+    this.#presenter = new FramePresenter((svg) => surface.setImage(svg));
+    this.#binding = new HostBinding(context.pool);
+    if (context.visible) this.#presenter.appear();
+  }
+
+  configure(settings: TransportKeySettings, host: HostChoice): void {
+    if (this.#disposed) return;
+    this.#reading = readCue(settings);
+    const binding = this.#binding.bind(host);
+    if (binding.kind !== 'bound') {
+      this.#unwatch();
+      this.#hostProblem = hostProblem(binding);
+      this.#render({ status: 'connecting' });
+      return;
+    }
+    this.#hostProblem = undefined;
+    if (binding.changed || !this.#stopWatching) {
+      this.#unwatch();
+      if (this.context.visible && this.#reading.ok) {
+        this.#stopWatching = binding.lease.transports.watch((state) => this.#render(state));
+        return;
+      }
+    }
+    this.#render(binding.lease.transports.state);
+  }
+
+  /** Fires the cue. Every outcome ends in OK or an alert on the key; nothing is thrown. */
+  press(): void {
+    const reading = this.#reading;
+    const lease = this.#binding.lease;
+    if (!reading.ok || !lease) {
+      this.context.logger.warn(`Cue not sent: ${reading.ok ? (this.#hostProblem ?? 'no media server set') : reading.problem}`);
+      this.surface.showAlert();
+      return;
+    }
+    const { cue } = reading;
+    fireCue(lease.server, cue).then(
+      () => {
+        this.surface.showOk();
+        lease.transports.refresh();
+      },
+      (error: unknown) => {
+        this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin} failed: ${errorMessage(error)}`);
+        this.surface.showAlert();
+      },
+    );
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.#unwatch();
+    this.#binding.release();
+    this.#presenter.dispose();
+  }
+
+  #render(state: PollState<TransportList>): void {
+    if (this.#disposed) return;
+    const reading = this.#reading;
+    if (!reading.ok) {
+      this.#showState(TRANSPORT_STATE.idle);
+      this.#presenter.show(setupFace(reading.label, reading.problem));
+      return;
+    }
+    if (this.#hostProblem) {
+      this.#showState(TRANSPORT_STATE.idle);
+      this.#presenter.show(setupFace(reading.cue.label, this.#hostProblem));
+      return;
+    }
+    if (!this.#binding.lease) {
+      this.#presenter.show(waitingFace(reading.cue.label, 'loading settings'));
+      return;
+    }
+    const { cue } = reading;
+    const activity = activityFrom(state, cue.transportName);
+    const list = state.status === 'online' ? asTransportList(state.value) : undefined;
+    const engaged = cue.command === 'engaged' && list ? engagedOf(list, cue.transportName) : undefined;
+    this.#showState(activity === 'playing' ? TRANSPORT_STATE.playing : TRANSPORT_STATE.idle);
+    this.#presenter.show(cueFace({ command: cue.label, name: cue.name, transport: cue.transportName, activity, ...(engaged === undefined ? {} : { engaged }) }));
+  }
+
+  #showState(state: number): void {
+    if (!this.context.visible || state === this.#shownState) return;
+    this.#shownState = state;
+    this.surface.setState(state);
+  }
+
+  #unwatch(): void {
+    this.#stopWatching?.();
+    this.#stopWatching = undefined;
+  }
+}
+
+function activityFrom(state: PollState<TransportList>, transport: string): TransportActivity {
+  switch (state.status) {
+    case 'connecting':
+      return 'unknown';
+    case 'offline':
+      return isLinkDown(state.error) ? 'no-link' : 'unknown';
+    case 'online': {
+      const list = asTransportList(state.value);
+      return list ? activityOf(list, transport) : 'unknown';
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * A property inspector page as the Stream Deck app shows it: the real HTML and script in a DOM (jsdom),
+ * connected through the fake app to the built plugin, which reads the simulator. No CDN, no network of its
+ * own: everything it lists comes through the plugin.
+ */
+import { MediaServer } from '@stagelink/core';
+import type { Simulator } from '@stagelink/simulator';
+import { JSDOM } from 'jsdom';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeStreamDeck, PLUGIN_DIR } from '../harness/fake-stream-deck.js';
+import { startSim } from './simulator.js';
+
+const TRANSPORT = 'com.stagelink.mediaserver.transport';
+
+interface InspectorWindow {
+  connectElgatoStreamDeckSocket(port: number, uuid: string, registerEvent: string, info: string, actionInfo: string): void;
+}
+
+function openInspector(deck: FakeStreamDeck, page: string, context: string): JSDOM {
+  const html = readFileSync(join(PLUGIN_DIR, 'ui', page), 'utf8');
+  // The page's own <script src> is not fetched: the script is run below, as the app's browser would.
+  const dom = new JSDOM(html.replace(/<script src="inspector.js"><\/script>/, ''), { runScripts: 'outside-only', url: 'http://localhost/' });
+  dom.window.eval(readFileSync(join(PLUGIN_DIR, 'ui', 'inspector.js'), 'utf8'));
+  deck.inspectorAppear(context);
+  (dom.window as unknown as InspectorWindow).connectElgatoStreamDeckSocket(...deck.inspectorArguments(context));
+  return dom;
+}
+
+function options(dom: JSDOM, id: string): string[] {
+  const select = dom.window.document.getElementById(id) as HTMLSelectElement | null;
+  return select ? [...select.options].map((option) => option.value).filter((value) => value !== '') : [];
+}
+
+function choose(dom: JSDOM, id: string, value: string): void {
+  const field = dom.window.document.getElementById(id) as HTMLSelectElement | HTMLInputElement;
+  field.value = value;
+  field.dispatchEvent(new dom.window.Event('change'));
+}
+
+async function until<T>(what: string, read: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the transport inspector page', () => {
+  let deck: FakeStreamDeck;
+  let sim: Simulator;
+  let client: MediaServer;
+  let dom: JSDOM | undefined;
+
+  beforeEach(async () => {
+    sim = await startSim();
+    client = new MediaServer({ host: sim.mediaServer.url });
+    deck = await FakeStreamDeck.start();
+    deck.globalSettings.host = sim.mediaServer.url;
+    await deck.launch();
+  });
+
+  afterEach(async () => {
+    dom?.window.close();
+    await deck.close();
+    await client.close();
+    await sim.close();
+  });
+
+  it('fills its dropdowns from the live server and saves what the operator picks', async () => {
+    deck.appear({ action: TRANSPORT, context: 'cue', settings: {} });
+    dom = openInspector(deck, 'transport.html', 'cue');
+    const page = dom;
+    const { transports, multitransports } = await client.transport.transports();
+    const tracks = await client.transport.tracks();
+
+    await until('the transports dropdown', () => options(page, 'transport').length > 0);
+    expect(options(page, 'transport')).toEqual([...transports, ...multitransports].map((t) => t.name));
+    await until('the tracks dropdown', () => options(page, 'track').length > 0);
+    expect(options(page, 'track')).toEqual(tracks.map((track) => track.name));
+    const line = await until('the connection line', () => {
+      const text = page.window.document.getElementById('connection')?.textContent ?? '';
+      return text.includes('Connected') ? text : undefined;
+    });
+    expect(line).toContain(new URL(sim.mediaServer.url).host);
+    expect((page.window.document.getElementById('host') as HTMLInputElement).value).toBe(sim.mediaServer.url);
+
+    choose(page, 'command', 'gotosection');
+    choose(page, 'transport', 'main');
+    const track = tracks[1]?.name ?? '';
+    choose(page, 'track', track);
+    const { annotations } = await client.transport.annotations({ name: track });
+    await until('the sections of the chosen track', () => options(page, 'section').length > 0);
+    expect(options(page, 'section')).toEqual(annotations.sections.map((section) => section.index));
+    expect(page.window.document.getElementById('section')?.closest('.row')?.hasAttribute('hidden')).toBe(false);
+    expect(page.window.document.getElementById('timecode')?.closest('.row')?.hasAttribute('hidden')).toBe(true);
+    choose(page, 'section', annotations.sections.at(-1)?.index ?? '');
+
+    await until('the section saved', () => deck.keys.get('cue')?.settings.section);
+    expect(deck.keys.get('cue')?.settings).toEqual({ command: 'gotosection', transport: 'main', track, section: annotations.sections.at(-1)?.index });
+    await deck.waitForLatestImage('cue', (svg) => svg.includes('GO TO SECTION'), 'the key showing its new cue');
+  });
+
+  it('stores the media server address in the global settings', async () => {
+    deck.appear({ action: TRANSPORT, context: 'cue', settings: { command: 'play', transport: 'main' } });
+    dom = openInspector(deck, 'transport.html', 'cue');
+    const page = dom;
+    await until('the connection line', () => (page.window.document.getElementById('connection')?.textContent ?? '').includes('Connected'));
+
+    choose(page, 'host', 'http://127.0.0.1:9');
+    await until('the address saved', () => deck.globalSettings.host === 'http://127.0.0.1:9');
+    expect(deck.globalSettings).toEqual({ host: 'http://127.0.0.1:9' });
+    const line = await until('the connection line for the new address', () => {
+      const element = page.window.document.getElementById('connection');
+      return element?.textContent?.startsWith('127.0.0.1:9') && element.className.includes('offline') ? element.textContent : undefined;
+    });
+    expect(line).not.toContain('Connected');
+    await deck.waitForLatestImage('cue', (svg) => svg.includes('NO LINK'), 'the key following the new address');
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * What the property inspectors are told, read from the simulator through core, without the plugin process
+ * (the plugin's end-to-end test covers the round trip through the Stream Deck socket).
+ */
+import { MediaServer } from '@stagelink/core';
+import type { Simulator } from '@stagelink/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerInspector } from '../../src/inspector/inspector-requests.js';
+import { ServerPool } from '../../src/state/server-pool.js';
+import { startSim } from './simulator.js';
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+describe('inspector requests against the simulator', () => {
+  let sim: Simulator;
+  let client: MediaServer;
+  let pool: ServerPool;
+
+  beforeAll(async () => {
+    sim = await startSim();
+    client = new MediaServer({ host: sim.mediaServer.url });
+    pool = new ServerPool({ logger: { warn: () => undefined }, idleCloseMs: 10 });
+  });
+
+  afterAll(async () => {
+    await pool.close();
+    await client.close();
+    await sim.close();
+  });
+
+  it('reports the connection with the director and the number of machines', async () => {
+    const session = await client.status.session();
+    const answer = await answerInspector(pool, { request: 'connection', requestId: 'a' }, sim.mediaServer.url);
+    expect(answer).toMatchObject({ response: 'connection', requestId: 'a', state: 'online', host: sim.mediaServer.url });
+    expect(text(answer.message)).toContain(session.director?.hostname ?? 'solo');
+  });
+
+  it('lists transports and multitransports by name', async () => {
+    const { transports, multitransports } = await client.transport.transports();
+    const answer = await answerInspector(pool, { request: 'transports' }, sim.mediaServer.url);
+    expect((answer.items as { value: string }[]).map((item) => item.value)).toEqual([...transports, ...multitransports].map((t) => t.name));
+  });
+
+  it("lists a track's sections and notes", async () => {
+    const [track] = await client.transport.tracks();
+    const { annotations } = await client.transport.annotations({ name: track?.name ?? '' });
+    const sections = await answerInspector(pool, { request: 'sections', track: track?.name ?? '' }, sim.mediaServer.url);
+    expect((sections.items as { value: string }[]).map((item) => item.value)).toEqual(annotations.sections.map((s) => s.index));
+    const notes = await answerInspector(pool, { request: 'notes', track: track?.name ?? '' }, sim.mediaServer.url);
+    expect((notes.items as { value: string }[]).map((item) => item.value)).toEqual(annotations.notes.map((n) => n.text));
+  });
+
+  it('lists the machines of the session with their roles', async () => {
+    const session = await client.status.session();
+    const answer = await answerInspector(pool, { request: 'machines' }, sim.mediaServer.url);
+    const hostnames = [session.director, ...session.actors, ...session.understudies].filter((m) => m !== undefined).map((m) => m.hostname);
+    expect((answer.items as { value: string }[]).map((item) => item.value)).toEqual(hostnames);
+  });
+
+  it('says what is wrong instead of throwing', async () => {
+    expect(text((await answerInspector(pool, { request: 'sections' }, sim.mediaServer.url)).error)).toContain('track');
+    expect(await answerInspector(pool, { request: 'sections', track: 'No such track' }, sim.mediaServer.url)).toHaveProperty('error');
+    expect(await answerInspector(pool, { request: 'format the disk' }, sim.mediaServer.url)).toHaveProperty('error');
+    expect(await answerInspector(pool, null, sim.mediaServer.url)).toHaveProperty('error');
+    expect(text((await answerInspector(pool, { request: 'tracks' }, undefined)).error)).toContain('address');
+    expect(await answerInspector(pool, { request: 'connection' }, 'ftp://nope')).toMatchObject({ state: 'invalid' });
+  });
+
+  it('reports a server that does not answer as offline', async () => {
+    const answer = await answerInspector(pool, { request: 'connection' }, 'http://127.0.0.1:9');
+    expect(answer).toMatchObject({ state: 'offline' });
+    expect(text(answer.message)).not.toBe('');
+  });
+});

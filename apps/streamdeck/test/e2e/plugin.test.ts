@@ -1,0 +1,231 @@
+/**
+ * The built plugin, launched as the Stream Deck app launches it, driven through the fake app over a real
+ * WebSocket, against the simulator: on Node 20 and on Node 24.
+ */
+import { MediaServer } from '@stagelink/core';
+import type { Simulator } from '@stagelink/simulator';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeStreamDeck, PLUGIN_DIR, type JsonObject } from '../harness/fake-stream-deck.js';
+import { LANES, nodeVersion } from './lanes.js';
+import { portOf, startSim } from './simulator.js';
+
+const TRANSPORT = 'com.stagelink.mediaserver.transport';
+const FPS = 'com.stagelink.mediaserver.fps';
+const HEALTH = 'com.stagelink.mediaserver.health';
+const LEVEL = 'com.stagelink.mediaserver.level';
+
+beforeAll(() => {
+  if (!existsSync(join(PLUGIN_DIR, 'bin', 'plugin.js'))) throw new Error('Build the plugin first: pnpm --filter @stagelink/streamdeck build');
+});
+
+describe.each(LANES)('the plugin on $name', ({ name, node }) => {
+  let deck: FakeStreamDeck;
+  let sim: Simulator;
+  let client: MediaServer;
+
+  beforeAll(() => {
+    expect(nodeVersion(node)).toMatch(name === 'Node 24' ? /^v24\./ : /^v20\./);
+  });
+
+  beforeEach(async () => {
+    sim = await startSim();
+    client = new MediaServer({ host: sim.mediaServer.url });
+    deck = await FakeStreamDeck.start();
+    deck.globalSettings.host = sim.mediaServer.url;
+    await deck.launch({ node });
+  });
+
+  afterEach(async () => {
+    await deck.close();
+    await client.close();
+    await sim.close();
+  });
+
+  async function playmodeOf(transport: string): Promise<string | undefined> {
+    const { transports } = await client.transport.transports();
+    return transports.find((candidate) => candidate.name === transport)?.playmode;
+  }
+
+  it('starts the transport from a play key and shows OK', async () => {
+    deck.appear({ action: TRANSPORT, context: 'play-main', settings: { command: 'play', transport: 'main' } });
+    await deck.waitForImage('play-main', (svg) => svg.includes('PLAY') && svg.includes('main'), 'the cue face');
+    expect(await playmodeOf('main')).toBe('stop');
+
+    deck.press('play-main');
+
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play-main'), 'showOk');
+    expect(deck.sent('showAlert', 'play-main')).toHaveLength(0);
+    expect(await playmodeOf('main')).toBe('play');
+    await deck.waitForLatestImage('play-main', (svg) => svg.includes('PLAYING'), 'the playing face');
+    expect(deck.sent('setState', 'play-main').at(-1)?.payload).toEqual({ state: 1 });
+  });
+
+  it('shows an alert when the server is down, lives on, and fires again once it is back', async () => {
+    deck.appear({ action: TRANSPORT, context: 'play-main', settings: { command: 'play', transport: 'main' } });
+    await deck.waitForImage('play-main', (svg) => svg.includes('main'), 'the cue face');
+    const port = portOf(sim);
+    await client.close();
+    await sim.close();
+
+    deck.press('play-main');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showAlert' && c.context === 'play-main'), 'showAlert');
+    deck.press('play-main');
+    await deck.waitFor(() => deck.sent('showAlert', 'play-main').length >= 2 || undefined, 'a second showAlert');
+    expect(deck.sent('showOk', 'play-main')).toHaveLength(0);
+    await deck.waitForLatestImage('play-main', (svg) => svg.includes('NO LINK'), 'the no-link face');
+
+    sim = await startSim(port);
+    client = new MediaServer({ host: sim.mediaServer.url });
+    deck.press('play-main');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play-main'), 'showOk after the restart');
+    expect(await playmodeOf('main')).toBe('play');
+  });
+
+  it('shows the FPS, turns to the offline face when the simulator stops, and recovers after it restarts', async () => {
+    deck.appear({ action: FPS, context: 'fps', settings: { target: 60 } });
+    const live = (svg: string): boolean => /font-size="44"[^>]*>\d+(\.\d)?</.test(svg);
+    await deck.waitForLatestImage('fps', live, 'a live FPS value', 15_000);
+
+    const port = portOf(sim);
+    await client.close();
+    await sim.close();
+    await deck.waitForLatestImage('fps', (svg) => svg.includes('OFFLINE'), 'the offline face', 15_000);
+
+    sim = await startSim(port);
+    client = new MediaServer({ host: sim.mediaServer.url });
+    await deck.waitForLatestImage('fps', live, 'a live FPS value after the restart', 15_000);
+  });
+
+  it('shares one live socket per server between FPS keys and releases it when they leave the screen', async () => {
+    const { actors } = await client.status.session();
+    const remote = actors[0]?.hostname ?? 'actor-1';
+    deck.appear({ action: FPS, context: 'fps-a', settings: { target: 60 } });
+    deck.appear({ action: FPS, context: 'fps-b', settings: {}, column: 1 });
+    deck.appear({ action: FPS, context: 'fps-remote', settings: { machine: remote }, column: 2 });
+    deck.appear({ action: HEALTH, context: 'health', settings: {}, column: 3 });
+    const live = (svg: string): boolean => /font-size="44"[^>]*>\d/.test(svg);
+    for (const context of ['fps-a', 'fps-b', 'fps-remote']) await deck.waitForLatestImage(context, live, `a live FPS value on ${context}`, 15_000);
+    expect(sim.live.stats()).toMatchObject({ sockets: 1, subscriptions: 2 });
+
+    deck.disappear('fps-a');
+    deck.disappear('fps-b');
+    deck.disappear('fps-remote');
+    await expect.poll(() => sim.live.stats(), { timeout: 5000 }).toMatchObject({ sockets: 0, subscriptions: 0 });
+  });
+
+  it('repaints a key at most 4 times a second, and not at all once it is hidden', async () => {
+    deck.appear({ action: FPS, context: 'fps', settings: { target: 60 } });
+    await deck.waitForLatestImage('fps', (svg) => /font-size="44"[^>]*>\d/.test(svg), 'a live FPS value', 15_000);
+    // Values arrive every 100 ms; count the frames over a 3 s window, with generous bounds.
+    const from = deck.sent('setImage', 'fps').length;
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const frames = deck.sent('setImage', 'fps').slice(from);
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.length).toBeLessThanOrEqual(3 * 4 + 2);
+    const images = frames.map((frame) => JSON.stringify(frame.payload));
+    for (let index = 1; index < images.length; index++) expect(images[index]).not.toBe(images[index - 1]);
+
+    deck.disappear('fps');
+    const hiddenFrom = deck.commands.length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(deck.commands.slice(hiddenFrom).filter((c) => c.context === 'fps')).toEqual([]);
+
+    deck.appear({ action: FPS, context: 'fps', settings: { target: 60 } });
+    await deck.waitFor(() => deck.commands.slice(hiddenFrom).find((c) => c.event === 'setImage' && c.context === 'fps'), 'a repaint on appearing');
+  });
+
+  it('shows the worst health severity of the session and of one machine', async () => {
+    const entries = await client.status.health();
+    const { worstHealth } = await import('@stagelink/core');
+    const session = worstHealth(entries).toUpperCase();
+    const firstMachine = entries[0]?.machine.hostname ?? '';
+    const machine = worstHealth(entries, firstMachine).toUpperCase();
+
+    deck.appear({ action: HEALTH, context: 'health-session', settings: {} });
+    deck.appear({ action: HEALTH, context: 'health-one', settings: { machine: firstMachine }, column: 1 });
+
+    await deck.waitForLatestImage('health-session', (svg) => svg.includes(`>${session}<`) && svg.includes('SESSION'), `${session} for the session`);
+    await deck.waitForLatestImage('health-one', (svg) => svg.includes(`>${machine}<`) && svg.includes(firstMachine), `${machine} for ${firstMachine}`);
+  });
+
+  it('changes the volume by three steps for three quick dial ticks', async () => {
+    const { transports } = await client.transport.transports();
+    const before = transports.find((candidate) => candidate.name === 'lobby')?.volume ?? NaN;
+    expect(before).toBeGreaterThanOrEqual(0);
+    expect(before).toBeLessThanOrEqual(0.85);
+    const percent = (value: number): string => `${Math.round(value * 100)}%`;
+
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby', step: 0.05 } });
+    await deck.waitFor(() => deck.feedback('dial').find((feedback) => feedback.value === percent(before)), `the strip showing ${percent(before)}`);
+
+    deck.dialRotate('dial', 1);
+    deck.dialRotate('dial', 1);
+    deck.dialRotate('dial', 1);
+
+    const after = before + 0.15;
+    await deck.waitFor(() => deck.feedback('dial').find((feedback) => feedback.value === percent(after)), `the strip showing ${percent(after)}`);
+    await expect
+      .poll(async () => (await client.transport.transports()).transports.find((candidate) => candidate.name === 'lobby')?.volume, { timeout: 5000 })
+      .toBeCloseTo(after, 5);
+    expect(deck.sent('showAlert', 'dial')).toHaveLength(0);
+  });
+
+  it("answers the inspector's dropdown request with the simulator's tracks", async () => {
+    deck.appear({ action: TRANSPORT, context: 'cue', settings: { command: 'gototrack', transport: 'main' } });
+    deck.inspectorAppear('cue');
+    deck.sendToPlugin('cue', { request: 'tracks', requestId: 41 });
+
+    const answer = await deck.waitFor(
+      (commands) => commands.find((c) => c.event === 'sendToPropertyInspector' && (c.payload as JsonObject).requestId === 41),
+      'the tracks answer',
+    );
+    const tracks = await client.transport.tracks();
+    expect(answer.context).toBe('cue');
+    expect(answer.payload).not.toHaveProperty('error');
+    expect((answer.payload as { items: { value: string }[] }).items.map((item) => item.value)).toEqual(tracks.map((track) => track.name));
+  });
+
+  it('lives through malformed events, settings and inspector messages, and still fires a cue', async () => {
+    deck.appear({ action: TRANSPORT, context: 'odd-cue', settings: { command: 5, transport: { name: ['main'] } } });
+    deck.appear({ action: FPS, context: 'odd-fps', settings: { machine: '"); drop(', target: 'fast' }, column: 1 });
+    deck.appear({ action: HEALTH, context: 'odd-health', settings: { machine: 42 }, column: 2 });
+    deck.appear({ action: LEVEL, context: 'odd-dial', controller: 'Encoder', settings: { property: ['volume'], step: 'big' } });
+    deck.appear({ action: 'com.stagelink.mediaserver.unknown', context: 'stranger', settings: {} });
+    deck.press('odd-cue');
+    deck.press('odd-health');
+    deck.dialRotate('odd-dial', 3);
+    deck.sendRaw('this is not JSON');
+    deck.sendRaw('{"event": 12}');
+    deck.send({ event: 'keyDown' });
+    deck.send({ event: 'willAppear', action: TRANSPORT, context: 'ghost', device: 'no-such-device', payload: {} });
+    deck.send({ event: 'dialRotate', action: LEVEL, context: 'odd-dial', device: 'DEVICE-PLUS-1', payload: { ticks: 'many', settings: null } });
+    deck.send({ event: 'keyDown', action: TRANSPORT, context: 'never-appeared', device: 'DEVICE-PLUS-1', payload: { settings: {} } });
+    deck.send({ event: 'didReceiveSettings', action: FPS, context: 'odd-fps', device: 'DEVICE-PLUS-1', payload: { settings: null } });
+    deck.send({ event: 'didReceiveGlobalSettings', payload: { settings: { host: 12345 } } });
+    deck.send({ event: 'didReceiveGlobalSettings', payload: null });
+    deck.inspectorAppear('odd-cue');
+    deck.sendToPlugin('odd-cue', 'junk');
+    deck.sendToPlugin('odd-cue', { request: { nested: true }, host: 7 });
+    deck.sendToPlugin('odd-cue', { request: 'sections', track: null });
+    await deck.waitFor(() => deck.sent('showAlert', 'odd-cue').length > 0 || undefined, 'an alert for the unset cue');
+
+    deck.changeGlobalSettings({ host: sim.mediaServer.url });
+    deck.appear({ action: TRANSPORT, context: 'play-main', settings: { command: 'play', transport: 'main' }, column: 3 });
+    deck.press('play-main');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play-main'), 'showOk after the noise');
+    expect(await playmodeOf('main')).toBe('play');
+    expect(deck.exitCode).toBeNull();
+  });
+
+  it("exits within 5 s when the Stream Deck app's socket closes", async () => {
+    deck.appear({ action: FPS, context: 'fps', settings: {} });
+    deck.appear({ action: HEALTH, context: 'health', settings: {}, column: 1 });
+    await deck.waitForImage('health', (svg) => svg.includes('HEALTH'), 'the health key painted');
+
+    deck.closeSocket();
+    const exit = await Promise.race([deck.exited(), new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 5000))]);
+    expect(exit).toBe(0);
+  });
+});

@@ -1,0 +1,22 @@
+/** The simulator as the end-to-end tests use it: started, stopped and started again on the same port. */
+import { startSimulator, type Simulator } from '@stagelink/simulator';
+
+export const SEED = 7;
+
+export async function startSim(port = 0): Promise<Simulator> {
+  return startSimulator({ host: '127.0.0.1', port, drivePort: 0, seed: SEED });
+}
+
+export function portOf(sim: Simulator): number {
+  return Number(new URL(sim.mediaServer.url).port);
+}
+
+/** Sends a fault or switch to the simulator's control endpoint. */
+export async function control(sim: Simulator, body: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sim.mediaServer.url}/__sim/control`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`control ${JSON.stringify(body)} answered ${response.status}: ${await response.text()}`);
+}

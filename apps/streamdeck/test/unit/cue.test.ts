@@ -1,0 +1,99 @@
+import type { MediaServer } from '@stagelink/core';
+import { describe, expect, it } from 'vitest';
+import { fireCue, readCue, type Cue } from '../../src/state/cue.js';
+
+/** Records which core method a cue calls and with what. */
+function recordingServer() {
+  const calls: [string, unknown][] = [];
+  const transport = new Proxy(
+    {},
+    {
+      get: (_target, method: string) => (argument: unknown) => {
+        calls.push([method, argument]);
+        return Promise.resolve();
+      },
+    },
+  );
+  return { calls, server: { transport } as unknown as MediaServer };
+}
+
+function cueOf(settings: Record<string, unknown>): Cue {
+  const reading = readCue(settings as never);
+  if (!reading.ok) throw new Error(reading.problem);
+  return reading.cue;
+}
+
+describe('reading a transport key', () => {
+  it.each([
+    [{}, 'Choose a command.'],
+    [{ command: 'explode', transport: 'main' }, 'Unknown command "explode".'],
+    [{ command: 'play' }, 'Choose a transport.'],
+    [{ command: 'play', transport: '   ' }, 'Choose a transport.'],
+    [{ command: 'gototrack', transport: 'main' }, 'Set the track.'],
+    [{ command: 'gototime', transport: 'main', time: 'soon' }, 'Set the time (a number).'],
+    [{ command: 'gototag', transport: 'main', tagType: 'cue' }, 'Set the tag value.'],
+    [{ command: 'constructor', transport: 'main' }, 'Unknown command "constructor".'],
+    [{ command: 42, transport: ['main'] }, 'Unknown command "42".'],
+  ])('%j is not a cue: %s', (settings, problem) => {
+    const reading = readCue(settings as never);
+    expect(reading.ok).toBe(false);
+    if (!reading.ok) expect(reading.problem).toBe(problem);
+  });
+
+  it('names the cue after its target', () => {
+    expect(cueOf({ command: 'gototrack', transport: 'main', track: 'Intro' })).toMatchObject({ label: 'GO TO TRACK', name: 'Intro' });
+    expect(cueOf({ command: 'PLAY', transport: 'main' })).toMatchObject({ label: 'PLAY', name: 'main' });
+  });
+
+  it('keeps a track named like a number a name', () => {
+    expect(cueOf({ command: 'gototrack', transport: 'main', track: '42' })).toMatchObject({ track: { name: '42' } });
+  });
+
+  it('takes numbers typed as text', () => {
+    expect(cueOf({ command: 'gotoframe', transport: 'main', frame: '120' })).toMatchObject({ frame: 120 });
+  });
+});
+
+describe('firing a cue through core', () => {
+  const cases: [Record<string, unknown>, string, unknown][] = [
+    [{ command: 'play', transport: 'main' }, 'play', { name: 'main' }],
+    [{ command: 'stop', transport: 'main' }, 'stop', { name: 'main' }],
+    [{ command: 'playsection', transport: 'main' }, 'playSection', { name: 'main' }],
+    [{ command: 'playloopsection', transport: 'main' }, 'playLoopSection', { name: 'main' }],
+    [{ command: 'returntostart', transport: 'main' }, 'returnToStart', { name: 'main' }],
+    [{ command: 'gotonexttrack', transport: 'main', playmode: 'play' }, 'gotoNextTrack', { transport: { name: 'main' }, playmode: 'play' }],
+    [{ command: 'gotoprevtrack', transport: 'main' }, 'gotoPrevTrack', { transport: { name: 'main' } }],
+    [{ command: 'gotonextsection', transport: 'main' }, 'gotoNextSection', { transport: { name: 'main' } }],
+    [{ command: 'gotoprevsection', transport: 'main' }, 'gotoPrevSection', { transport: { name: 'main' } }],
+    [{ command: 'gototrack', transport: 'main', track: 'Intro' }, 'gotoTrack', { transport: { name: 'main' }, track: { name: 'Intro' } }],
+    [{ command: 'gotosection', transport: 'main', section: '2' }, 'gotoSection', { transport: { name: 'main' }, section: '2' }],
+    [{ command: 'gotonote', transport: 'main', note: 'Blackout' }, 'gotoNote', { transport: { name: 'main' }, note: 'Blackout' }],
+    [{ command: 'gototag', transport: 'main', tagType: 'cue', tagValue: '7' }, 'gotoTag', { transport: { name: 'main' }, type: 'cue', value: '7' }],
+    [{ command: 'gototime', transport: 'main', time: 12.5 }, 'gotoTime', { transport: { name: 'main' }, time: 12.5 }],
+    [{ command: 'gototimecode', transport: 'main', timecode: '00:01:00:00' }, 'gotoTimecode', { transport: { name: 'main' }, timecode: '00:01:00:00' }],
+    [{ command: 'gotoframe', transport: 'main', frame: 250 }, 'gotoFrame', { transport: { name: 'main' }, frame: 250 }],
+  ];
+
+  it('toggles engaged from the state read at the press', async () => {
+    const calls: unknown[] = [];
+    const server = {
+      transport: {
+        transports: () => Promise.resolve({ transports: [{ name: 'main', engaged: true }], multitransports: [{ name: 'stage', engaged: false }] }),
+        setEngaged: (argument: unknown) => (calls.push(argument), Promise.resolve()),
+      },
+    } as unknown as MediaServer;
+    await fireCue(server, cueOf({ command: 'engaged', transport: 'main' }));
+    await fireCue(server, cueOf({ command: 'engaged', transport: 'stage' }));
+    await expect(fireCue(server, cueOf({ command: 'engaged', transport: 'nowhere' }))).rejects.toThrow(/nowhere.*not found/);
+    expect(calls).toEqual([
+      { transport: { name: 'main' }, engaged: false },
+      { transport: { name: 'stage' }, engaged: true },
+    ]);
+  });
+
+  it.each(cases)('%j calls transport.%s', async (settings, method, argument) => {
+    const { calls, server } = recordingServer();
+    await fireCue(server, cueOf(settings));
+    expect(calls).toEqual([[method, argument]]);
+  });
+});

@@ -1,0 +1,121 @@
+import { livePresets } from '@stagelink/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FPS_STALE_AFTER_MS, FpsTile } from '../../src/tiles/fps-tile.js';
+import { keyRecorder, quietLogger, stubPool, stubServer } from './stubs.js';
+
+const host = { kind: 'host', host: 'http://10.0.0.5' } as const;
+const bigNumber = (svg: string): string | undefined => /font-size="44"[^>]*>([^<]+)</.exec(svg)?.[1];
+
+describe('FPS tile', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function setUp(visible = true) {
+    const stub = stubServer();
+    const key = keyRecorder();
+    const tile = new FpsTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible });
+    return { ...stub, key, tile };
+  }
+
+  it('subscribes to the local FPS, or to the named machine', () => {
+    const { live, tile } = setUp();
+    tile.configure({}, host);
+    expect(live.open.map((s) => s.request)).toEqual([livePresets.localFps()]);
+    tile.configure({ machine: 'actor-1' }, host);
+    expect(live.open.map((s) => s.request)).toEqual([livePresets.remoteFps('actor-1')]);
+    tile.dispose();
+  });
+
+  it('shows the latest value on the colour of the averaged alert level', () => {
+    const { live, key, tile } = setUp();
+    tile.configure({ target: 60 }, host);
+    live.setStatus('online');
+    for (let i = 0; i < 10; i++) live.emit(59.94);
+    vi.advanceTimersByTime(300);
+    expect(bigNumber(key.latest)).toBe('59.9');
+    expect(key.latest).toContain('#1f9d55');
+    expect(key.latest).toContain('FPS / 60');
+    // One dip does not raise the alarm (the average over 10 samples stays near the target)...
+    live.emit(40);
+    vi.advanceTimersByTime(300);
+    expect(bigNumber(key.latest)).toBe('40.0');
+    expect(key.latest).not.toContain('#d62d20');
+    // ...a sustained drop does.
+    for (let i = 0; i < 10; i++) live.emit(40);
+    vi.advanceTimersByTime(300);
+    expect(key.latest).toContain('#d62d20');
+    tile.dispose();
+  });
+
+  it('turns to the offline face at once and shows no old value after reconnecting', () => {
+    const { live, key, tile } = setUp();
+    tile.configure({ target: 60 }, host);
+    live.setStatus('online');
+    live.emit(60);
+    vi.advanceTimersByTime(300);
+    live.setStatus('offline');
+    vi.advanceTimersByTime(300);
+    expect(key.latest).toContain('OFFLINE');
+    expect(bigNumber(key.latest)).toBeUndefined();
+    live.setStatus('online');
+    vi.advanceTimersByTime(300);
+    expect(bigNumber(key.latest)).toBeUndefined();
+    expect(key.latest).toContain('--');
+    live.emit(50);
+    vi.advanceTimersByTime(300);
+    expect(bigNumber(key.latest)).toBe('50.0');
+    tile.dispose();
+  });
+
+  it('stops showing a number when values stop coming', () => {
+    const { live, key, tile } = setUp();
+    tile.configure({}, host);
+    live.setStatus('online');
+    live.emit(60);
+    vi.advanceTimersByTime(FPS_STALE_AFTER_MS + 300);
+    expect(bigNumber(key.latest)).toBeUndefined();
+    expect(key.latest).toContain('no data');
+    tile.dispose();
+  });
+
+  it('keeps its subscription when only the target changes, and closes it when it leaves the screen', () => {
+    const { live, tile } = setUp();
+    tile.configure({ target: 60 }, host);
+    tile.configure({ target: 50 }, host);
+    expect(live.subscriptions).toHaveLength(1);
+    tile.dispose();
+    expect(live.open).toHaveLength(0);
+  });
+
+  it('neither subscribes nor paints inside a multi-action', () => {
+    const { live, key, tile } = setUp(false);
+    tile.configure({}, host);
+    vi.advanceTimersByTime(1000);
+    expect(live.subscriptions).toHaveLength(0);
+    expect(key.images).toHaveLength(0);
+    tile.dispose();
+  });
+
+  it('asks for set-up instead of subscribing with a bad machine name or no host', () => {
+    const { live, key, tile } = setUp();
+    tile.configure({ machine: 'actor 1"); evil(' }, host);
+    vi.advanceTimersByTime(300);
+    expect(key.latest).toContain('SET UP');
+    tile.configure({}, { kind: 'unset' });
+    vi.advanceTimersByTime(300);
+    expect(key.latest).toContain('SET UP');
+    expect(live.subscriptions).toHaveLength(0);
+    tile.dispose();
+  });
+
+  it('ignores values that are not numbers', () => {
+    const { live, key, tile } = setUp();
+    tile.configure({}, host);
+    live.setStatus('online');
+    live.emit('sixty');
+    live.emit({ nested: true });
+    vi.advanceTimersByTime(300);
+    expect(bigNumber(key.latest)).toBeUndefined();
+    tile.dispose();
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { LevelChanger } from '../../src/state/level-changer.js';
+
+/** A server whose answers the test releases one by one. */
+function manualServer() {
+  const requests: { value: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+  return {
+    requests,
+    apply: (value: number) => new Promise<void>((resolve, reject) => requests.push({ value, resolve, reject })),
+    async answer(index: number, error?: Error): Promise<void> {
+      const request = requests[index];
+      if (!request) throw new Error(`no request ${index}`);
+      if (error) request.reject(error);
+      else request.resolve();
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
+describe('LevelChanger', () => {
+  it('coalesces quick ticks: three ticks, two requests, three steps', async () => {
+    const server = manualServer();
+    const shown: number[] = [];
+    const changer = new LevelChanger({ apply: server.apply, onValue: (v) => shown.push(v), onFailure: () => undefined });
+    changer.known(0.5, 0);
+
+    expect(changer.turn(1, 0.05)).toBe(true);
+    changer.turn(1, 0.05);
+    changer.turn(1, 0.05);
+    expect(server.requests.map((r) => r.value)).toEqual([0.55]);
+
+    await server.answer(0);
+    expect(server.requests.map((r) => r.value)).toEqual([0.55, 0.65]);
+    await server.answer(1);
+    expect(server.requests).toHaveLength(2);
+    expect(changer.value).toBe(0.65);
+    expect(shown).toEqual([0.5, 0.55, 0.6, 0.65]);
+  });
+
+  it('takes a multi-tick event as that many steps', () => {
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    changer.known(0.2, 0);
+    changer.turn(-3, 0.01);
+    expect(server.requests.map((r) => r.value)).toEqual([0.17]);
+  });
+
+  it('stays within 0 and 1', () => {
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    changer.known(0.98, 0);
+    changer.turn(5, 0.01);
+    expect(server.requests.map((r) => r.value)).toEqual([1]);
+  });
+
+  it('snaps 32-bit floats from the server to the step grid', () => {
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    changer.known(0.8999999761581421, 0);
+    changer.turn(1, 0.01);
+    expect(server.requests.map((r) => r.value)).toEqual([0.91]);
+  });
+
+  it('sends nothing and says so when no value is known yet', () => {
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    expect(changer.turn(1, 0.01)).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('goes back to the confirmed value and reports a failed request', async () => {
+    const server = manualServer();
+    const shown: number[] = [];
+    const failures: unknown[] = [];
+    const changer = new LevelChanger({ apply: server.apply, onValue: (v) => shown.push(v), onFailure: (e) => failures.push(e) });
+    changer.known(0.5, 0);
+    changer.turn(1, 0.1);
+    await server.answer(0, new Error('refused'));
+    expect(changer.value).toBe(0.5);
+    expect(shown.at(-1)).toBe(0.5);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('ignores polled values while a change is under way and polls sent before it landed', async () => {
+    let now = 1000;
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined, now: () => now });
+    changer.known(0.5, 0);
+    changer.turn(1, 0.1);
+    changer.known(0.5, 900); // a poll answered mid-change
+    expect(changer.value).toBe(0.6);
+    now = 2000;
+    await server.answer(0);
+    changer.known(0.5, 1500); // sent before the change landed
+    expect(changer.value).toBe(0.6);
+    changer.known(0.7, 2500); // someone else moved it afterwards
+    expect(changer.value).toBe(0.7);
+  });
+});

@@ -1,0 +1,115 @@
+/** Stand-ins for core's MediaServer and the Stream Deck surfaces, for tile tests without sockets. */
+import type { LiveRequest, LiveStatus, LiveSubscribeOptions, LiveValue, MediaServer } from '@stagelink/core';
+import { vi } from 'vitest';
+import type { DialSurface, KeySurface } from '../../src/tiles/tile.js';
+import { ServerPool } from '../../src/state/server-pool.js';
+
+export interface StubSubscription {
+  request: LiveRequest;
+  onValue: (value: LiveValue) => void;
+  options: LiveSubscribeOptions;
+  closed: boolean;
+  status: LiveStatus;
+  close(): void;
+}
+
+export class StubLive {
+  readonly subscriptions: StubSubscription[] = [];
+  status: LiveStatus = 'connecting';
+
+  subscribe(request: LiveRequest, onValue: (value: LiveValue) => void, options: LiveSubscribeOptions = {}): StubSubscription {
+    const readStatus = (): LiveStatus => this.status;
+    const subscription: StubSubscription = {
+      request,
+      onValue,
+      options,
+      closed: false,
+      get status() {
+        return readStatus();
+      },
+      close() {
+        this.closed = true;
+      },
+    };
+    this.subscriptions.push(subscription);
+    return subscription;
+  }
+
+  get open(): StubSubscription[] {
+    return this.subscriptions.filter((subscription) => !subscription.closed);
+  }
+
+  setStatus(status: LiveStatus): void {
+    this.status = status;
+    for (const subscription of this.open) subscription.options.onStatus?.(status);
+  }
+
+  emit(value: unknown): void {
+    for (const subscription of this.open) subscription.onValue({ object: subscription.request.object, property: subscription.request.properties[0] ?? '', value });
+  }
+}
+
+export function stubServer() {
+  const live = new StubLive();
+  const server = {
+    live,
+    status: { health: vi.fn(), session: vi.fn() },
+    transport: { transports: vi.fn(), play: vi.fn(), setVolume: vi.fn(), setBrightness: vi.fn() },
+    close: vi.fn(() => Promise.resolve()),
+  };
+  return { server, live, asMediaServer: server as unknown as MediaServer };
+}
+
+export const quietLogger = { warn: vi.fn(), debug: vi.fn() };
+
+export function stubPool(asMediaServer: MediaServer, options: { healthIntervalMs?: number; transportsIntervalMs?: number } = {}): ServerPool {
+  return new ServerPool({ logger: quietLogger, create: () => asMediaServer, idleCloseMs: 10, ...options });
+}
+
+export function keyRecorder() {
+  const images: string[] = [];
+  const states: number[] = [];
+  let oks = 0;
+  let alerts = 0;
+  const surface: KeySurface = {
+    setImage: (svg) => images.push(svg),
+    setState: (state) => states.push(state),
+    showOk: () => oks++,
+    showAlert: () => alerts++,
+  };
+  return {
+    surface,
+    images,
+    states,
+    get oks() {
+      return oks;
+    },
+    get alerts() {
+      return alerts;
+    },
+    get latest() {
+      return images.at(-1) ?? '';
+    },
+  };
+}
+
+export function dialRecorder() {
+  const feedback: Record<string, unknown>[] = [];
+  let alerts = 0;
+  const surface: DialSurface = {
+    setFeedback: (payload) => feedback.push(payload),
+    showAlert: () => alerts++,
+  };
+  return {
+    surface,
+    feedback,
+    get alerts() {
+      return alerts;
+    },
+  };
+}
+
+/** Lets pending promise callbacks run. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}

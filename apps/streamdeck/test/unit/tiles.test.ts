@@ -1,0 +1,201 @@
+import type { HealthEntry } from '@stagelink/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HealthTile } from '../../src/tiles/health-tile.js';
+import { LevelTile } from '../../src/tiles/level-tile.js';
+import { TileRegistry } from '../../src/tiles/tile-registry.js';
+import { TransportTile } from '../../src/tiles/transport-tile.js';
+import { dialRecorder, keyRecorder, quietLogger, settle, stubPool, stubServer } from './stubs.js';
+
+const host = { kind: 'host', host: 'http://10.0.0.5' } as const;
+
+const entry = (hostname: string, ...severities: string[]): HealthEntry => ({
+  machine: { uid: '1', name: hostname, hostname },
+  runningAsMachine: { uid: '1', name: hostname, hostname },
+  status: { averageFPS: 60, videoDroppedFrames: 0, videoMissedFrames: 0, states: severities.map((severity) => ({ name: 'x', detail: '', category: 'Output', severity })) },
+});
+
+const transports = (volume: number, playmode = 'stop') => ({
+  transports: [{ uid: '1', name: 'main', playmode, volume, brightness: 1 }],
+  multitransports: [],
+});
+
+describe('health tiles', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('share one gentle health poll per host and each show their own scope', async () => {
+    const stub = stubServer();
+    stub.server.status.health.mockResolvedValue([entry('media-1', 'ok', 'warning'), entry('media-2', 'ok')]);
+    const pool = stubPool(stub.asMediaServer, { healthIntervalMs: 3000 });
+    const session = keyRecorder();
+    const one = keyRecorder();
+    const tiles = [
+      new HealthTile(session.surface, { pool, logger: quietLogger, visible: true }),
+      new HealthTile(one.surface, { pool, logger: quietLogger, visible: true }),
+    ];
+    tiles[0]?.configure({}, host);
+    tiles[1]?.configure({ machine: 'media-2' }, host);
+    await vi.advanceTimersByTimeAsync(6100);
+    expect(stub.server.status.health).toHaveBeenCalledTimes(3);
+    expect(session.latest).toContain('>WARNING<');
+    expect(one.latest).toContain('>OK<');
+    for (const tile of tiles) tile.dispose();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(stub.server.status.health).toHaveBeenCalledTimes(3);
+  });
+
+  it('shows the offline face when the server cannot be reached, and a press polls at once', async () => {
+    const stub = stubServer();
+    stub.server.status.health.mockRejectedValue(new Error('connect ECONNREFUSED'));
+    const key = keyRecorder();
+    const tile = new HealthTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    tile.configure({}, host);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.latest).toContain('OFFLINE');
+    stub.server.status.health.mockResolvedValue([entry('media-1', 'error')]);
+    tile.press();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.latest).toContain('>ERROR<');
+    tile.dispose();
+  });
+});
+
+describe('transport tiles', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function setUp() {
+    const stub = stubServer();
+    stub.server.transport.transports.mockResolvedValue(transports(1));
+    const key = keyRecorder();
+    const tile = new TransportTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    return { ...stub, key, tile };
+  }
+
+  it('shows OK when the cue fired and an alert when it did not', async () => {
+    const { server, key, tile } = setUp();
+    tile.configure({ command: 'play', transport: 'main' }, host);
+    server.transport.play.mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('Transport "main" not found'));
+    tile.press();
+    await settle();
+    expect([key.oks, key.alerts]).toEqual([1, 0]);
+    tile.press();
+    await settle();
+    expect([key.oks, key.alerts]).toEqual([1, 1]);
+    tile.dispose();
+  });
+
+  it('alerts without sending when the key is not set up', async () => {
+    const { server, key, tile } = setUp();
+    tile.configure({ command: 'gototrack', transport: 'main' }, host);
+    tile.press();
+    tile.configure({ command: 'play', transport: 'main' }, { kind: 'unset' });
+    tile.press();
+    await settle();
+    expect(key.alerts).toBe(2);
+    expect(server.transport.play).not.toHaveBeenCalled();
+    tile.dispose();
+  });
+
+  it('switches to the playing state while its transport plays', async () => {
+    const { server, key, tile } = setUp();
+    server.transport.transports.mockResolvedValue(transports(1, 'play'));
+    tile.configure({ command: 'play', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.states.at(-1)).toBe(1);
+    expect(key.latest).toContain('PLAYING');
+    server.transport.transports.mockResolvedValue(transports(1, 'stop'));
+    await vi.advanceTimersByTimeAsync(2100);
+    expect(key.states.at(-1)).toBe(0);
+    expect(key.latest).not.toContain('PLAYING');
+    tile.dispose();
+  });
+});
+
+describe('level dials', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('alerts instead of guessing when turned before the value is known', async () => {
+    const stub = stubServer();
+    stub.server.transport.transports.mockReturnValue(new Promise(() => undefined));
+    const dial = dialRecorder();
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    tile.configure({ property: 'volume', transport: 'main' }, host);
+    tile.rotate(1);
+    await settle();
+    expect(dial.alerts).toBe(1);
+    expect(stub.server.transport.setVolume).not.toHaveBeenCalled();
+    tile.dispose();
+  });
+
+  it('shows the value, then the turned value, on the strip', async () => {
+    const stub = stubServer();
+    stub.server.transport.transports.mockResolvedValue(transports(0.5));
+    stub.server.transport.setBrightness.mockResolvedValue(undefined);
+    const dial = dialRecorder();
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    tile.configure({ property: 'brightness', transport: 'main', step: '0.1' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    tile.rotate(-2);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(stub.server.transport.setBrightness).toHaveBeenCalledWith({ transport: { name: 'main' }, brightness: 0.8 });
+    expect(dial.feedback.map((f) => f.value)).toContain('100%');
+    expect(dial.feedback.at(-1)?.value).toBe('80%');
+    tile.dispose();
+  });
+
+  it.each([
+    [{ property: 'colour', transport: 'main' }, 'Property must be volume or brightness'],
+    [{ property: 'volume' }, 'Choose a transport.'],
+    [{ property: 'volume', transport: 'main', step: -1 }, 'Step must be above 0'],
+  ])('asks for set-up for %j', async (settings, message) => {
+    const stub = stubServer();
+    const dial = dialRecorder();
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    tile.configure(settings, host);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(String(dial.feedback.at(-1)?.value)).toContain(message);
+    tile.dispose();
+  });
+});
+
+describe('the tile registry', () => {
+  it('keeps configuring the other keys when one fails', () => {
+    const registry = new TileRegistry(quietLogger);
+    const configured: string[] = [];
+    registry.appear('bad', {}, () => ({
+      configure: () => {
+        throw new Error('broken key');
+      },
+      dispose: () => undefined,
+    }));
+    registry.appear('good', {}, () => ({ configure: () => configured.push('good'), dispose: () => undefined }));
+    registry.globalSettingsChanged({ host: '10.0.0.5' });
+    expect(configured).toEqual(['good', 'good']);
+  });
+
+  it('gives a key its own host before the global one', () => {
+    const registry = new TileRegistry(quietLogger);
+    const hosts: unknown[] = [];
+    registry.appear('k', { host: '10.0.0.9' }, () => ({ configure: (_s, h) => hosts.push(h), dispose: () => undefined }));
+    registry.globalSettingsChanged({ host: '10.0.0.5' });
+    registry.settingsChanged('k', {});
+    expect(hosts).toEqual([
+      { kind: 'host', host: '10.0.0.9' },
+      { kind: 'host', host: '10.0.0.9' },
+      { kind: 'host', host: '10.0.0.5' },
+    ]);
+    expect(registry.hostOf('k')).toBe('10.0.0.5');
+  });
+
+  it('disposes a key that leaves the screen', () => {
+    const registry = new TileRegistry(quietLogger);
+    const dispose = vi.fn();
+    registry.appear('k', {}, () => ({ configure: () => undefined, dispose }));
+    registry.disappear('k');
+    registry.disappear('k');
+    expect(dispose).toHaveBeenCalledTimes(1);
+    expect(registry.size).toBe(0);
+  });
+});
