@@ -76,8 +76,9 @@ async function connection(server: MediaServer): Promise<JsonObject> {
     const session = await server.status.session({ timeoutMs: REQUEST_TIMEOUT_MS });
     if (session.isRunningSolo) return { state: 'online', message: 'Connected: a solo machine.' };
     const machines = (session.director ? 1 : 0) + session.actors.length + session.understudies.length;
-    const director = session.director?.hostname ?? 'unknown';
-    return { state: 'online', message: `Connected: director ${director}, ${machines} machine${machines === 1 ? '' : 's'}.` };
+    const director = server.director?.hostname ?? session.director?.hostname ?? 'unknown';
+    const following = new URL(server.origin).hostname === new URL(server.host).hostname ? '' : ` (followed from ${new URL(server.host).hostname})`;
+    return { state: 'online', message: `Connected: director ${director}${following}, ${machines} machine${machines === 1 ? '' : 's'}.` };
   } catch (error) {
     return { state: isLinkDown(error) ? 'offline' : 'refused', message: errorMessage(error) };
   }

@@ -93,7 +93,8 @@ export class ServerPool {
   #open(origin: string): Entry {
     const { logger } = this.options;
     const create = this.options.create ?? ((options: MediaServerOptions) => new MediaServer(options));
-    const server = create({ host: origin, timeoutMs: this.options.timeoutMs ?? 4000, logger, live: LIVE_TIMING });
+    // Keys keep working through a director change: core finds the director and follows it.
+    const server = create({ host: origin, timeoutMs: this.options.timeoutMs ?? 4000, logger, live: LIVE_TIMING, followDirector: true });
     const onListenerError = (error: unknown): void => logger.warn(`A key failed to show a poll result: ${errorMessage(error)}`);
     const entry: Entry = {
       origin,

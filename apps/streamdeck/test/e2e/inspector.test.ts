@@ -72,3 +72,37 @@ describe('inspector requests against the simulator', () => {
     expect(text(answer.message)).not.toBe('');
   });
 });
+
+describe('inspector connection line in a session of several machines', () => {
+  let sim: Simulator;
+  let pool: ServerPool;
+
+  beforeAll(async () => {
+    const { startSimulator } = await import('@stagelink/simulator');
+    sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0 });
+    pool = new ServerPool({ logger: { warn: () => undefined }, idleCloseMs: 10 });
+  });
+
+  afterAll(async () => {
+    await pool.close();
+    await sim.close();
+  });
+
+  it('says which machine directs when the key names an actor, and follows a director move', async () => {
+    const actor = sim.machines().find((machine) => machine.role === 'actor');
+    if (!actor) throw new Error('the session has an actor');
+    const first = await answerInspector(pool, { request: 'connection' }, actor.url);
+    expect(text(first.message)).toContain(`director 127.0.0.2 (followed from ${actor.hostname})`);
+
+    await fetch(`${sim.mediaServer.url}/__sim/control`, { method: 'POST', body: JSON.stringify({ action: 'moveDirector', to: '127.0.0.4' }) });
+    const lease = pool.acquire(actor.url);
+    try {
+      await lease.server.transport.play({ name: 'main' });
+      expect(lease.server.director?.hostname).toBe('127.0.0.4');
+    } finally {
+      lease.release();
+    }
+    const after = await answerInspector(pool, { request: 'connection' }, actor.url);
+    expect(text(after.message)).toContain('director 127.0.0.4');
+  });
+});
