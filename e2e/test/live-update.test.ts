@@ -51,6 +51,15 @@ describe('live update', () => {
     await eventually(async () => (await liveStats()).sockets === 0, 'the socket is closed');
   });
 
+  it('tells a consumer joining an open socket that it is online at once', async () => {
+    const first = watch();
+    await eventually(() => first.values.length > 0, 'a first value');
+    expect(first.statuses).toEqual(['connecting', 'online']);
+    const second = watch(livePresets.cpu());
+    await eventually(() => second.statuses.length > 0, 'a status for the second consumer');
+    expect(second.statuses).toEqual(['online']);
+  });
+
   it('comes back by itself after the server drops every socket, saying offline then online', async () => {
     const fps = watch();
     await eventually(() => fps.values.length > 0, 'a first value');

@@ -7,7 +7,10 @@ import { DEFAULT_LIVE_TIMING, LiveSocket, type LiveSocketTiming, type LiveStatus
 import { SubscriptionRegistry, type Consumer, type LiveValue } from './subscription-registry.js';
 
 export interface LiveSubscribeOptions {
-  /** Told `offline` the moment the stream drops, so nothing shows a stale value as live, and `online` again. */
+  /**
+   * Told the current status right after subscribing, `offline` the moment the stream drops (so nothing shows a
+   * stale value as live), and `online` again.
+   */
   onStatus?(status: LiveStatus): void;
   /** A refused subscription or a property that failed to evaluate. */
   onError?(error: LiveUpdateError): void;
@@ -106,12 +109,16 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
       if (this.#registry.size === 0) this.#goIdle();
     });
     this.#subscriptions.add(subscription);
-    this.#statusListeners.add(onStatus);
     for (const property of properties) this.#registry.add(object, property, consumer);
     if (!this.#socket.isStarted) {
       this.#setStatus('connecting');
       this.#socket.start();
     }
+    this.#statusListeners.add(onStatus);
+    // A consumer joining a shared socket learns where it stands without waiting for the next change.
+    queueMicrotask(() => {
+      if (!subscription.closed) onStatus(this.#status);
+    });
     return subscription;
   }
 
