@@ -20,6 +20,16 @@ export {
   type HttpMethod,
 } from './media-server/catalogue.js';
 export type * from './media-server/transport.js';
+export {
+  TRANSPORT_COMMANDS,
+  TRANSPORT_COMMAND_NAMES,
+  TRANSPORT_FIELDS,
+  isTransportCommand,
+  type TransportCommand,
+  type TransportCommandFields,
+  type TransportCommandShape,
+  type TransportField,
+} from './media-server/transport-commands.js';
 export type { OledResult } from './media-server/hardware.js';
 export type * from './media-server/types.js';
 export { LiveClient, LiveSubscription, type LiveSubscribeOptions } from './live/live-client.js';

@@ -1,34 +1,32 @@
 /**
  * A transport key's settings turned into one of the spec's transport commands, and fired through core. The
- * command names are the spec's path names (`play`, `gototrack`, ...), as DESIGN.md fixes them.
+ * command names are the spec's path names (`play`, `gototrack`, ...), as DESIGN.md fixes them; which fields
+ * each one needs comes from core's TRANSPORT_COMMANDS.
  */
-import type { MediaServer, Ref } from '@stagelink/core';
-import { numberSetting, textSetting, type TransportKeySettings } from '../settings.js';
+import {
+  isTransportCommand,
+  TRANSPORT_COMMANDS,
+  TRANSPORT_FIELDS,
+  type MediaServer,
+  type Ref,
+  type TransportCommand,
+  type TransportCommandFields,
+  type TransportCommandShape,
+  type TransportField,
+} from '@stagelink/core';
+import { numberSetting, textSetting, type JsonValue, type TransportKeySettings } from '../settings.js';
 
-/** Commands whose body is only the transports. */
-const PLAIN_COMMANDS = {
+/** What a key shows as its command. Volume and brightness are the level dial's, not a key's. */
+const LABELS: Partial<Record<TransportCommand, string>> = {
   play: 'PLAY',
   stop: 'STOP',
   playsection: 'PLAY SECTION',
   playloopsection: 'LOOP SECTION',
   returntostart: 'TO START',
-} as const;
-
-/** Goto commands that need nothing but the transport (and an optional playmode). */
-const STEP_COMMANDS = {
   gotonexttrack: 'NEXT TRACK',
   gotoprevtrack: 'PREV TRACK',
   gotonextsection: 'NEXT SECTION',
   gotoprevsection: 'PREV SECTION',
-} as const;
-
-/** Engages the transport when it is disengaged and the other way round (the spec's `engaged`). */
-const TOGGLE_COMMANDS = {
-  engaged: 'ENGAGE',
-} as const;
-
-/** Goto commands with a target of their own. */
-const TARGET_COMMANDS = {
   gototrack: 'GO TO TRACK',
   gotosection: 'GO TO SECTION',
   gotonote: 'GO TO NOTE',
@@ -36,24 +34,28 @@ const TARGET_COMMANDS = {
   gototime: 'GO TO TIME',
   gototimecode: 'GO TO TIMECODE',
   gotoframe: 'GO TO FRAME',
-} as const;
+  // Engages the transport when it is disengaged and the other way round.
+  engaged: 'ENGAGE',
+};
 
-type PlainCommand = keyof typeof PLAIN_COMMANDS;
-type StepCommand = keyof typeof STEP_COMMANDS;
+/** How the "Set the ..." line names a missing field. */
+const FIELD_NAMES: Partial<Record<TransportField, string>> = {
+  tagType: 'tag type',
+  tagValue: 'tag value',
+  time: 'time (a number)',
+  frame: 'frame (a number)',
+};
 
-
-export type Cue = { transport: Ref; transportName: string; playmode?: string; label: string; name: string } & (
-  | { command: PlainCommand }
-  | { command: StepCommand }
-  | { command: 'engaged' }
-  | { command: 'gototrack'; track: Ref }
-  | { command: 'gotosection'; section: string }
-  | { command: 'gotonote'; note: string }
-  | { command: 'gototag'; tagType: string; tagValue: string }
-  | { command: 'gototime'; time: number }
-  | { command: 'gototimecode'; timecode: string }
-  | { command: 'gotoframe'; frame: number }
-);
+export interface Cue {
+  command: TransportCommand;
+  transport: Ref;
+  transportName: string;
+  /** The fields core sends with the command; the key's own `engaged` is decided at the press. */
+  fields: TransportCommandFields;
+  label: string;
+  /** What the face shows under the label: the target of the cue, or the transport. */
+  name: string;
+}
 
 export type CueReading = { ok: true; cue: Cue } | { ok: false; problem: string; label: string };
 
@@ -61,100 +63,63 @@ export type CueReading = { ok: true; cue: Cue } | { ok: false; problem: string; 
 export function readCue(settings: TransportKeySettings): CueReading {
   const command = textSetting(settings.command)?.toLowerCase();
   if (!command) return { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
-  const label = labelOf(command);
-  if (!label) return { ok: false, label: 'TRANSPORT', problem: `Unknown command "${command}".` };
+  const label = isTransportCommand(command) ? LABELS[command] : undefined;
+  if (!label || !isTransportCommand(command)) return { ok: false, label: 'TRANSPORT', problem: `Unknown command "${command}".` };
   const transportName = textSetting(settings.transport);
   if (!transportName) return { ok: false, label, problem: 'Choose a transport.' };
-  const playmode = textSetting(settings.playmode);
-  const base = { transport: { name: transportName }, transportName, label, ...(playmode ? { playmode } : {}) };
-  const missing = (what: string): CueReading => ({ ok: false, label, problem: `Set the ${what}.` });
-
-  if (Object.hasOwn(PLAIN_COMMANDS, command) || Object.hasOwn(STEP_COMMANDS, command) || Object.hasOwn(TOGGLE_COMMANDS, command)) {
-    return { ok: true, cue: { ...base, command: command as PlainCommand | StepCommand | 'engaged', name: transportName } };
+  const { required, optional }: TransportCommandShape = TRANSPORT_COMMANDS[command];
+  const fields: Record<string, unknown> = {};
+  for (const field of [...required, ...optional]) {
+    if (command === 'engaged') break;
+    const value = settingOf(settings[field], field);
+    if (value !== undefined) fields[field] = value;
+    else if (required.includes(field)) return { ok: false, label, problem: `Set the ${FIELD_NAMES[field] ?? field}.` };
   }
-  switch (command) {
-    case 'gototrack': {
-      const track = textSetting(settings.track);
-      return track ? { ok: true, cue: { ...base, command, track: { name: track }, name: track } } : missing('track');
+  const cueFields = fields as TransportCommandFields;
+  return { ok: true, cue: { command, transport: { name: transportName }, transportName, fields: cueFields, label, name: nameOf(command, cueFields) ?? transportName } };
+}
+
+/** A setting read as the kind core expects; a track typed as "42" stays a name. */
+function settingOf(value: JsonValue | undefined, field: TransportField): unknown {
+  switch (TRANSPORT_FIELDS[field]) {
+    case 'text':
+      return textSetting(value);
+    case 'number':
+      return numberSetting(value);
+    case 'boolean':
+      return typeof value === 'boolean' ? value : undefined;
+    case 'ref': {
+      const name = textSetting(value);
+      return name === undefined ? undefined : { name };
     }
-    case 'gotosection': {
-      const section = textSetting(settings.section);
-      return section ? { ok: true, cue: { ...base, command, section, name: `Section ${section}` } } : missing('section');
-    }
-    case 'gotonote': {
-      const note = textSetting(settings.note);
-      return note ? { ok: true, cue: { ...base, command, note, name: note } } : missing('note');
-    }
-    case 'gototag': {
-      const tagType = textSetting(settings.tagType);
-      const tagValue = textSetting(settings.tagValue);
-      if (!tagType) return missing('tag type');
-      if (!tagValue) return missing('tag value');
-      return { ok: true, cue: { ...base, command, tagType, tagValue, name: `${tagType} ${tagValue}` } };
-    }
-    case 'gototime': {
-      const time = numberSetting(settings.time);
-      return time === undefined ? missing('time (a number)') : { ok: true, cue: { ...base, command, time, name: `${time} s` } };
-    }
-    case 'gototimecode': {
-      const timecode = textSetting(settings.timecode);
-      return timecode ? { ok: true, cue: { ...base, command, timecode, name: timecode } } : missing('timecode');
-    }
-    case 'gotoframe': {
-      const frame = numberSetting(settings.frame);
-      return frame === undefined ? missing('frame (a number)') : { ok: true, cue: { ...base, command, frame, name: `Frame ${frame}` } };
-    }
-    default:
-      return { ok: false, label, problem: `Unknown command "${command}".` };
   }
 }
 
-function labelOf(command: string): string | undefined {
-  const labels: Record<string, string> = { ...PLAIN_COMMANDS, ...STEP_COMMANDS, ...TOGGLE_COMMANDS, ...TARGET_COMMANDS };
-  return Object.hasOwn(labels, command) ? labels[command] : undefined;
+function nameOf(command: TransportCommand, fields: TransportCommandFields): string | undefined {
+  switch (command) {
+    case 'gototrack':
+      return fields.track?.name;
+    case 'gotosection':
+      return `Section ${fields.section}`;
+    case 'gotonote':
+      return fields.note;
+    case 'gototag':
+      return `${fields.tagType} ${fields.tagValue}`;
+    case 'gototime':
+      return `${fields.time} s`;
+    case 'gototimecode':
+      return fields.timecode;
+    case 'gotoframe':
+      return `Frame ${fields.frame}`;
+    default:
+      return undefined;
+  }
 }
 
 /** Sends the cue through core; rejects with core's error (which says what failed) when it did not fire. */
 export async function fireCue(server: MediaServer, cue: Cue, signal?: AbortSignal): Promise<void> {
-  const options = { signal };
-  const { transport, playmode } = cue;
-  const cued = { transport, ...(playmode ? { playmode } : {}) };
-  switch (cue.command) {
-    case 'play':
-      return server.transport.play(transport, options);
-    case 'stop':
-      return server.transport.stop(transport, options);
-    case 'playsection':
-      return server.transport.playSection(transport, options);
-    case 'playloopsection':
-      return server.transport.playLoopSection(transport, options);
-    case 'returntostart':
-      return server.transport.returnToStart(transport, options);
-    case 'gotonexttrack':
-      return server.transport.gotoNextTrack(cued, options);
-    case 'gotoprevtrack':
-      return server.transport.gotoPrevTrack(cued, options);
-    case 'gotonextsection':
-      return server.transport.gotoNextSection(cued, options);
-    case 'gotoprevsection':
-      return server.transport.gotoPrevSection(cued, options);
-    case 'gototrack':
-      return server.transport.gotoTrack({ ...cued, track: cue.track }, options);
-    case 'gotosection':
-      return server.transport.gotoSection({ ...cued, section: cue.section }, options);
-    case 'gotonote':
-      return server.transport.gotoNote({ ...cued, note: cue.note }, options);
-    case 'gototag':
-      return server.transport.gotoTag({ ...cued, type: cue.tagType, value: cue.tagValue }, options);
-    case 'gototime':
-      return server.transport.gotoTime({ ...cued, time: cue.time }, options);
-    case 'gototimecode':
-      return server.transport.gotoTimecode({ ...cued, timecode: cue.timecode }, options);
-    case 'gotoframe':
-      return server.transport.gotoFrame({ ...cued, frame: cue.frame }, options);
-    case 'engaged':
-      return toggleEngaged(server, cue.transportName, options);
-  }
+  if (cue.command === 'engaged') return toggleEngaged(server, cue.transportName, { signal });
+  return server.transport.send(cue.command, cue.transport, cue.fields, { signal });
 }
 
 /**

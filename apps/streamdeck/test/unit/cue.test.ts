@@ -1,20 +1,12 @@
-import type { MediaServer } from '@stagelink/core';
+import type { MediaServer, TransportCommandFields } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
 import { fireCue, readCue, type Cue } from '../../src/state/cue.js';
 
-/** Records which core method a cue calls and with what. */
+/** Records what a cue hands to core's `transport.send` (core's own tests pin the request bodies). */
 function recordingServer() {
-  const calls: [string, unknown][] = [];
-  const transport = new Proxy(
-    {},
-    {
-      get: (_target, method: string) => (argument: unknown) => {
-        calls.push([method, argument]);
-        return Promise.resolve();
-      },
-    },
-  );
-  return { calls, server: { transport } as unknown as MediaServer };
+  const calls: unknown[][] = [];
+  const send = (command: string, transports: unknown, fields: unknown) => (calls.push([command, transports, fields]), Promise.resolve());
+  return { calls, server: { transport: { send } } as unknown as MediaServer };
 }
 
 function cueOf(settings: Record<string, unknown>): Cue {
@@ -46,33 +38,34 @@ describe('reading a transport key', () => {
   });
 
   it('keeps a track named like a number a name', () => {
-    expect(cueOf({ command: 'gototrack', transport: 'main', track: '42' })).toMatchObject({ track: { name: '42' } });
+    expect(cueOf({ command: 'gototrack', transport: 'main', track: '42' })).toMatchObject({ fields: { track: { name: '42' } } });
   });
 
   it('takes numbers typed as text', () => {
-    expect(cueOf({ command: 'gotoframe', transport: 'main', frame: '120' })).toMatchObject({ frame: 120 });
+    expect(cueOf({ command: 'gotoframe', transport: 'main', frame: '120' })).toMatchObject({ fields: { frame: 120 } });
   });
 });
 
 describe('firing a cue through core', () => {
-  const cases: [Record<string, unknown>, string, unknown][] = [
-    [{ command: 'play', transport: 'main' }, 'play', { name: 'main' }],
-    [{ command: 'stop', transport: 'main' }, 'stop', { name: 'main' }],
-    [{ command: 'playsection', transport: 'main' }, 'playSection', { name: 'main' }],
-    [{ command: 'playloopsection', transport: 'main' }, 'playLoopSection', { name: 'main' }],
-    [{ command: 'returntostart', transport: 'main' }, 'returnToStart', { name: 'main' }],
-    [{ command: 'gotonexttrack', transport: 'main', playmode: 'play' }, 'gotoNextTrack', { transport: { name: 'main' }, playmode: 'play' }],
-    [{ command: 'gotoprevtrack', transport: 'main' }, 'gotoPrevTrack', { transport: { name: 'main' } }],
-    [{ command: 'gotonextsection', transport: 'main' }, 'gotoNextSection', { transport: { name: 'main' } }],
-    [{ command: 'gotoprevsection', transport: 'main' }, 'gotoPrevSection', { transport: { name: 'main' } }],
-    [{ command: 'gototrack', transport: 'main', track: 'Intro' }, 'gotoTrack', { transport: { name: 'main' }, track: { name: 'Intro' } }],
-    [{ command: 'gotosection', transport: 'main', section: '2' }, 'gotoSection', { transport: { name: 'main' }, section: '2' }],
-    [{ command: 'gotonote', transport: 'main', note: 'Blackout' }, 'gotoNote', { transport: { name: 'main' }, note: 'Blackout' }],
-    [{ command: 'gototag', transport: 'main', tagType: 'cue', tagValue: '7' }, 'gotoTag', { transport: { name: 'main' }, type: 'cue', value: '7' }],
-    [{ command: 'gototime', transport: 'main', time: 12.5 }, 'gotoTime', { transport: { name: 'main' }, time: 12.5 }],
-    [{ command: 'gototimecode', transport: 'main', timecode: '00:01:00:00' }, 'gotoTimecode', { transport: { name: 'main' }, timecode: '00:01:00:00' }],
-    [{ command: 'gotoframe', transport: 'main', frame: 250 }, 'gotoFrame', { transport: { name: 'main' }, frame: 250 }],
+  const cases: [Record<string, unknown>, TransportCommandFields][] = [
+    [{ command: 'play', transport: 'main' }, {}],
+    [{ command: 'stop', transport: 'main' }, {}],
+    [{ command: 'playsection', transport: 'main' }, {}],
+    [{ command: 'playloopsection', transport: 'main' }, {}],
+    [{ command: 'returntostart', transport: 'main' }, {}],
+    [{ command: 'gotonexttrack', transport: 'main', playmode: 'play' }, { playmode: 'play' }],
+    [{ command: 'gotoprevtrack', transport: 'main' }, {}],
+    [{ command: 'gotonextsection', transport: 'main' }, {}],
+    [{ command: 'gotoprevsection', transport: 'main' }, {}],
+    [{ command: 'gototrack', transport: 'main', track: 'Intro' }, { track: { name: 'Intro' } }],
+    [{ command: 'gotosection', transport: 'main', section: '2' }, { section: '2' }],
+    [{ command: 'gotonote', transport: 'main', note: 'Blackout' }, { note: 'Blackout' }],
+    [{ command: 'gototag', transport: 'main', tagType: 'cue', tagValue: '7' }, { tagType: 'cue', tagValue: '7' }],
+    [{ command: 'gototime', transport: 'main', time: 12.5 }, { time: 12.5 }],
+    [{ command: 'gototimecode', transport: 'main', timecode: '00:01:00:00' }, { timecode: '00:01:00:00' }],
+    [{ command: 'gotoframe', transport: 'main', frame: 250 }, { frame: 250 }],
   ];
+
 
   it('toggles engaged from the state read at the press', async () => {
     const calls: unknown[] = [];
@@ -91,9 +84,13 @@ describe('firing a cue through core', () => {
     ]);
   });
 
-  it.each(cases)('%j calls transport.%s', async (settings, method, argument) => {
+  it.each(cases)('%j sends its command with %j', async (settings, fields) => {
     const { calls, server } = recordingServer();
     await fireCue(server, cueOf(settings));
-    expect(calls).toEqual([[method, argument]]);
+    expect(calls).toEqual([[settings.command, { name: 'main' }, fields]]);
+  });
+
+  it('refuses volume and brightness on a key: they belong to the dial', () => {
+    expect(readCue({ command: 'volume', transport: 'main' })).toMatchObject({ ok: false, problem: 'Unknown command "volume".' });
   });
 });

@@ -54,7 +54,7 @@ export function stubServer() {
   const server = {
     live,
     status: { health: vi.fn(), session: vi.fn() },
-    transport: { transports: vi.fn(), play: vi.fn(), setVolume: vi.fn(), setBrightness: vi.fn() },
+    transport: { transports: vi.fn(), send: vi.fn(), setVolume: vi.fn(), setBrightness: vi.fn() },
     close: vi.fn(() => Promise.resolve()),
   };
   return { server, live, asMediaServer: server as unknown as MediaServer };

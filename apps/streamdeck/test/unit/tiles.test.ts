@@ -75,7 +75,7 @@ describe('transport tiles', () => {
   it('shows OK when the cue fired and an alert when it did not', async () => {
     const { server, key, tile } = setUp();
     tile.configure({ command: 'play', transport: 'main' }, host);
-    server.transport.play.mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('Transport "main" not found'));
+    server.transport.send.mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('Transport "main" not found'));
     tile.press();
     await settle();
     expect([key.oks, key.alerts]).toEqual([1, 0]);
@@ -93,7 +93,7 @@ describe('transport tiles', () => {
     tile.press();
     await settle();
     expect(key.alerts).toBe(2);
-    expect(server.transport.play).not.toHaveBeenCalled();
+    expect(server.transport.send).not.toHaveBeenCalled();
     tile.dispose();
   });
 

@@ -2,6 +2,7 @@ import { InvalidInputError } from '../errors.js';
 import { endpoints, type EndpointSpec } from './catalogue.js';
 import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
 import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery } from './input-checks.js';
+import { isTransportCommand, requiredField, TRANSPORT_COMMAND_NAMES, type TransportCommand, type TransportCommandFields } from './transport-commands.js';
 import type { Multitransport, Ref, SetList, Track, TrackAnnotations, Transport } from './types.js';
 
 /** Where a goto command leaves the transport; values are the server's (for example `play`, `stop`). */
@@ -140,6 +141,59 @@ export class TransportApi {
   }
   async setEngaged(items: OneOrMany<SetEngaged>, options?: CallOptions): Promise<void> {
     return this.#sendCues(endpoints.engaged, items, options, (item) => ({ engaged: checkBoolean(item.engaged, 'engaged') }));
+  }
+
+  /**
+   * Sends a transport command by its spec path name (`play`, `gototrack`, `volume`, ...) to one or more
+   * transports, with the fields TRANSPORT_COMMANDS says it needs: what front ends driven by settings use.
+   */
+  async send(command: TransportCommand, transports: OneOrMany<Ref>, fields: TransportCommandFields = {}, options?: CallOptions): Promise<void> {
+    if (!isTransportCommand(command)) {
+      throw new InvalidInputError(`"${String(command)}" is not a transport command: use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
+    }
+    const need = <F extends keyof TransportCommandFields>(field: F) => requiredField(command, fields, field);
+    const each = <T>(extra: T) => asArray(transports).map((transport) => ({ transport, ...extra }));
+    const cue = <T>(extra: T) => each({ ...extra, ...(fields.playmode === undefined ? {} : { playmode: fields.playmode }) });
+    switch (command) {
+      case 'play':
+        return this.play(transports, options);
+      case 'stop':
+        return this.stop(transports, options);
+      case 'playsection':
+        return this.playSection(transports, options);
+      case 'playloopsection':
+        return this.playLoopSection(transports, options);
+      case 'returntostart':
+        return this.returnToStart(transports, options);
+      case 'gotonexttrack':
+        return this.gotoNextTrack(cue({}), options);
+      case 'gotoprevtrack':
+        return this.gotoPrevTrack(cue({}), options);
+      case 'gotonextsection':
+        return this.gotoNextSection(cue({}), options);
+      case 'gotoprevsection':
+        return this.gotoPrevSection(cue({}), options);
+      case 'gototrack':
+        return this.gotoTrack(cue({ track: need('track') }), options);
+      case 'gotosection':
+        return this.gotoSection(cue({ section: need('section') }), options);
+      case 'gotonote':
+        return this.gotoNote(cue({ note: need('note') }), options);
+      case 'gototag':
+        return this.gotoTag(cue({ type: need('tagType'), value: need('tagValue'), allowGlobalJump: fields.allowGlobalJump ?? false }), options);
+      case 'gototime':
+        return this.gotoTime(cue({ time: need('time') }), options);
+      case 'gototimecode':
+        return this.gotoTimecode(cue({ timecode: need('timecode'), ignoreTags: fields.ignoreTags ?? false }), options);
+      case 'gotoframe':
+        return this.gotoFrame(cue({ frame: need('frame') }), options);
+      case 'volume':
+        return this.setVolume(each({ volume: need('volume') }), options);
+      case 'brightness':
+        return this.setBrightness(each({ brightness: need('brightness') }), options);
+      case 'engaged':
+        return this.setEngaged(each({ engaged: need('engaged') }), options);
+    }
   }
 
   async #sendRefs(spec: EndpointSpec, transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {

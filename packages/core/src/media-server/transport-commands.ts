@@ -1,0 +1,97 @@
+import { InvalidInputError } from '../errors.js';
+import type { Ref } from './types.js';
+
+/** What kind of value each field of a transport command is. */
+export const TRANSPORT_FIELDS = {
+  playmode: 'text',
+  track: 'ref',
+  section: 'text',
+  note: 'text',
+  tagType: 'text',
+  tagValue: 'text',
+  allowGlobalJump: 'boolean',
+  time: 'number',
+  timecode: 'text',
+  ignoreTags: 'boolean',
+  frame: 'number',
+  volume: 'number',
+  brightness: 'number',
+  engaged: 'boolean',
+} as const;
+
+export type TransportField = keyof typeof TRANSPORT_FIELDS;
+
+export interface TransportCommandShape {
+  required: readonly TransportField[];
+  optional: readonly TransportField[];
+}
+
+const cue = (...required: TransportField[]): TransportCommandShape => ({ required, optional: ['playmode'] });
+const plain: TransportCommandShape = { required: [], optional: [] };
+const setting = (field: TransportField): TransportCommandShape => ({ required: [field], optional: [] });
+
+/**
+ * Every transport command of the spec by its path name (the `command` of Node-RED nodes and Stream Deck keys),
+ * with the fields it needs: front ends read those fields from their own settings and send them with
+ * `ms.transport.send`.
+ */
+export const TRANSPORT_COMMANDS = {
+  play: plain,
+  stop: plain,
+  playsection: plain,
+  playloopsection: plain,
+  returntostart: plain,
+  gototrack: cue('track'),
+  gotonexttrack: cue(),
+  gotoprevtrack: cue(),
+  gotosection: cue('section'),
+  gotonextsection: cue(),
+  gotoprevsection: cue(),
+  gotonote: cue('note'),
+  gototag: { required: ['tagType', 'tagValue'], optional: ['allowGlobalJump', 'playmode'] },
+  gototime: cue('time'),
+  gototimecode: { required: ['timecode'], optional: ['ignoreTags', 'playmode'] },
+  gotoframe: cue('frame'),
+  volume: setting('volume'),
+  brightness: setting('brightness'),
+  engaged: setting('engaged'),
+} as const satisfies Record<string, TransportCommandShape>;
+
+export type TransportCommand = keyof typeof TRANSPORT_COMMANDS;
+
+export const TRANSPORT_COMMAND_NAMES = Object.keys(TRANSPORT_COMMANDS) as TransportCommand[];
+
+export function isTransportCommand(value: unknown): value is TransportCommand {
+  return typeof value === 'string' && Object.hasOwn(TRANSPORT_COMMANDS, value);
+}
+
+/** The fields a command may carry; which ones it needs is in TRANSPORT_COMMANDS. */
+export interface TransportCommandFields {
+  playmode?: string;
+  track?: Ref;
+  section?: string;
+  note?: string;
+  tagType?: string;
+  tagValue?: string;
+  allowGlobalJump?: boolean;
+  time?: number;
+  timecode?: string;
+  ignoreTags?: boolean;
+  frame?: number;
+  volume?: number;
+  brightness?: number;
+  engaged?: boolean;
+}
+
+/** The value of a field the command needs; a clear InvalidInputError when it is missing. */
+export function requiredField<F extends TransportField>(
+  command: TransportCommand,
+  fields: TransportCommandFields,
+  field: F,
+): NonNullable<TransportCommandFields[F]> {
+  const value = fields[field];
+  if (value === undefined || value === null || value === '') {
+    throw new InvalidInputError(`The ${command} command needs ${field}: nothing was sent.`);
+  }
+  return value;
+}

@@ -1,0 +1,13 @@
+// The repository's eslint config, plus what this package needs: the smoke test's runtimes are not ours, and the
+// runner scripts are plain Node.js ES modules.
+import root from '../../eslint.config.js';
+
+const node = Object.fromEntries(
+  ['process', 'console', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'].map((name) => [name, 'readonly']),
+);
+
+export default [
+  { ignores: ['.smoke/**'] },
+  ...root,
+  { files: ['scripts/**/*.mjs'], languageOptions: { globals: node } },
+];

@@ -1,0 +1,30 @@
+// Copies each node's editor .html next to its built .js, and its help and messages into dist/nodes/locales,
+// where Node-RED looks for them. The request node's endpoint list is written from core's catalogue here, so the
+// editor offers exactly the endpoints the runtime can call.
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const source = join(root, 'src', 'nodes');
+const target = join(root, 'dist', 'nodes');
+const { endpointList } = createRequire(import.meta.url)('@stagelink/core');
+
+const ENDPOINTS_MARKER = '/* stagelink:endpoints */ []';
+
+mkdirSync(target, { recursive: true });
+for (const type of readdirSync(source)) {
+  const folder = join(source, type);
+  let html = readFileSync(join(folder, `${type}.html`), 'utf8');
+  if (type === 'stagelink-request') {
+    if (!html.includes(ENDPOINTS_MARKER)) throw new Error(`${type}.html lost its endpoint marker ${ENDPOINTS_MARKER}`);
+    const list = endpointList.map(({ id, group, operation, method, path, query, guarded, summary }) => ({
+      id, group, operation, method, path, query, guarded, summary,
+    }));
+    html = html.replace(ENDPOINTS_MARKER, JSON.stringify(list));
+  }
+  writeFileSync(join(target, `${type}.html`), html);
+  const locales = join(folder, 'locales');
+  if (existsSync(locales)) cpSync(locales, join(target, 'locales'), { recursive: true });
+}

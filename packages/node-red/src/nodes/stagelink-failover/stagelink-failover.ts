@@ -1,0 +1,81 @@
+import { ConfirmationRequiredError, InvalidInputError, type CallOptions, type MediaServer } from '@stagelink/core';
+import { serverConnection } from '../../shared/connections.js';
+import { handleInput } from '../../shared/input.js';
+import { MessageProperties } from '../../shared/msg-override.js';
+import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { StatusLine } from '../../shared/status.js';
+
+const FAILOVER_OPERATIONS = ['failovermachine', 'restoremachine', 'applydefaultrouting', 'settings', 'understudytargets'] as const;
+type FailoverOperation = (typeof FAILOVER_OPERATIONS)[number];
+
+/** Operations that move a show to other machines: sent only when confirmed or when the node is armed. */
+const GUARDED: ReadonlySet<FailoverOperation> = new Set(['failovermachine', 'restoremachine']);
+
+/**
+ * `stagelink-failover`: fails over or restores an actor machine, restores default routing, or reads the
+ * failover settings and understudy targets. Failover and restore need `msg.confirm === true` unless the node
+ * is set to "armed": a stray inject must not move a show.
+ */
+export default function register(RED: NodeAPI): void {
+  RED.nodes.registerType('stagelink-failover', function StagelinkFailover(this: Node<never>, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    startFailover(RED, this, def);
+  });
+}
+
+function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
+  const status = new StatusLine(node);
+  const armed = def.armed === true;
+  if (armed) status.warning('armed');
+
+  handleInput(node, status, async (msg, { send, signal }) => {
+    const server = serverConnection(RED, def.server);
+    const props = new MessageProperties(RED, node, def, msg);
+    const operation = (await props.text('operation')) ?? 'settings';
+    if (!isFailoverOperation(operation)) {
+      throw new InvalidInputError(`"${operation}" is not a failover operation; use one of ${FAILOVER_OPERATIONS.join(', ')}.`);
+    }
+    if (GUARDED.has(operation) && !armed && msg.confirm !== true) {
+      throw new ConfirmationRequiredError(
+        `${operation} was not sent: set msg.confirm to true to confirm it, or set the node to "armed" to send it on every message.`,
+      );
+    }
+    const { payload, summary } = await run(server.client, operation, props, { signal });
+    msg.payload = payload;
+    status.ok(summary);
+    send(msg);
+  });
+}
+
+function isFailoverOperation(value: string): value is FailoverOperation {
+  return (FAILOVER_OPERATIONS as readonly string[]).includes(value);
+}
+
+async function run(
+  client: MediaServer,
+  operation: FailoverOperation,
+  props: MessageProperties,
+  options: CallOptions,
+): Promise<{ payload: unknown; summary: string }> {
+  switch (operation) {
+    case 'failovermachine':
+    case 'restoremachine': {
+      const machine = await props.ref('machine');
+      if (operation === 'failovermachine') await client.failover.failoverMachine(machine, options);
+      else await client.failover.restoreMachine(machine, options);
+      const word = operation === 'failovermachine' ? 'failed over' : 'restored';
+      return { payload: { operation, machine }, summary: `${word} ${machine.name ?? machine.uid ?? ''}` };
+    }
+    case 'applydefaultrouting':
+      await client.failover.applyDefaultRouting(options);
+      return { payload: { operation }, summary: 'default routing applied' };
+    case 'settings': {
+      const settings = await client.failover.settings(options);
+      return { payload: settings, summary: `preset ${settings.currentPreset}` };
+    }
+    case 'understudytargets': {
+      const targets = await client.failover.understudyTargets(options);
+      return { payload: targets, summary: `${Object.keys(targets ?? {}).length} understudy targets` };
+    }
+  }
+}

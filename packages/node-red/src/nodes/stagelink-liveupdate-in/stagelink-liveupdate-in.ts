@@ -1,0 +1,97 @@
+import { RollingAverage, type LiveStatus, type LiveSubscription, type LiveValue } from '@stagelink/core';
+import { serverConnection } from '../../shared/connections.js';
+import type { Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
+import { StatusLine } from '../../shared/status.js';
+import { liveRequestOf } from './live-request.js';
+
+/**
+ * `stagelink-liveupdate-in`: watches values on the live-update stream (core's presets or custom expressions)
+ * and emits each as `msg.payload` with `msg.topic`, optionally as a rolling average. Shares the server's one
+ * socket; shows "offline" the moment the stream drops so no stale value looks live, and can emit
+ * online/offline messages.
+ */
+export default function register(RED: NodeAPI): void {
+  RED.nodes.registerType('stagelink-liveupdate-in', function StagelinkLiveUpdateIn(this: Node<never>, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    startLiveUpdateIn(RED, this, def);
+  });
+}
+
+function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
+  const status = new StatusLine(node);
+  const emitStatus = def.emitStatus === true;
+  const samples = Math.floor(Number(def.average));
+  const averages = new Map<string, RollingAverage>();
+  let subscription: LiveSubscription | undefined;
+  let lastError: string | undefined;
+  const topic = topicOf(def);
+
+  const report = (error: Error): void => {
+    status.failed(error);
+    // A property that fails to evaluate fails on every update: report it once until it changes or recovers.
+    if (error.message === lastError) return;
+    lastError = error.message;
+    // With a msg, so Catch nodes see it (this node has no input msg to pass on).
+    node.error(error, { topic, payload: undefined });
+  };
+
+  const onValue = ({ object, property, value }: LiveValue): void => {
+    lastError = undefined;
+    const msg: NodeMessage = { topic, payload: value, object, property };
+    if (samples > 1 && typeof value === 'number' && Number.isFinite(value)) {
+      let average = averages.get(property);
+      if (!average) averages.set(property, (average = new RollingAverage(samples)));
+      msg.payload = average.push(value);
+      msg.sample = value;
+    }
+    status.ok(display(msg.payload));
+    node.send(msg);
+  };
+
+  const onStatus = (live: LiveStatus): void => {
+    if (live === 'connecting') status.connecting();
+    else if (live === 'offline') {
+      // Old samples must not mix with new ones after a reconnect.
+      for (const average of averages.values()) average.reset();
+      status.offline();
+    } else status.show({ fill: 'green', shape: 'ring', text: 'online' });
+    if (emitStatus && live !== 'connecting') node.send({ topic, payload: live, status: live });
+  };
+
+  // Subscribe once the whole flow has started, so a Catch node later in the flow sees a setup error.
+  const start = setImmediate(() => {
+    try {
+      const server = serverConnection(RED, def.server);
+      const request = liveRequestOf(def);
+      status.connecting();
+      subscription = server.client.live.subscribe(request, onValue, { onStatus, onError: (error) => report(error) });
+      // Another node may have opened the shared socket already: then no status change is coming.
+      if (subscription.status === 'online') onStatus('online');
+    } catch (error) {
+      report(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+
+  node.on('close', (_removed, done) => {
+    // Releases this node's server subscription (and the socket, when it was the last): nothing leaks.
+    clearImmediate(start);
+    subscription?.close();
+    status.close();
+    done();
+  });
+}
+
+/** The node's topic, else the preset name, else (custom) the object expression. */
+function topicOf(def: NodeDef): string {
+  const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+  if (text(def.topic) !== '') return text(def.topic);
+  const preset = text(def.preset) || 'localFps';
+  return preset === 'custom' ? text(def.object) || 'custom' : preset;
+}
+
+function display(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(1);
+  if (typeof value === 'string' || typeof value === 'boolean') return String(value);
+  if (value === null || value === undefined) return 'no value';
+  return Array.isArray(value) ? `${value.length} items` : 'object';
+}

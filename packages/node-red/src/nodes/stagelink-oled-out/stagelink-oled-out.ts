@@ -1,0 +1,42 @@
+import { InvalidInputError, OLED_MAX_MESSAGE_LENGTH } from '@stagelink/core';
+import { serverConnection } from '../../shared/connections.js';
+import { handleInput } from '../../shared/input.js';
+import { MessageProperties } from '../../shared/msg-override.js';
+import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { StatusLine } from '../../shared/status.js';
+
+/**
+ * `stagelink-oled-out`: shows a notification on the machine's front screen: title, message (from
+ * `msg.payload` by default), priority, and optionally the display time. Says in its status when the device
+ * cut the message to its 200 characters.
+ */
+export default function register(RED: NodeAPI): void {
+  RED.nodes.registerType('stagelink-oled-out', function StagelinkOledOut(this: Node<never>, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    startOledOut(RED, this, def);
+  });
+}
+
+function startOledOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
+  const status = new StatusLine(node);
+
+  handleInput(node, status, async (msg, { send, signal }) => {
+    const server = serverConnection(RED, def.server);
+    const props = new MessageProperties(RED, node, def, msg);
+    const message = await props.requiredText('message');
+    const title = (await props.text('title')) ?? '';
+    const priority = (await props.number('priority')) ?? 0;
+    const displayTime = await props.number('displayTime', 'display time');
+    const oled = server.client.hardware.oled;
+    if (displayTime !== undefined) {
+      if (displayTime <= 0) throw new InvalidInputError(`display time must be above 0 seconds (got ${displayTime}).`);
+      await oled.setDisplayTime(displayTime, { signal });
+    }
+    const result = await oled.notify({ title, message, priority }, { signal });
+    msg.payload = result;
+    msg.truncated = result.truncated;
+    if (result.truncated) status.warning(`shown, cut to ${OLED_MAX_MESSAGE_LENGTH} of ${message.length} chars`);
+    else status.ok(`shown: ${title || message}`);
+    send(msg);
+  });
+}

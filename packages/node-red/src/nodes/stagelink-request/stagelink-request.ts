@@ -1,0 +1,77 @@
+import { endpoints, InvalidInputError, type EndpointInput, type EndpointName, type EndpointSpec } from '@stagelink/core';
+import { serverConnection } from '../../shared/connections.js';
+import { handleInput } from '../../shared/input.js';
+import { MessageProperties } from '../../shared/msg-override.js';
+import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { StatusLine } from '../../shared/status.js';
+
+/**
+ * `stagelink-request`: any endpoint of the spec, chosen from core's endpoint catalogue (the editor's list is
+ * generated from it at build time). The body comes from `msg.payload` by default; query and path parameters
+ * from the node or `msg.query` / `msg.params`. Guarded endpoints (SMC clear, power off, ...) need
+ * `msg.confirm === true` on every message.
+ */
+export default function register(RED: NodeAPI): void {
+  RED.nodes.registerType('stagelink-request', function StagelinkRequest(this: Node<never>, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    startRequest(RED, this, def);
+  });
+}
+
+function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
+  const status = new StatusLine(node);
+
+  handleInput(node, status, async (msg, { send, signal }) => {
+    const server = serverConnection(RED, def.server);
+    const props = new MessageProperties(RED, node, def, msg);
+    const endpoint = await props.requiredText('endpoint');
+    const spec = endpointSpec(endpoint);
+    const query = spec.query ? await objectOf(props, 'query') : undefined;
+    const params = spec.path.includes('{') ? await objectOf(props, 'params') : undefined;
+    const body = spec.method === 'POST' ? bodyOf(await props.value('body')) : undefined;
+    const input: EndpointInput = {
+      body,
+      query,
+      params: params && Object.fromEntries(Object.entries(params).map(([key, item]) => [key, String(item)])),
+    };
+    const result = await server.client.endpoints.call(spec, input, { signal, confirm: msg.confirm === true });
+    msg.payload = result;
+    msg.endpoint = endpoint;
+    status.ok(`${spec.method} ${spec.group}.${spec.operation}`);
+    send(msg);
+  });
+}
+
+function endpointSpec(name: string): EndpointSpec {
+  if (!Object.hasOwn(endpoints, name)) {
+    throw new InvalidInputError(`"${name}" is not an endpoint of the media-server API; pick one from the list in the node.`);
+  }
+  return endpoints[name as EndpointName];
+}
+
+/**
+ * Every body in the spec is a JSON object or array. Anything else (an inject's timestamp used as a trigger)
+ * means "no body" rather than a request the server would refuse.
+ */
+function bodyOf(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? value : undefined;
+}
+
+/** Query and path parameters: a JSON object of strings, numbers or booleans. */
+async function objectOf(props: MessageProperties, name: 'query' | 'params'): Promise<Record<string, string | number | boolean> | undefined> {
+  let value = await props.value(name);
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      throw new InvalidInputError(`${name} must be a JSON object, e.g. {"name": "Intro"}.`);
+    }
+  }
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError(`${name} must be an object, e.g. {"name": "Intro"}.`);
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined && item !== null && item !== '');
+  for (const [key, item] of entries) {
+    if (!['string', 'number', 'boolean'].includes(typeof item)) throw new InvalidInputError(`${name}.${key} must be text, a number or true/false.`);
+  }
+  return Object.fromEntries(entries) as Record<string, string | number | boolean>;
+}

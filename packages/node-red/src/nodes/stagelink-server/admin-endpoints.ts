@@ -1,0 +1,96 @@
+import { MediaServer, type CallOptions } from '@stagelink/core';
+import { serverConnection } from '../../shared/connections.js';
+import type { NodeAPI, Request, Response } from '../../shared/node-red.js';
+
+/** Dropdowns must not hang the editor: a machine that does not answer in this time is reported as such. */
+const EDITOR_TIMEOUT_MS = 3000;
+
+export interface Choice {
+  uid: string;
+  name: string;
+  /** Extra words the dropdown shows after the name. */
+  detail?: string;
+  hostname?: string;
+}
+
+type Lookup<T> = (client: MediaServer, options: CallOptions, req: Request) => Promise<T>;
+
+/**
+ * Admin endpoints that fill the editor's dropdowns from the live server, through core. They need the
+ * `stagelink-server.read` permission, answer JSON, and answer 502 with `{error}` when the server cannot be
+ * asked, so the editor can say why the list is empty.
+ */
+export function registerAdminEndpoints(RED: NodeAPI): void {
+  const get = <T>(path: string, lookup: Lookup<T>): void => {
+    RED.httpAdmin.get(`/stagelink/${path}`, RED.auth.needsPermission('stagelink-server.read'), (req, res) => {
+      void answer(RED, req, res, lookup);
+    });
+  };
+
+  get('transports', async (client, options): Promise<Choice[]> => {
+    const { transports, multitransports } = await client.transport.transports(options);
+    return [
+      ...transports.map((t) => ({ uid: t.uid, name: t.name, detail: t.playmode })),
+      ...multitransports.map((m) => ({ uid: m.uid, name: m.name, detail: 'multitransport' })),
+    ];
+  });
+
+  get('tracks', async (client, options): Promise<Choice[]> => {
+    const tracks = await client.transport.tracks(options);
+    return tracks.map((t) => ({ uid: t.uid, name: t.name }));
+  });
+
+  get('annotations', async (client, options, req) => {
+    const track = typeof req.query.track === 'string' ? req.query.track : '';
+    if (track === '') return { sections: [], notes: [], tags: [] };
+    const ref = req.query.trackBy === 'uid' ? { uid: track } : { name: track };
+    const { annotations } = await client.transport.annotations(ref, options);
+    return {
+      sections: annotations.sections.map((s) => s.index),
+      notes: annotations.notes.map((n) => n.text),
+      tags: annotations.tags.map((t) => ({ type: t.type, value: t.value })),
+    };
+  });
+
+  get('machines', async (client, options): Promise<Choice[]> => {
+    const session = await client.status.session(options);
+    const machines = [
+      ...(session.director ? [{ machine: session.director, role: 'director' }] : []),
+      ...session.actors.map((machine) => ({ machine, role: 'actor' })),
+      ...session.understudies.map((machine) => ({ machine, role: 'understudy' })),
+    ];
+    return machines.map(({ machine, role }) => ({ uid: machine.uid, name: machine.name, hostname: machine.hostname, detail: role }));
+  });
+}
+
+/**
+ * Asks the deployed config node's client when the editor's host matches it, otherwise a short-lived client for
+ * the host typed in the editor (a server not deployed yet, or being edited).
+ */
+async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Lookup<T>): Promise<void> {
+  const serverId = typeof req.query.server === 'string' ? req.query.server : '';
+  const host = typeof req.query.host === 'string' ? req.query.host.trim() : '';
+  let temporary: MediaServer | undefined;
+  try {
+    let client: MediaServer | undefined;
+    try {
+      const connection = serverConnection(RED, serverId);
+      if (host === '' || host === connection.host) client = connection.client;
+    } catch {
+      // Not deployed yet: fall back to the host the editor sent.
+    }
+    if (!client) {
+      if (host === '') {
+        res.status(400).json({ error: 'Choose a stagelink-server (or type its host) first.' });
+        return;
+      }
+      temporary = new MediaServer({ host, retries: 0, timeoutMs: EDITOR_TIMEOUT_MS });
+      client = temporary;
+    }
+    res.json(await lookup(client, { timeoutMs: EDITOR_TIMEOUT_MS }, req));
+  } catch (error) {
+    res.status(502).json({ error: error instanceof Error ? error.message : String(error) });
+  } finally {
+    await temporary?.close().catch(() => undefined);
+  }
+}

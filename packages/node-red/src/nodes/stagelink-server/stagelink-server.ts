@@ -1,0 +1,29 @@
+import { nodeLogger, ServerConnection, type ServerConfigNode } from '../../shared/connections.js';
+import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { registerAdminEndpoints } from './admin-endpoints.js';
+
+/**
+ * `stagelink-server`: the address of a media server (the session's director). Owns the one client and the one
+ * live-update socket every stagelink node using this server shares.
+ */
+export default function register(RED: NodeAPI): void {
+  RED.nodes.registerType('stagelink-server', function StagelinkServer(this: Node<never>, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    startServer(this as ServerConfigNode, def);
+  });
+  registerAdminEndpoints(RED);
+}
+
+function startServer(node: ServerConfigNode, def: NodeDef): void {
+  node.connection = new ServerConnection({
+    host: typeof def.host === 'string' ? def.host.trim() : '',
+    followDirector: def.followDirector !== false,
+    logger: nodeLogger(node),
+  });
+  node.on('close', (_removed, done) => {
+    node.connection
+      .close()
+      .catch((error: unknown) => node.warn(`Closing the connection to ${node.connection.label} failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(done);
+  });
+}

@@ -1,0 +1,112 @@
+import { InvalidInputError, worstHealth, type CallOptions, type MediaServer, type Severity } from '@stagelink/core';
+import { serverConnection } from '../../shared/connections.js';
+import { handleInput } from '../../shared/input.js';
+import { MessageProperties } from '../../shared/msg-override.js';
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from '../../shared/node-red.js';
+import { StatusLine } from '../../shared/status.js';
+
+const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
+type StatusOperation = (typeof STATUS_OPERATIONS)[number];
+
+/** Field notes: poll health gently, every few seconds, never in a tight loop. */
+const MIN_POLL_SECONDS = 1;
+
+const SEVERITY_STATUS: Record<Severity, NodeStatus> = {
+  ok: { fill: 'green', shape: 'dot' },
+  ready: { fill: 'green', shape: 'dot' },
+  busy: { fill: 'blue', shape: 'dot' },
+  warning: { fill: 'yellow', shape: 'dot' },
+  error: { fill: 'red', shape: 'dot' },
+  offline: { fill: 'grey', shape: 'ring' },
+};
+
+/**
+ * `stagelink-status`: reads health (with the worst severity in `msg.severity`), notifications, project or
+ * session, on each input msg and/or on an interval.
+ */
+export default function register(RED: NodeAPI): void {
+  RED.nodes.registerType('stagelink-status', function StagelinkStatus(this: Node<never>, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    startStatus(RED, this, def);
+  });
+}
+
+function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
+  const status = new StatusLine(node);
+
+  const read = async (msg: NodeMessage, signal: AbortSignal): Promise<void> => {
+    const server = serverConnection(RED, def.server);
+    const props = new MessageProperties(RED, node, def, msg);
+    const operation = (await props.text('operation')) ?? 'health';
+    if (!(STATUS_OPERATIONS as readonly string[]).includes(operation)) {
+      throw new InvalidInputError(`"${operation}" is not a status operation; use one of ${STATUS_OPERATIONS.join(', ')}.`);
+    }
+    const machine = await props.text('machine', 'machine hostname');
+    const { payload, severity, summary } = await readStatus(server.client, operation as StatusOperation, machine, { signal });
+    msg.payload = payload;
+    if (severity !== undefined) {
+      msg.severity = severity;
+      status.show({ ...SEVERITY_STATUS[severity], text: summary });
+    } else {
+      status.ok(summary);
+    }
+    if (msg.topic === undefined) msg.topic = operation;
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let polling = false;
+  const work = handleInput(node, status, async (msg, { send, signal }) => {
+    await read(msg, signal);
+    send(msg);
+  }, () => clearInterval(timer));
+
+  const seconds = Number(def.interval);
+  if (Number.isFinite(seconds) && seconds > 0) {
+    timer = setInterval(() => {
+      // A slow server must not pile up requests: skip a tick while the last poll is still out.
+      if (polling || work.closing) return;
+      polling = true;
+      const msg: NodeMessage = {};
+      void work.track(
+        async () => {
+          await read(msg, work.signal);
+          node.send(msg);
+        },
+        (error) => {
+          status.failed(error);
+          node.error(error, msg);
+        },
+      ).finally(() => (polling = false));
+    }, Math.max(MIN_POLL_SECONDS, seconds) * 1000);
+  }
+}
+
+async function readStatus(
+  client: MediaServer,
+  operation: StatusOperation,
+  machine: string | undefined,
+  options: CallOptions,
+): Promise<{ payload: unknown; severity?: Severity; summary: string }> {
+  switch (operation) {
+    case 'health': {
+      const entries = await client.status.health(options);
+      const severity = worstHealth(entries, machine);
+      return { payload: entries, severity, summary: machine ? `${machine}: ${severity}` : severity };
+    }
+    case 'notifications': {
+      const entries = await client.status.notifications(options);
+      const count = entries.reduce((sum, entry) => sum + entry.notifications.length, 0);
+      return { payload: entries, summary: `${count} notifications` };
+    }
+    case 'project': {
+      const project = await client.status.project(options);
+      const { major, minor, hotfix } = project.version;
+      return { payload: project, summary: `v${major}.${minor}.${hotfix}` };
+    }
+    case 'session': {
+      const session = await client.status.session(options);
+      const summary = session.isRunningSolo ? 'solo' : `director ${session.director?.hostname ?? '?'}`;
+      return { payload: session, summary };
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { InvalidInputError, isTransportCommand, TRANSPORT_COMMAND_NAMES } from '@stagelink/core';
+import { serverConnection } from '../../shared/connections.js';
+import { handleInput } from '../../shared/input.js';
+import { MessageProperties } from '../../shared/msg-override.js';
+import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { StatusLine } from '../../shared/status.js';
+import { describeCue, sendTransportCommand } from './commands.js';
+
+/**
+ * `stagelink-transport`: sends one transport command of the spec (play, stop, goto*, volume, ...) to the
+ * transport named or uid'd in the node or in `msg.transport`, and passes the msg on with what was sent.
+ */
+export default function register(RED: NodeAPI): void {
+  RED.nodes.registerType('stagelink-transport', function StagelinkTransport(this: Node<never>, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    startTransport(RED, this, def);
+  });
+}
+
+function startTransport(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
+  const status = new StatusLine(node);
+
+  handleInput(node, status, async (msg, { send, signal }) => {
+    const server = serverConnection(RED, def.server);
+    const props = new MessageProperties(RED, node, def, msg);
+    const command = (await props.text('command')) ?? 'play';
+    if (!isTransportCommand(command)) {
+      throw new InvalidInputError(`"${command}" is not a transport command; use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
+    }
+    const sent = await sendTransportCommand(server.client, command, props, { signal });
+    msg.payload = sent;
+    status.ok(describeCue(sent));
+    send(msg);
+  });
+}

@@ -1,0 +1,113 @@
+import { AbortedError } from '@stagelink/core';
+import type { DoneFunction, Node, NodeMessage, SendFunction } from './node-red.js';
+import type { StatusLine } from './status.js';
+
+/** How long a close handler lets requests in flight finish (a cue should complete) before aborting them. */
+export const CLOSE_GRACE_MS = 5000;
+
+export interface InputContext {
+  send: SendFunction;
+  /** Aborted when the node closes and work is still running after the grace period. */
+  signal: AbortSignal;
+}
+
+/**
+ * What every stagelink node with an input does with a message: run the async handler, end in `done()` or
+ * `done(err)` (so Catch nodes see the failure, and nothing becomes an unhandled rejection that takes Node-RED
+ * down), show a red status on failure, and let the close handler wait for or abort what is still running.
+ */
+export class NodeWork {
+  readonly #controller = new AbortController();
+  readonly #running = new Set<Promise<void>>();
+  #closing = false;
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get closing(): boolean {
+    return this.#closing;
+  }
+
+  /** Runs `task` as work of this node. The returned promise never rejects. */
+  track(task: () => Promise<void>, onError: (error: Error) => void): Promise<void> {
+    const running = Promise.resolve()
+      .then(task)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          onError(this.#explain(error));
+        },
+      )
+      // A throwing error handler must not become an unhandled rejection: that would stop Node-RED.
+      .catch(() => undefined)
+      .finally(() => this.#running.delete(running));
+    this.#running.add(running);
+    return running;
+  }
+
+  /** For close handlers: lets running work finish for up to `graceMs`, then aborts it. Never rejects. */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    this.#closing = true;
+    if (this.#running.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.all(this.#running), grace]);
+      clearTimeout(timer);
+    }
+    this.#controller.abort(new AbortedError('The node was stopped by a deploy or shutdown.'));
+    await Promise.all(this.#running);
+  }
+
+  #explain(error: unknown): Error {
+    if (this.#closing && error instanceof AbortedError) {
+      return new AbortedError(
+        `Stopped by a deploy or shutdown before the answer came: the request may or may not have been carried out. ${error.message}`,
+      );
+    }
+    if (error instanceof Error) return error;
+    return new Error(`stagelink: ${String(error)}`);
+  }
+}
+
+export type InputHandler = (msg: NodeMessage, context: InputContext) => Promise<void>;
+
+/**
+ * Registers the input and close handlers of a node whose work is `handler`. `onClose` releases what the node
+ * added besides (timers, subscriptions); it runs before the running work is waited for.
+ */
+export function handleInput(
+  node: Node<never>,
+  status: StatusLine,
+  handler: InputHandler,
+  onClose?: () => Promise<void> | void,
+): NodeWork {
+  const work = new NodeWork();
+  node.on('input', (msg: NodeMessage, send: SendFunction, done: DoneFunction) => {
+    void work.track(
+      async () => {
+        await handler(msg, { send, signal: work.signal });
+        done();
+      },
+      (error) => {
+        status.failed(error);
+        done(error);
+      },
+    );
+  });
+  node.on('close', (_removed: boolean, done: () => void) => {
+    void (async () => {
+      try {
+        // Stop what starts new work (timers) first, then let running work finish or abort it.
+        await onClose?.();
+        await work.close();
+      } catch (error) {
+        node.warn(`stagelink: closing failed: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        status.close();
+        done();
+      }
+    })();
+  });
+  return work;
+}

@@ -1,0 +1,138 @@
+import { InvalidInputError, type Ref } from '@stagelink/core';
+import type { Node, NodeAPI, NodeDef, NodeMessage } from './node-red.js';
+
+/**
+ * The message contract: a node's settings are defaults and a `msg` property of the same name overrides them.
+ * A setting may be a typed input (`<name>` with `<name>Type`): then it is evaluated as Node-RED evaluates
+ * typed inputs (msg, flow, global, env, ...), so `msg.payload` can feed any field.
+ */
+export class MessageProperties {
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly node: Node<never>,
+    private readonly def: NodeDef,
+    private readonly msg: NodeMessage,
+  ) {}
+
+  /** `msg[name]` when set, else the node's setting; `undefined` when neither gives a value. */
+  async value(name: string): Promise<unknown> {
+    const override = this.msg[name];
+    if (override !== undefined && override !== null) return override;
+    const setting = this.def[name];
+    const type = this.def[`${name}Type`];
+    if (setting === undefined || setting === null || setting === '') return undefined;
+    if (typeof type !== 'string' || type === '' || type === 'str') return setting;
+    return new Promise((resolve, reject) => {
+      this.RED.util.evaluateNodeProperty(setting, type, this.node, this.msg, (error, result) => {
+        if (error) reject(new InvalidInputError(`Could not read ${name} (${type} ${JSON.stringify(setting)}): ${error.message}`));
+        else resolve(result === null ? undefined : result);
+      });
+    });
+  }
+
+  async text(name: string, what = name): Promise<string | undefined> {
+    return asText(await this.value(name), what);
+  }
+
+  async requiredText(name: string, what = name): Promise<string> {
+    const text = await this.text(name, what);
+    if (text === undefined) throw missing(name, what);
+    return text;
+  }
+
+  async number(name: string, what = name): Promise<number | undefined> {
+    return asNumber(await this.value(name), what);
+  }
+
+  async requiredNumber(name: string, what = name): Promise<number> {
+    const number = await this.number(name, what);
+    if (number === undefined) throw missing(name, what);
+    return number;
+  }
+
+  async boolean(name: string, what = name): Promise<boolean | undefined> {
+    return asBoolean(await this.value(name), what);
+  }
+
+  /**
+   * A Ref from a name or uid. A string is a name unless the node's `<name>By` setting says uid: a track called
+   * "42" stays a name (field notes). `{uid}` / `{name}` objects pass through; an array gives several refs.
+   */
+  async refs(name: string, what = name): Promise<Ref[] | undefined> {
+    const value = await this.value(name);
+    if (value === undefined || value === '') return undefined;
+    const by = this.def[`${name}By`] === 'uid' ? 'uid' : 'name';
+    const items = Array.isArray(value) ? (value as unknown[]) : [value];
+    if (items.length === 0) return undefined;
+    return items.map((item) => asRef(item, by, what));
+  }
+
+  async requiredRefs(name: string, what = name): Promise<Ref[]> {
+    const refs = await this.refs(name, what);
+    if (refs === undefined) throw missing(name, what);
+    return refs;
+  }
+
+  async ref(name: string, what = name): Promise<Ref> {
+    const refs = await this.requiredRefs(name, what);
+    if (refs.length !== 1 || !refs[0]) throw new InvalidInputError(`${what} must be one ${what}, not a list of ${refs.length}.`);
+    return refs[0];
+  }
+}
+
+export function missing(name: string, what: string): InvalidInputError {
+  return new InvalidInputError(`No ${what} given: set it in the node or send it as msg.${name}.`);
+}
+
+export function asText(value: unknown, what: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw new InvalidInputError(`${what} must be text (got ${describe(value)}).`);
+}
+
+export function asNumber(value: unknown, what: string): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  throw new InvalidInputError(`${what} must be a number (got ${describe(value)}).`);
+}
+
+export function asBoolean(value: unknown, what: string): boolean | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidInputError(`${what} must be true or false (got ${describe(value)}).`);
+}
+
+function asRef(item: unknown, by: 'name' | 'uid', what: string): Ref {
+  if (typeof item === 'string' && item !== '') return by === 'uid' ? { uid: item } : { name: item };
+  if (typeof item === 'number') {
+    // A uint64 uid loses digits as a JS number: only safe integers can be taken as uids.
+    if (by === 'uid' && !Number.isSafeInteger(item)) {
+      throw new InvalidInputError(`${what} uid ${item} is not exact as a number: send uids as strings.`);
+    }
+    return by === 'uid' ? { uid: String(item) } : { name: String(item) };
+  }
+  if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+    const { uid, name } = item as { uid?: unknown; name?: unknown };
+    const ref: Ref = {};
+    if (typeof uid === 'string' && uid !== '') ref.uid = uid;
+    if (typeof name === 'string' && name !== '') ref.name = name;
+    if (uid !== undefined && typeof uid !== 'string') {
+      throw new InvalidInputError(`${what} uid must be a string (got ${describe(uid)}): uids are uint64 and lose digits as numbers.`);
+    }
+    if (ref.uid !== undefined || ref.name !== undefined) return ref;
+  }
+  throw new InvalidInputError(`${what} must be a name, a uid, or { uid } / { name } (got ${describe(item)}).`);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
+  return typeof value;
+}

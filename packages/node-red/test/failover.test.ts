@@ -1,0 +1,78 @@
+import type { Simulator } from '@stagelink/simulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { control, flowWith, helper, nextMessage, nodeModules, simState, startSim } from './support/harness.js';
+
+const nodes = nodeModules('stagelink-server', 'stagelink-failover');
+
+describe('stagelink-failover', () => {
+  let sim: Simulator;
+
+  beforeAll(async () => {
+    sim = await startSim();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await control(sim, { action: 'reset' });
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const failover = { type: 'stagelink-failover', operation: 'failovermachine', machine: 'Actor 1', machineType: 'str', machineBy: 'name' };
+
+  it('sends nothing without msg.confirm === true and tells Catch why', async () => {
+    await helper.load(nodes, flowWith(sim, failover));
+    for (const confirm of [undefined, 'true', 1, false]) {
+      const caught = nextMessage('caught');
+      helper.getNode('n1')?.receive({ confirm });
+      expect((await caught).error?.message).toMatch(/failovermachine was not sent: set msg.confirm to true/);
+    }
+    expect((await simState(sim)).failedOver).toEqual([]);
+  });
+
+  it('fails over with msg.confirm === true, then restores and applies the default routing', async () => {
+    await helper.load(nodes, flowWith(sim, failover));
+    let out = nextMessage('out');
+    helper.getNode('n1')?.receive({ confirm: true });
+    expect((await out).payload).toEqual({ operation: 'failovermachine', machine: { name: 'Actor 1' } });
+    const failedOver = await simState(sim);
+    expect(failedOver.failedOver).toEqual([{ actor: 'actor-1', understudy: 'understudy-1' }]);
+
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ operation: 'restoremachine', confirm: true });
+    await out;
+    expect((await simState(sim)).failedOver).toEqual([]);
+
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ operation: 'applydefaultrouting' });
+    expect((await out).payload).toEqual({ operation: 'applydefaultrouting' });
+    expect((await simState(sim)).routingPreset).toBe('Default routing');
+  });
+
+  it('an armed node fails over without msg.confirm', async () => {
+    await helper.load(nodes, flowWith(sim, { ...failover, machine: 'actor-2', armed: true }));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ machine: 'Actor 2' });
+    expect((await out).payload).toEqual({ operation: 'failovermachine', machine: { name: 'Actor 2' } });
+    expect((await simState(sim)).failedOver).toEqual([{ actor: 'actor-2', understudy: 'understudy-1' }]);
+  });
+
+  it('reads the settings and the understudy targets', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-failover', operation: 'settings' }));
+    let out = nextMessage('out');
+    helper.getNode('n1')?.receive({});
+    expect((await out).payload).toEqual({ timeout: 10, normalPreset: 'Default routing', currentPreset: 'Default routing' });
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ operation: 'understudytargets' });
+    expect((await out).payload).toEqual({ 'actor-1': 'understudy-1', 'actor-2': 'understudy-1' });
+  });
+
+  it('reports an unknown machine to Catch', async () => {
+    await helper.load(nodes, flowWith(sim, { ...failover, machine: 'Actor 9' }));
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ confirm: true });
+    expect((await caught).error?.message).toMatch(/Actor 9/);
+  });
+});

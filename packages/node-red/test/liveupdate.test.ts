@@ -1,0 +1,122 @@
+import type { Simulator } from '@stagelink/simulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { control, eventually, helper, nextMessage, nodeModules, startSim, statuses, type Msg } from './support/harness.js';
+
+const nodes = nodeModules('stagelink-server', 'stagelink-liveupdate-in');
+
+describe('stagelink-liveupdate-in', () => {
+  let sim: Simulator;
+
+  beforeAll(async () => {
+    sim = await startSim();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await control(sim, { action: 'reset' });
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const flow = (node: Record<string, unknown>) => [
+    { id: 'tab', type: 'tab', label: 'test' },
+    { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true },
+    { id: 'n1', z: 'tab', type: 'stagelink-liveupdate-in', server: 'server', interval: 100, average: 0, topic: '', wires: [['out']], ...node },
+    { id: 'out', z: 'tab', type: 'helper' },
+    { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', z: 'tab', type: 'helper' },
+  ];
+
+  /** The next msg on `out` that satisfies `match`. */
+  const next = (match: (msg: Msg) => boolean): Promise<Msg> =>
+    new Promise((resolve) => {
+      const out = helper.getNode('out');
+      const listener = (msg: Msg): void => {
+        if (!match(msg)) return;
+        out?.off('input', listener);
+        resolve(msg);
+      };
+      out?.on('input', listener);
+    });
+  const aValue = (msg: Msg) => typeof msg.payload === 'number';
+
+  it('emits local FPS values with the preset as topic', async () => {
+    await helper.load(nodes, flow({ preset: 'localFps' }));
+    const msg = await next(aValue);
+    expect(msg.topic).toBe('localFps');
+    expect(msg.object).toBe('subsystem:MonitoringManager.findLocalMonitor("fps")');
+    expect(msg.payload).toBeGreaterThan(0);
+  });
+
+  it('watches another machine, and custom expressions, with the node topic', async () => {
+    await helper.load(nodes, flow({ preset: 'remoteFps', machine: 'actor-1', topic: 'actor fps' }));
+    expect((await next(aValue)).topic).toBe('actor fps');
+    await helper.unload();
+    await helper.load(
+      nodes,
+      flow({
+        preset: 'custom',
+        object: 'subsystem:MonitoringManager.findLocalMonitor("CPU")',
+        properties: 'object.seriesAverage("Total", 1)\nobject.seriesAverage("Total", 10)',
+      }),
+    );
+    const first = await next((msg) => msg.property === 'object.seriesAverage("Total", 1)');
+    const second = await next((msg) => msg.property === 'object.seriesAverage("Total", 10)');
+    expect(first.topic).toBe('subsystem:MonitoringManager.findLocalMonitor("CPU")');
+    expect(typeof second.payload).toBe('number');
+  });
+
+  it('averages over the last N samples when asked, and says which sample came in', async () => {
+    await helper.load(nodes, flow({ preset: 'cpu', average: 3 }));
+    const received: Msg[] = [];
+    for (let i = 0; i < 4; i++) received.push(await next(aValue));
+    const samples = received.map((msg) => msg.sample as number);
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    expect(received[0]?.payload).toBeCloseTo(samples[0] ?? Number.NaN);
+    expect(received[2]?.payload).toBeCloseTo(mean(samples.slice(0, 3)));
+    // The window holds the last 3: the first sample has dropped out of the fourth average.
+    expect(received[3]?.payload).toBeCloseTo(mean(samples.slice(1, 4)));
+  });
+
+  it('shows offline the moment the stream drops, tells the flow when asked, and comes back online', async () => {
+    await helper.load(nodes, flow({ preset: 'localFps', emitStatus: true }));
+    const seen = statuses('n1');
+    await next(aValue);
+    const offline = next((msg) => msg.status === 'offline');
+    await control(sim, { action: 'refuseUpgrades', on: true });
+    await control(sim, { action: 'dropSockets' });
+    expect((await offline).payload).toBe('offline');
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'red', shape: 'ring', text: 'offline' }));
+    // While offline no value arrives that could look live.
+    const online = next((msg) => msg.status === 'online');
+    await control(sim, { action: 'refuseUpgrades', on: false });
+    expect((await online).payload).toBe('online');
+    await next(aValue);
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green', shape: 'dot' }));
+  });
+
+  it('reports a subscription the server refuses to Catch once, not on every retry, and shows red', async () => {
+    await helper.load(nodes, flow({ preset: 'custom', object: 'getByUID(123)', properties: 'object.hasTakenOverFailedMachine()' }));
+    const seen = statuses('n1');
+    const caught = await nextMessage('caught');
+    expect(caught.error?.message).toMatch(/getByUID\(123\)/);
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'red' }));
+    // Core retries "Unable to find object" (a project still loading) within a second or two.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const node = helper.getNode('n1') as unknown as { error: { getCalls(): { thisValue: unknown }[] } };
+    expect(node.error.getCalls().filter((call) => call.thisValue === node)).toHaveLength(1);
+  });
+
+  it('reports settings it cannot subscribe with (a preset without its hostname) with a msg, so Catch sees it', async () => {
+    await helper.load(nodes, flow({ preset: 'remoteFps', machine: '' }));
+    const node = helper.getNode('n1') as unknown as { error: { getCalls(): { thisValue: unknown; args: unknown[] }[] } };
+    await eventually(() => {
+      const calls = node.error.getCalls().filter((call) => call.thisValue === node);
+      expect(calls).toHaveLength(1);
+      expect((calls[0]?.args[0] as Error).message).toMatch(/remoteFps preset needs the hostname/);
+      expect(calls[0]?.args[1]).toMatchObject({ topic: 'remoteFps' });
+    });
+  });
+});

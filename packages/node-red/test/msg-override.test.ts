@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { asBoolean, asNumber, asText } from '../src/shared/msg-override.js';
+
+describe('msg value conversions', () => {
+  it('reads numbers from numbers and numeric text, and refuses anything else', () => {
+    expect(asNumber(12.5, 'time')).toBe(12.5);
+    expect(asNumber('42', 'frame')).toBe(42);
+    expect(asNumber('', 'frame')).toBeUndefined();
+    expect(() => asNumber('ten', 'time')).toThrow(/time must be a number \(got "ten"\)/);
+    expect(() => asNumber(Number.NaN, 'time')).toThrow(/time must be a number/);
+  });
+
+  it('reads text, taking a number as its digits and refusing objects', () => {
+    expect(asText('Intro', 'track')).toBe('Intro');
+    expect(asText(3, 'section')).toBe('3');
+    expect(() => asText({ name: 'x' }, 'message')).toThrow(/message must be text \(got an object\)/);
+  });
+
+  it('reads booleans from true/false only', () => {
+    expect(asBoolean(true, 'engaged')).toBe(true);
+    expect(asBoolean('false', 'engaged')).toBe(false);
+    expect(() => asBoolean(1, 'engaged')).toThrow(/engaged must be true or false/);
+  });
+});

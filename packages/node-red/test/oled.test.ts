@@ -1,0 +1,78 @@
+import type { Simulator } from '@stagelink/simulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { control, eventually, flowWith, helper, nextMessage, nodeModules, startSim, statuses } from './support/harness.js';
+
+const nodes = nodeModules('stagelink-server', 'stagelink-oled-out');
+
+describe('stagelink-oled-out', () => {
+  let sim: Simulator;
+
+  beforeAll(async () => {
+    sim = await startSim();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await control(sim, { action: 'reset' });
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const oled = { type: 'stagelink-oled-out', title: 'Stage', titleType: 'str', message: 'payload', messageType: 'msg', priority: '1', priorityType: 'num' };
+
+  it('says "login required" through Catch while the machine is logged out, and shows nothing', async () => {
+    await helper.load(nodes, flowWith(sim, oled));
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: 'Doors open' });
+    expect((await caught).error?.message).toMatch(/login required/);
+    expect(sim.state.hardware.oled.history()).toEqual([]);
+  });
+
+  it('shows title, message from msg.payload and priority, with msg.title overriding the node', async () => {
+    await control(sim, { action: 'login', loggedIn: true });
+    await helper.load(nodes, flowWith(sim, oled));
+    const seen = statuses('n1');
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ payload: 'Doors open', title: 'Front of house' });
+    const msg = await out;
+    expect(msg.payload).toEqual({ priority: 1, title: 'Front of house', message: 'Doors open', truncated: false });
+    expect(msg.truncated).toBe(false);
+    expect(sim.state.hardware.oled.history().at(-1)).toMatchObject({ title: 'Front of house', message: 'Doors open', priority: 1 });
+    expect(seen.at(-1)).toMatchObject({ fill: 'green' });
+  });
+
+  it('says in its status when the message was cut to 200 characters', async () => {
+    await control(sim, { action: 'login', loggedIn: true });
+    await helper.load(nodes, flowWith(sim, oled));
+    const seen = statuses('n1');
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ payload: 'x'.repeat(250) });
+    const msg = await out;
+    expect(msg.truncated).toBe(true);
+    expect((msg.payload as { message: string }).message).toHaveLength(200);
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'yellow', text: expect.stringMatching(/cut to 200 of 250/) as unknown }));
+  });
+
+  it('sets the display time before showing the message', async () => {
+    await control(sim, { action: 'login', loggedIn: true });
+    await helper.load(nodes, flowWith(sim, { ...oled, displayTime: '4', displayTimeType: 'num' }));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ payload: 'Places please', displayTime: 25 });
+    await out;
+    expect(sim.state.hardware.oled.displaySeconds).toBe(25);
+    expect(sim.state.hardware.oled.history().at(-1)).toMatchObject({ message: 'Places please', displaySeconds: 25 });
+  });
+
+  it('refuses a message that is not text and an empty one', async () => {
+    await control(sim, { action: 'login', loggedIn: true });
+    await helper.load(nodes, flowWith(sim, oled));
+    let caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: { not: 'text' } });
+    expect((await caught).error?.message).toMatch(/message must be text/);
+    caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: '' });
+    expect((await caught).error?.message).toMatch(/No message given/);
+  });
+});

@@ -1,0 +1,85 @@
+import type { NetworkAdapter, Note } from '@stagelink/core';
+import type { Simulator } from '@stagelink/simulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { control, flowWith, helper, nextMessage, nodeModules, simState, startSim } from './support/harness.js';
+
+const nodes = nodeModules('stagelink-server', 'stagelink-request');
+
+describe('stagelink-request', () => {
+  let sim: Simulator;
+
+  beforeAll(async () => {
+    sim = await startSim();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await control(sim, { action: 'reset' });
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const request = { type: 'stagelink-request', endpoint: 'cameras', body: 'payload', bodyType: 'msg', query: '{}', queryType: 'json', params: '{}', paramsType: 'json' };
+
+  it('calls the chosen endpoint and answers its result in msg.payload', async () => {
+    await helper.load(nodes, flowWith(sim, request));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ payload: 1732000000000 });
+    const msg = await out;
+    expect(Array.isArray(msg.payload)).toBe(true);
+    expect(msg.endpoint).toBe('cameras');
+  });
+
+  it('takes the endpoint, query and body from the msg', async () => {
+    await helper.load(nodes, flowWith(sim, request));
+    let out = nextMessage('out');
+    helper.getNode('n1')?.receive({ endpoint: 'annotations', query: { name: 'Intro' } });
+    expect((await out).payload).toMatchObject({ name: 'Intro', annotations: { sections: [{ index: '1' }, { index: '2' }, { index: '3' }] } });
+
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ endpoint: 'setNote', payload: { note: { name: 'Welcome' }, text: 'Doors at 19:15.' } });
+    await out;
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ endpoint: 'getNote', query: { name: 'Welcome' } });
+    expect(((await out).payload as Note).text).toBe('Doors at 19:15.');
+  });
+
+  it('fills path parameters from the node settings', async () => {
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'networkAdaptersList' }));
+    let out = nextMessage('out');
+    helper.getNode('n1')?.receive({});
+    const [first] = (await out).payload as NetworkAdapter[];
+    if (!first) throw new Error('the simulator lists no network adapter');
+    await helper.unload();
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'networkAdapterGet', params: JSON.stringify({ mac: first.mac }) }));
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({});
+    expect((await out).payload).toEqual(first);
+  });
+
+  it('sends a guarded endpoint only with msg.confirm === true', async () => {
+    await control(sim, { action: 'login', loggedIn: true });
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'powerOff' }));
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: {} });
+    expect((await caught).error?.message).toMatch(/was not sent: call it with \{ confirm: true \}/);
+    expect((await simState(sim)).chassisPower).not.toBe('off');
+
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ confirm: true });
+    await out;
+    expect((await simState(sim)).chassisPower).toBe('off');
+  });
+
+  it('reports an endpoint that does not exist and a refused request to Catch', async () => {
+    await helper.load(nodes, flowWith(sim, request));
+    let caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ endpoint: 'toString' });
+    expect((await caught).error?.message).toMatch(/"toString" is not an endpoint/);
+    caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ endpoint: 'getNote', query: { name: 'No such note' } });
+    expect((await caught).error?.message).toMatch(/No such note/);
+  });
+});

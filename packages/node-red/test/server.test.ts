@@ -1,0 +1,152 @@
+import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { allNodes, control, eventually, helper, liveStats, nextMessage, startSim, type Msg } from './support/harness.js';
+
+interface Choice {
+  uid: string;
+  name: string;
+  detail?: string;
+  hostname?: string;
+}
+
+describe('stagelink-server', () => {
+  let sim: Simulator;
+
+  beforeAll(async () => {
+    sim = await startSim();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await control(sim, { action: 'reset' });
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const serverOnly = () => [
+    { id: 'tab', type: 'tab', label: 'test' },
+    { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true },
+  ];
+
+  describe('admin endpoints for the editor dropdowns', () => {
+    it('lists transports (uids as strings), tracks, sections and notes, and machines from the live server', async () => {
+      await helper.load(allNodes(), serverOnly());
+      const transports = await helper.request().get('/stagelink/transports?server=server');
+      expect(transports.status).toBe(200);
+      const transportList = transports.body as Choice[];
+      expect(transportList.map((t) => t.name)).toEqual(['main', 'side screens', 'lobby', 'stage']);
+      expect(transportList.find((t) => t.name === 'side screens')?.uid).toBe(SIDE_SCREENS_UID);
+
+      const tracks = await helper.request().get('/stagelink/tracks?server=server');
+      expect((tracks.body as Choice[]).map((t) => t.name)).toContain('Intro');
+
+      const annotations = await helper.request().get('/stagelink/annotations?server=server&track=Intro&trackBy=name');
+      expect(annotations.body).toEqual({
+        sections: ['1', '2', '3'],
+        notes: ['Lights cue 12'],
+        tags: [
+          { type: 'TC', value: '10:05:00:00' },
+          { type: 'CUE', value: 'Q2' },
+          { type: 'MIDI', value: '36' },
+        ],
+      });
+
+      const machines = await helper.request().get('/stagelink/machines?server=server');
+      expect((machines.body as Choice[]).map((m) => [m.hostname, m.detail])).toEqual([
+        ['127.0.0.1', 'director'],
+        ['actor-1', 'actor'],
+        ['actor-2', 'actor'],
+        ['understudy-1', 'understudy'],
+      ]);
+    });
+
+    it('asks the host typed in the editor when the server is not deployed yet', async () => {
+      await helper.load(allNodes(), serverOnly());
+      const answer = await helper.request().get(`/stagelink/tracks?server=new-one&host=${encodeURIComponent(sim.mediaServer.url)}`);
+      expect(answer.status).toBe(200);
+      expect((answer.body as Choice[]).length).toBeGreaterThan(3);
+    });
+
+    it('answers 502 with the reason when the server cannot be reached, and 400 without a server', async () => {
+      await helper.load(allNodes(), serverOnly());
+      const unreachable = await helper.request().get('/stagelink/transports?server=x&host=http%3A%2F%2F127.0.0.1%3A9');
+      expect(unreachable.status).toBe(502);
+      expect((unreachable.body as { error: string }).error).toMatch(/Could not reach 127\.0\.0\.1:9/);
+      const nothing = await helper.request().get('/stagelink/transports');
+      expect(nothing.status).toBe(400);
+      expect((nothing.body as { error: string }).error).toMatch(/Choose a stagelink-server/);
+    });
+
+    it('answers 502 when the server refuses, e.g. an unknown track', async () => {
+      await helper.load(allNodes(), serverOnly());
+      const answer = await helper.request().get('/stagelink/annotations?server=server&track=Nope');
+      expect(answer.status).toBe(502);
+      expect((answer.body as { error: string }).error).toMatch(/Nope/);
+    });
+  });
+
+  describe('one client and one live socket per server', () => {
+    const liveFlow = (preset: string) => [
+      ...serverOnly(),
+      { id: 'watch-node', z: 'tab', type: 'stagelink-liveupdate-in', server: 'server', preset, interval: 100, average: 0, topic: '', wires: [['out']] },
+      { id: 'cpu-node', z: 'tab', type: 'stagelink-liveupdate-in', server: 'server', preset: 'cpu', interval: 100, average: 0, topic: 'cpu', wires: [['out']] },
+      { id: 'play-node', z: 'tab', type: 'stagelink-transport', server: 'server', command: 'play', transport: 'main', wires: [[]] },
+      { id: 'out', z: 'tab', type: 'helper' },
+    ];
+    const topicArrives = async (topic: string): Promise<Msg> =>
+      new Promise((resolve) => {
+        const out = helper.getNode('out');
+        const listener = (msg: Msg): void => {
+          if (msg.topic !== topic || typeof msg.payload !== 'number') return;
+          out?.off('input', listener);
+          resolve(msg);
+        };
+        out?.on('input', listener);
+      });
+
+    it('keeps exactly one socket through a full deploy and a modified-nodes deploy, and leaks no subscription', async () => {
+      await helper.load(allNodes(), liveFlow('localFps'));
+      await Promise.all([topicArrives('localFps'), topicArrives('cpu')]);
+      expect(liveStats(sim)).toMatchObject({ sockets: 1, subscriptions: 2 });
+      const serverBefore = helper.getNode('server');
+
+      // Modified nodes: only the watching node restarts (now on GPU memory); the config node and its socket
+      // survive, and the old node's FPS subscription is released on the server, not left behind.
+      const upgradesBefore = liveStats(sim).upgradeAttempts;
+      await helper.setFlows(liveFlow('gpuMemory'), 'nodes');
+      await topicArrives('gpuMemory');
+      expect(helper.getNode('server')).toBe(serverBefore);
+      await eventually(() => expect(liveStats(sim)).toMatchObject({ sockets: 1, subscriptions: 2 }));
+      expect(liveStats(sim).upgradeAttempts).toBe(upgradesBefore);
+
+      // Full: every node restarts, the config node too; the old socket closes and one new one opens.
+      await helper.setFlows(liveFlow('processMemory'), 'full');
+      // Every node is new, the helper node too: listen on the new one (values keep coming).
+      await Promise.all([topicArrives('processMemory'), topicArrives('cpu')]);
+      expect(helper.getNode('server')).not.toBe(serverBefore);
+      expect(liveStats(sim).upgradeAttempts).toBe(upgradesBefore + 1);
+      await eventually(() => expect(liveStats(sim)).toMatchObject({ sockets: 1, subscriptions: 2 }));
+
+      // And nothing is left once the flows stop.
+      await helper.unload();
+      await eventually(() => expect(liveStats(sim)).toMatchObject({ sockets: 0, subscriptions: 0 }));
+    });
+  });
+
+  it('reports a malformed host on use, to Catch, without stopping the flow', async () => {
+    await helper.load(allNodes(), [
+      { id: 'tab', type: 'tab', label: 'test' },
+      { id: 'server', type: 'stagelink-server', host: 'ftp://10.0.0.5', followDirector: false },
+      { id: 'n1', z: 'tab', type: 'stagelink-transport', server: 'server', command: 'play', transport: 'main', wires: [[]] },
+      { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+      { id: 'caught', z: 'tab', type: 'helper' },
+    ]);
+    const server = helper.getNode('server') as unknown as { connection: { followDirector: boolean } };
+    expect(server.connection.followDirector).toBe(false);
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({});
+    expect((await caught).error?.message).toMatch(/uses ftp: the media-server API speaks http/);
+  });
+});

@@ -1,0 +1,81 @@
+import type { HealthEntry, SessionInfo } from '@stagelink/core';
+import type { Simulator } from '@stagelink/simulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { collect, control, eventually, flowWith, helper, nextMessage, nodeModules, startSim, statuses } from './support/harness.js';
+
+const nodes = nodeModules('stagelink-server', 'stagelink-status');
+
+describe('stagelink-status', () => {
+  let sim: Simulator;
+
+  beforeAll(async () => {
+    sim = await startSim();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await control(sim, { action: 'reset' });
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  it('reads health with the worst severity of the session, or of one machine', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: 'health', machine: '', machineType: 'str', interval: 0 }));
+    const seen = statuses('n1');
+    let out = nextMessage('out');
+    helper.getNode('n1')?.receive({});
+    const session = await out;
+    expect((session.payload as HealthEntry[]).map((entry) => entry.machine.hostname)).toContain('actor-2');
+    expect(session.severity).toBe('warning');
+    expect(session.topic).toBe('health');
+    expect(seen.at(-1)).toMatchObject({ fill: 'yellow', text: 'warning' });
+
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ machine: 'actor-1', topic: 'front' });
+    const actor = await out;
+    expect(actor.severity).toBe('ok');
+    expect(actor.topic).toBe('front');
+  });
+
+  it('reads notifications, project and session when msg.operation asks', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: 'health' }));
+    let out = nextMessage('out');
+    helper.getNode('n1')?.receive({ operation: 'notifications' });
+    expect(JSON.stringify((await out).payload)).toContain('Genlock unstable');
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ operation: 'project' });
+    expect((await out).payload).toMatchObject({ version: { major: 31 } });
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ operation: 'session' });
+    const session = (await out).payload as SessionInfo;
+    expect(session.isRunningSolo).toBe(false);
+    expect(session.actors.map((m) => m.hostname)).toEqual(['actor-1', 'actor-2']);
+  });
+
+  it('polls on its interval without input and stops when closed', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: 'session', interval: 1 }));
+    const messages = collect('out');
+    await eventually(() => expect(messages.length).toBeGreaterThanOrEqual(2), 6000);
+    expect(messages[0]?.topic).toBe('session');
+    await helper.unload();
+    const count = messages.length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(messages.length).toBe(count);
+  });
+
+  it('sends a failed read to Catch, from an input and from the interval', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: 'health', interval: 1 }));
+    await control(sim, { action: 'failNext', status: 500, count: 1000 });
+    const fromInput = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: 'check' });
+    const caughtInput = await fromInput;
+    expect(caughtInput.error?.message).toMatch(/answered 500/);
+    expect(caughtInput.payload).toBe('check');
+    const fromInterval = nextMessage('caught');
+    const caughtPoll = await fromInterval;
+    expect(caughtPoll.error?.message).toMatch(/answered 500/);
+    await control(sim, { action: 'reset' });
+  });
+});

@@ -1,0 +1,127 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import helper from 'node-red-node-test-helper';
+import { startSimulator, type Simulator } from '@stagelink/simulator';
+
+/**
+ * Shared test plumbing: the built node files (what ships, not the sources), the test helper on the workspace's
+ * Node-RED, and a real simulator over real sockets.
+ */
+const requireFromHere = createRequire(import.meta.url);
+
+helper.init(requireFromHere.resolve('node-red'));
+
+export { helper };
+
+export const NODE_TYPES = [
+  'stagelink-server',
+  'stagelink-drive',
+  'stagelink-transport',
+  'stagelink-failover',
+  'stagelink-drive-version',
+  'stagelink-liveupdate-in',
+  'stagelink-oled-out',
+  'stagelink-status',
+  'stagelink-request',
+] as const;
+
+/** The node modules as Node-RED loads them: dist/nodes/<type>.js. */
+export function nodeModules(...types: (typeof NODE_TYPES)[number][]): unknown[] {
+  return types.map((type) => requireFromHere(fileURLToPath(new URL(`../../dist/nodes/${type}.js`, import.meta.url))) as unknown);
+}
+
+export const allNodes = (): unknown[] => nodeModules(...NODE_TYPES);
+
+export async function startSim(): Promise<Simulator> {
+  return startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
+}
+
+/** `POST /__sim/control` on the media-server port; answers the simulator's state summary. */
+export async function control(sim: Simulator, body: Record<string, unknown>, port: 'mediaServer' | 'drive' = 'mediaServer'): Promise<SimSummary> {
+  const url = port === 'mediaServer' ? sim.mediaServer.url : sim.drive.url;
+  const response = await fetch(`${url}/__sim/control`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as SimSummary;
+  if (!response.ok) throw new Error(`control ${JSON.stringify(body)} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+export interface SimSummary {
+  loggedIn: boolean;
+  activeTransport: string[];
+  transports: { name: string; playmode: string; currentTrack: string }[];
+  failedOver: { actor: string; understudy: string }[];
+  routingPreset: string;
+  [key: string]: unknown;
+}
+
+/** The simulator state, read through the control endpoint (a no-op action). */
+export async function simState(sim: Simulator): Promise<SimSummary> {
+  return control(sim, { action: 'latency', ms: 0 });
+}
+
+export interface Msg {
+  payload?: unknown;
+  topic?: string;
+  error?: { message: string; source?: { id: string; type: string } };
+  [key: string]: unknown;
+}
+
+/** The next msg a helper node receives. */
+export function nextMessage(nodeId: string): Promise<Msg> {
+  const node = helper.getNode(nodeId);
+  if (!node) throw new Error(`No node ${nodeId} in the flow`);
+  return new Promise((resolve) => node.once('input', (msg: Msg) => resolve(msg)));
+}
+
+/** Collects every msg a helper node receives from now on. */
+export function collect(nodeId: string): Msg[] {
+  const node = helper.getNode(nodeId);
+  if (!node) throw new Error(`No node ${nodeId} in the flow`);
+  const messages: Msg[] = [];
+  node.on('input', (msg: Msg) => messages.push(msg));
+  return messages;
+}
+
+/** Resolves when `check` passes, polling; rejects with the last failure after `timeoutMs`. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/** Statuses a node has shown, in order. */
+export function statuses(nodeId: string): { fill?: string; shape?: string; text?: string }[] {
+  const node = helper.getNode(nodeId);
+  if (!node) throw new Error(`No node ${nodeId} in the flow`);
+  const seen: { fill?: string; shape?: string; text?: string }[] = [];
+  node.on('call:status', (call: { args: [{ fill?: string; text?: string }] }) => seen.push(call.args[0]));
+  return seen;
+}
+
+/** A flow: a server config node `server` on the simulator, the node under test `n1` wired to helper `out`,
+ * and a catch node `catcher` wired to helper `caught`. */
+export function flowWith(sim: Simulator, node: Record<string, unknown>): Record<string, unknown>[] {
+  return [
+    { id: 'tab', type: 'tab', label: 'test' },
+    { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true },
+    { id: 'n1', z: 'tab', server: 'server', wires: [['out']], ...node },
+    { id: 'out', z: 'tab', type: 'helper' },
+    { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', z: 'tab', type: 'helper' },
+  ];
+}
+
+/** The simulator's own count of live-update sockets and server subscriptions: what the machine sees. */
+export function liveStats(sim: Simulator): { sockets: number; subscriptions: number; upgradeAttempts: number } {
+  return sim.live.stats();
+}

@@ -1,0 +1,129 @@
+import { MediaServer } from '@stagelink/core';
+import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { control, flowWith, helper, nextMessage, nodeModules, simState, startSim, statuses } from './support/harness.js';
+
+const nodes = nodeModules('stagelink-server', 'stagelink-transport');
+
+describe('stagelink-transport', () => {
+  let sim: Simulator;
+  let ms: MediaServer;
+
+  beforeAll(async () => {
+    sim = await startSim();
+    ms = new MediaServer({ host: sim.mediaServer.url });
+  });
+  afterAll(async () => {
+    await ms.close();
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await control(sim, { action: 'reset' });
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const transportOf = async (name: string) => (await simState(sim)).transports.find((t) => t.name === name);
+
+  it('plays the transport named in the node and passes on what was sent', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' }));
+    const seen = statuses('n1');
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ payload: 1 });
+    const msg = await out;
+    expect(msg.payload).toEqual({ command: 'play', transports: [{ name: 'main' }] });
+    expect((await transportOf('main'))?.playmode).toBe('play');
+    expect(seen.at(-1)).toMatchObject({ fill: 'green', text: 'play main' });
+  });
+
+  it('takes command, transport, track and playmode from the msg over the node settings', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'stop', transport: 'lobby', transportType: 'str' }));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ command: 'gototrack', transport: 'main', track: 'Act 1', playmode: 'play' });
+    const msg = await out;
+    expect(msg.payload).toMatchObject({ command: 'gototrack', transports: [{ name: 'main' }], track: { name: 'Act 1' }, playmode: 'play' });
+    const main = await transportOf('main');
+    expect(main).toMatchObject({ currentTrack: 'Act 1', playmode: 'play' });
+    expect((await transportOf('lobby'))?.playmode).toBe('stop');
+  });
+
+  it('addresses a transport by a uid above 2^53 without losing digits', async () => {
+    await helper.load(
+      nodes,
+      flowWith(sim, { type: 'stagelink-transport', command: 'stop', transport: SIDE_SCREENS_UID, transportType: 'str', transportBy: 'uid' }),
+    );
+    expect((await transportOf('side screens'))?.playmode).not.toBe('stop');
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({});
+    expect((await out).payload).toEqual({ command: 'stop', transports: [{ uid: SIDE_SCREENS_UID }] });
+    expect((await transportOf('side screens'))?.playmode).toBe('stop');
+  });
+
+  it('reads a typed-input field from msg.payload (gototrack with the track in the payload)', async () => {
+    await helper.load(
+      nodes,
+      flowWith(sim, { type: 'stagelink-transport', command: 'gototrack', transport: 'main', transportType: 'str', track: 'payload', trackType: 'msg' }),
+    );
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ payload: 'Finale' });
+    expect((await out).payload).toMatchObject({ command: 'gototrack', track: { name: 'Finale' } });
+    expect((await transportOf('main'))?.currentTrack).toBe('Finale');
+  });
+
+  it('sets volume from msg.volume', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'volume', transport: 'lobby', volume: '0.2', volumeType: 'num' }));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ volume: 0.75 });
+    expect((await out).payload).toMatchObject({ command: 'volume', volume: 0.75 });
+    const { transports } = await ms.transport.transports();
+    expect(transports.find((t) => t.name === 'lobby')?.volume).toBeCloseTo(0.75);
+  });
+
+  it('sends an unknown transport to Catch with the msg, shows red and sends nothing on', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'nowhere', transportType: 'str' }));
+    const seen = statuses('n1');
+    let forwarded = false;
+    helper.getNode('out')?.on('input', () => (forwarded = true));
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: 'cue 7', _msgid: 'm1' });
+    const msg = await caught;
+    expect(msg.payload).toBe('cue 7');
+    expect(msg.error?.message).toMatch(/nowhere/);
+    expect(msg.error?.source?.id).toBe('n1');
+    expect(seen.at(-1)).toMatchObject({ fill: 'red' });
+    expect(forwarded).toBe(false);
+  });
+
+  it('reports an unreachable server to Catch instead of failing silently', async () => {
+    const flow = flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' });
+    flow[1] = { id: 'server', type: 'stagelink-server', host: 'http://127.0.0.1:9' };
+    await helper.load(nodes, flow);
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({});
+    expect((await caught).error?.message).toMatch(/Could not reach 127\.0\.0\.1:9/);
+  });
+
+  it('refuses a command that is not a transport command, and a missing server, with a clear error', async () => {
+    const flow = flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' });
+    await helper.load(nodes, flow);
+    let caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ command: 'explode' });
+    expect((await caught).error?.message).toMatch(/"explode" is not a transport command/);
+
+    await helper.unload();
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', server: '', transport: 'main' }));
+    caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({});
+    expect((await caught).error?.message).toMatch(/No media server configured/);
+  });
+
+  it('refuses a uid given as an unsafe JS number rather than cue the wrong transport', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: '', transportBy: 'uid' }));
+    const caught = nextMessage('caught');
+    // What a flow that parsed the uid as JSON would send: 9007199254740993 has already become ...992.
+    helper.getNode('n1')?.receive({ transport: Number(SIDE_SCREENS_UID) });
+    expect((await caught).error?.message).toMatch(/not exact as a number/);
+    expect((await transportOf('side screens'))?.playmode).not.toBe('play');
+  });
+});
