@@ -1,4 +1,4 @@
-import { DriveClient, InvalidInputError, MediaServer, type Logger } from '@stagelink/core';
+import { DriveClient, InvalidInputError, MediaServer, type DirectorChange, type Logger } from '@stagelink/core';
 import type { Node, NodeAPI } from './node-red.js';
 
 /**
@@ -14,6 +14,8 @@ export interface ServerOptions {
   /** Send requests to the session's director, found from `host`, and follow it when the role moves (core logs each move). */
   followDirector: boolean;
   logger: Logger;
+  /** Told which machine directs the session once it is found, and again whenever the role moves. */
+  onDirector?: (change: DirectorChange) => void;
 }
 
 /** The connection of one `stagelink-server` config node. */
@@ -29,6 +31,7 @@ export class ServerConnection {
     this.followDirector = options.followDirector;
     try {
       this.#client = new MediaServer({ host: options.host, followDirector: options.followDirector, logger: options.logger });
+      if (options.onDirector) this.#client.on('director', options.onDirector);
     } catch (error) {
       // A bad address must not stop the flow from starting: every node that uses it reports it on use.
       this.#problem = error instanceof Error ? error : new Error(String(error));

@@ -19,6 +19,7 @@ function startServer(node: ServerConfigNode, def: NodeDef): void {
     host: typeof def.host === 'string' ? def.host.trim() : '',
     followDirector: def.followDirector !== false,
     logger: nodeLogger(node),
+    onDirector: ({ hostname, url }) => node.log(`The director of the session is ${hostname} (${url}).`),
   });
   node.on('close', (_removed, done) => {
     node.connection

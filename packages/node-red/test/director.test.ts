@@ -1,0 +1,44 @@
+import { startSimulator, type Simulator } from '@stagelink/simulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { helper, nextMessage, nodeModules } from './support/harness.js';
+
+const nodes = nodeModules('stagelink-server', 'stagelink-transport');
+
+describe('stagelink-server in a session of several machines', () => {
+  let sim: Simulator;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0 });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const flow = (host: string) => [
+    { id: 'tab', type: 'tab', label: 'test' },
+    { id: 'server', type: 'stagelink-server', host, followDirector: true },
+    { id: 'n1', z: 'tab', type: 'stagelink-transport', server: 'server', command: 'play', transport: 'main', transportType: 'str', wires: [['out']] },
+    { id: 'out', z: 'tab', type: 'helper' },
+  ];
+
+  it('cues the director when configured with an actor, and keeps cueing after the director moves', async () => {
+    const actor = sim.machines().find((machine) => machine.role === 'actor');
+    if (!actor) throw new Error('the session has an actor');
+    await helper.load(nodes, flow(actor.url));
+
+    const first = nextMessage('out');
+    helper.getNode('n1')?.receive({});
+    await first;
+    expect(sim.state.transports.list().find((t) => t.name === 'main')?.playmode).toBe('play');
+
+    await fetch(`${sim.mediaServer.url}/__sim/control`, { method: 'POST', body: JSON.stringify({ action: 'moveDirector', to: '127.0.0.4' }) });
+    const second = nextMessage('out');
+    helper.getNode('n1')?.receive({ command: 'stop' });
+    await second;
+    expect(sim.state.transports.list().find((t) => t.name === 'main')?.playmode).toBe('stop');
+    expect(sim.machines().find((machine) => machine.role === 'director')?.hostname).toBe('127.0.0.4');
+  });
+});
