@@ -56,10 +56,16 @@ async function rawRequest(method: 'GET' | 'PATCH', path: string, headers: Record
   return { status: response.statusCode, headers: response.headers, body: await response.body.json() };
 }
 
-async function control(action: Record<string, unknown>): Promise<void> {
+async function control(action: Record<string, unknown>): Promise<unknown> {
   const response = await request(`${service.url}/__sim/control`, { method: 'POST', body: JSON.stringify(action) });
   expect(response.statusCode).toBe(200);
-  await response.body.dump();
+  return response.body.json();
+}
+
+/** Adds an asset with `versions` versions to the demo drive (control action addAsset). */
+async function addAsset(versions: number): Promise<{ driveId: string; contentId: string }> {
+  const answer = (await control({ action: 'addAsset', versions })) as { asset: { driveId: string; contentId: string } };
+  return answer.asset;
 }
 
 const MICROSECOND_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -72,7 +78,22 @@ describe('listing versions', () => {
     });
     expect(versions.map((version) => version.version_number)).toEqual(Array.from({ length: 40 }, (_, index) => 40 - index));
     const path = `/v1/drives/${asset.driveId}/content/${asset.contentId}/versions`;
-    expect(requests).toEqual([`GET ${path}?page=1`, `GET ${path}?page=2`, `GET ${path}?page=3`]);
+    // Page 1 alone tells last_page; pages 2 and 3 are then asked for together and may arrive in either order.
+    expect(requests[0]).toBe(`GET ${path}?page=1`);
+    expect([...requests].sort()).toEqual([`GET ${path}?page=1`, `GET ${path}?page=2`, `GET ${path}?page=3`]);
+  });
+
+  it('lists 5,000 versions with 20 ms latency in order, with exactly one request per page', async () => {
+    const bulk = await addAsset(5000);
+    await control({ action: 'latency', ms: 20 });
+    const numbers: number[] = [];
+    const requests = await requestsDuring(async () => {
+      for await (const version of drive.versions.list({ ...bulk, perPage: 100 })) numbers.push(version.version_number);
+    });
+    expect(numbers).toEqual(Array.from({ length: 5000 }, (_, index) => 5000 - index));
+    const pages = requests.map((line) => Number(/[?&]page=(\d+)/.exec(line)?.[1]));
+    expect(pages[0]).toBe(1);
+    expect([...pages].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
   });
 
   it('asks for pages by number with the chosen perPage and yields the same versions', async () => {
@@ -239,6 +260,13 @@ describe('deleting a version', () => {
     expect(deleteRequests).toHaveLength(1);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).message).toContain('list the versions before deleting again');
+  });
+
+  it('adds a bulk asset on request, which reset removes again', async () => {
+    const bulk = await addAsset(120);
+    await expect(drive.versions.list(bulk).page()).resolves.toMatchObject({ meta: { total: 120, last_page: 8 } });
+    await control({ action: 'reset' });
+    await expect(drive.versions.list(bulk).page()).rejects.toMatchObject({ name: 'DriveNotFoundError', resource: 'content' });
   });
 
   it('restores the seeded versions on reset', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, type Page } from '../src/index.js';
-import { firstPageNumber, nextPageNumber, perPageQuery } from '../src/drive/pagination.js';
+import { DEFAULT_PAGE_CONCURRENCY, firstPageNumber, nextPageNumber, pageConcurrency, perPageQuery } from '../src/drive/pagination.js';
 
 function pageOf(itemCount: number, lastPage: number): Page<number> {
   return {
@@ -47,5 +47,16 @@ describe('drive page maths', () => {
   it('counts from the page it asked for, not the number the server echoes', () => {
     const echoesOne = { ...pageOf(15, 3), meta: { ...pageOf(15, 3).meta, current_page: 1 } };
     expect(nextPageNumber(3, echoesOne)).toBeUndefined();
+  });
+
+  it('keeps 6 pages in flight unless the caller chooses, and 1 means one at a time', () => {
+    expect(DEFAULT_PAGE_CONCURRENCY).toBe(6);
+    expect(pageConcurrency(undefined)).toBe(6);
+    expect(pageConcurrency(1)).toBe(1);
+    expect(pageConcurrency(8)).toBe(8);
+  });
+
+  it.each([0, -2, 1.5, Number.NaN])('refuses concurrency %s', (concurrency) => {
+    expect(() => pageConcurrency(concurrency)).toThrow(InvalidInputError);
   });
 });

@@ -98,6 +98,16 @@ describe('deadlines and cancellation', () => {
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
   });
 
+  it('ends the back-off before a retry as soon as the deadline passes', async () => {
+    const busy = json(503, 'busy');
+    const { server } = await serverAnswering(busy, busy, busy, busy, busy, busy, busy, busy);
+    const patient = new MediaServer({ host: server.url, timeoutMs: 150, retries: 8 });
+    cleanup.push(() => patient.close());
+    const started = performance.now();
+    await expect(patient.status.health()).rejects.toBeInstanceOf(TimeoutError);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('sends nothing when the signal is already aborted', async () => {
     const { server, ms } = await serverAnswering();
     await expect(ms.status.health({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortedError);
@@ -169,5 +179,34 @@ describe('what is sent', () => {
     expect(result.truncated).toBe(true);
     expect((JSON.parse(server.received[0]?.body ?? '') as { message: string }).message).toHaveLength(200);
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('transport commands by name', () => {
+  it('sends each command with the fields it needs, in the spec body shape', async () => {
+    const { server, ms } = await serverAnswering();
+    await ms.transport.send('gototag', { name: 'main' }, { tagType: 'TC', tagValue: 'A', playmode: 'play' });
+    await ms.transport.send('volume', [{ name: 'main' }, { uid: '7' }], { volume: 0.5 });
+    await ms.transport.send('stop', { name: 'main' });
+    expect(server.received.map((r) => [r.url, JSON.parse(r.body) as unknown])).toEqual([
+      ['/api/session/transport/gototag', { transports: [{ transport: { name: 'main' }, type: 'TC', value: 'A', allowGlobalJump: false, playmode: 'play' }] }],
+      ['/api/session/transport/volume', { transports: [{ transport: { name: 'main' }, volume: 0.5 }, { transport: { uid: '7' }, volume: 0.5 }] }],
+      ['/api/session/transport/stop', { transports: [{ name: 'main' }] }],
+    ]);
+  });
+
+  it('sends nothing when a needed field or the command is wrong', async () => {
+    const { server, ms } = await serverAnswering();
+    await expect(ms.transport.send('gototrack', { name: 'main' }, {})).rejects.toThrow(/gototrack command needs track/);
+    await expect(ms.transport.send('explode' as never, { name: 'main' })).rejects.toThrow(/not a transport command/);
+    expect(server.received).toHaveLength(0);
+  });
+});
+
+describe('TRANSPORT_COMMANDS', () => {
+  it('names exactly the transport POST endpoints of the catalogue', async () => {
+    const { TRANSPORT_COMMAND_NAMES, endpointList } = await import('../src/index.js');
+    const posts = endpointList.filter((e) => e.group === 'transport' && e.method === 'POST').map((e) => e.path.split('/').at(-1));
+    expect([...TRANSPORT_COMMAND_NAMES].sort()).toEqual(posts.sort());
   });
 });

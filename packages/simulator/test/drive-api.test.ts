@@ -125,6 +125,13 @@ describe('drive control', () => {
     }
   });
 
+  it('reads addAsset with a version count from 1 to 10,000', () => {
+    expect(parseControlAction('{"action":"addAsset","versions":5000}')).toEqual({ ok: true, action: { action: 'addAsset', versions: 5000 } });
+    for (const text of ['{"action":"addAsset"}', '{"action":"addAsset","versions":0}', '{"action":"addAsset","versions":10001}', '{"action":"addAsset","versions":2.5}']) {
+      expect(parseControlAction(text)).toMatchObject({ ok: false, details: expect.stringContaining('addAsset needs "versions"') as unknown });
+    }
+  });
+
   it('fails exactly the next count requests with the chosen status', () => {
     const faults = new DriveFaults();
     faults.failNext(503, 2);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seedOrganisation } from '../src/drive/seed.js';
+import { seededRandom } from '../src/drive/random.js';
+import { seedBulkAsset, seedOrganisation } from '../src/drive/seed.js';
 import { formatMicros, wallClock } from '../src/drive/timestamps.js';
 
 const MICROSECOND_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -66,5 +67,15 @@ describe('timestamps', () => {
     const readings = [5_000_000, 5_000_000, 4_000_000];
     const clock = wallClock(() => readings.shift() ?? 0);
     expect([clock(), clock(), clock()]).toEqual([formatMicros(5_000_000), formatMicros(5_000_001), formatMicros(5_000_002)]);
+  });
+
+  it('builds a bulk asset of any size like the seeded ones: numbered newest first, newest active, repeatable', () => {
+    const { uploaders } = seedOrganisation(1);
+    const bulk = seedBulkAsset(seededRandom(5), 5000, uploaders);
+    expect(bulk.versions.map((version) => version.version_number)).toEqual(Array.from({ length: 5000 }, (_, index) => 5000 - index));
+    expect(bulk.versions.filter((version) => version.is_active).map((version) => version.version_number)).toEqual([5000]);
+    expect(new Set(bulk.versions.map((version) => version.id)).size).toBe(5000);
+    expect(bulk.versions.at(-1)?.created_at).toMatch(MICROSECOND_UTC);
+    expect(seedBulkAsset(seededRandom(5), 5000, uploaders)).toEqual(bulk);
   });
 });

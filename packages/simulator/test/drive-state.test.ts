@@ -133,4 +133,10 @@ describe('drive state', () => {
     fromSeed.deleteVersion(at('v5'));
     expect(seed[0]?.assets[0]?.versions).toHaveLength(5);
   });
+
+  it('adds an asset to a drive, listed like the others, and refuses a drive that does not exist', () => {
+    state.addAsset('d1', { id: 'added', name: 'added', versions: [version(2, true), version(1)] });
+    expect(versionsOf('added').map((v) => v.id)).toEqual(['v2', 'v1']);
+    expect(() => state.addAsset('nope', { id: 'other', name: 'other', versions: [version(1, true)] })).toThrow(/nope/);
+  });
 });

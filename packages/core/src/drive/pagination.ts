@@ -28,6 +28,22 @@ export function perPageQuery(perPage: number | undefined): number | undefined {
 }
 
 /**
+ * Pages requested at once when iterating, once the first page has told how many there are: as many connections
+ * as a browser opens to one host. Enough for a 5,000-version listing over a 20 ms link to take a quarter of the
+ * time of one page at a time (`pnpm bench drive-listing`).
+ */
+export const DEFAULT_PAGE_CONCURRENCY = 6;
+
+/** How many pages an iteration may have in flight: `DEFAULT_PAGE_CONCURRENCY` unless the caller chose. */
+export function pageConcurrency(concurrency: number | undefined): number {
+  if (concurrency === undefined) return DEFAULT_PAGE_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new InvalidInputError(`concurrency must be a whole number from 1 up (1 asks for one page at a time), not ${String(concurrency)}.`);
+  }
+  return concurrency;
+}
+
+/**
  * The page to ask for after `requested`, or undefined when there is none. Uses the number we asked for, not the
  * one the server echoes, so a server that repeats a page number cannot keep the iteration going forever. An empty
  * page ends it too: a page past the end answers with empty data (field notes).

@@ -7,21 +7,28 @@ export function fullJitter(attempt: number, baseMs: number, capMs: number, rando
   return Math.floor(random() * ceiling);
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. Leaves no timer behind. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** What `sleep` can be cut short by: a source that says `abort` once, its reason set by then (see CallDeadline). */
+export interface AbortSource {
+  readonly reason: Error | undefined;
+  once(event: 'abort', listener: () => void): unknown;
+  off(event: 'abort', listener: () => void): unknown;
+}
+
+/** Resolves after `ms`, or rejects with the source's reason as soon as it aborts. Leaves no timer behind. */
+export function sleep(ms: number, abortSource: AbortSource): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason as Error);
+    if (abortSource.reason) {
+      reject(abortSource.reason);
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(signal?.reason as Error);
+      if (abortSource.reason) reject(abortSource.reason);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      abortSource.off('abort', onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    abortSource.once('abort', onAbort);
   });
 }

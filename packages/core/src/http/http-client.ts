@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
-import { AbortedError, ConnectionError, StagelinkError, TimeoutError, type RequestContext } from '../errors.js';
+import { ConnectionError, StagelinkError, type RequestContext } from '../errors.js';
 import { fullJitter, sleep } from './backoff.js';
+import { CallDeadline } from './call-deadline.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -74,17 +75,11 @@ export class HttpClient {
 
   async request(options: RequestOptions): Promise<HttpResponse> {
     const context: RequestContext = { method: options.method, url: this.baseUrl + options.path };
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new TimeoutError(timeoutMessage(context, timeoutMs), timeoutMs, context)), timeoutMs);
-    const onCallerAbort = (): void => deadline.abort(new AbortedError(`${context.method} ${context.url} was aborted by the caller.`, context));
-    if (options.signal?.aborted) onCallerAbort();
-    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const deadline = new CallDeadline(context, options.timeoutMs ?? this.#timeoutMs, options.signal);
     try {
-      return await this.#withRetries(options, context, deadline.signal);
+      return await this.#withRetries(options, context, deadline);
     } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onCallerAbort);
+      deadline.clear();
     }
   }
 
@@ -92,24 +87,24 @@ export class HttpClient {
     await this.#agent.close();
   }
 
-  async #withRetries(options: RequestOptions, context: RequestContext, signal: AbortSignal): Promise<HttpResponse> {
+  async #withRetries(options: RequestOptions, context: RequestContext, deadline: CallDeadline): Promise<HttpResponse> {
     const idempotent = options.idempotent ?? IDEMPOTENT_METHODS.has(options.method);
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < this.#retries;
       try {
-        const response = await this.#send(options, context, signal);
+        const response = await this.#send(options, context, deadline);
         if (!(idempotent && canRetry && response.status >= 500)) return response;
       } catch (error) {
-        if (signal.aborted) throw signal.reason as Error;
+        if (deadline.reason) throw deadline.reason;
         const code = errorCode(error);
         const retryable = idempotent ? CONNECTION_CODES.has(code) : NEVER_SENT_CODES.has(code);
         if (!(retryable && canRetry)) throw connectionError(error, code, context);
       }
-      await sleep(fullJitter(attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS), signal);
+      await sleep(fullJitter(attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS), deadline);
     }
   }
 
-  async #send(options: RequestOptions, context: RequestContext, signal: AbortSignal): Promise<HttpResponse> {
+  async #send(options: RequestOptions, context: RequestContext, deadline: CallDeadline): Promise<HttpResponse> {
     const base = new URL(this.baseUrl);
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -124,7 +119,7 @@ export class HttpClient {
       method: options.method,
       headers: hasBody ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
       body: hasBody ? JSON.stringify(options.body) : null,
-      signal,
+      signal: deadline,
     });
     const text = await response.body.text();
     return { status: response.statusCode, body: parseBody(text), context };
@@ -143,10 +138,6 @@ function parseBody(text: string): unknown {
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : '';
-}
-
-function timeoutMessage(context: RequestContext, timeoutMs: number): string {
-  return `${context.method} ${context.url} got no answer within ${timeoutMs} ms: check that the machine is on and reachable, or raise timeoutMs.`;
 }
 
 function connectionError(error: unknown, code: string, context: RequestContext): StagelinkError {

@@ -2,11 +2,14 @@
 export type ControlAction =
   | { action: 'latency'; ms: number }
   | { action: 'failNext'; status: number; count: number }
+  | { action: 'addAsset'; versions: number }
   | { action: 'reset' };
 
 export type ControlParse = { ok: true; action: ControlAction } | { ok: false; details: string };
 
 const MAX_LATENCY_MS = 60_000;
+/** Enough for listings of hundreds of pages while keeping the simulator's memory small. */
+export const MAX_BULK_VERSIONS = 10_000;
 
 export function parseControlAction(text: string): ControlParse {
   let body: unknown;
@@ -15,7 +18,7 @@ export function parseControlAction(text: string): ControlParse {
   } catch {
     return { ok: false, details: 'The control body is not valid JSON.' };
   }
-  const { action, ms, status, count = 1 } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const { action, ms, status, count = 1, versions } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (action === 'reset') return { ok: true, action: { action } };
   if (action === 'latency') {
     return isWholeNumber(ms, 0, MAX_LATENCY_MS)
@@ -27,7 +30,12 @@ export function parseControlAction(text: string): ControlParse {
       ? { ok: true, action: { action, status, count } }
       : { ok: false, details: 'failNext needs "status" (400 to 599) and optionally "count" (0 to 1000, default 1).' };
   }
-  return { ok: false, details: 'Unknown action: the drive port takes "latency", "failNext" and "reset".' };
+  if (action === 'addAsset') {
+    return isWholeNumber(versions, 1, MAX_BULK_VERSIONS)
+      ? { ok: true, action: { action, versions } }
+      : { ok: false, details: `addAsset needs "versions", a whole number from 1 to ${MAX_BULK_VERSIONS}.` };
+  }
+  return { ok: false, details: 'Unknown action: the drive port takes "latency", "failNext", "addAsset" and "reset".' };
 }
 
 /** Injected latency and failures. A failure answers before the request is processed, so it changes nothing. */

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errorResponse, type ApiResponse } from './api-errors.js';
 import { answerApiRequest, type DriveApi } from './api.js';
-import { DriveFaults, parseControlAction } from './control.js';
+import { DriveFaults, parseControlAction, type ControlAction } from './control.js';
 import { DriveState } from './drive-state.js';
 import { readBody, writeResponse } from './http-io.js';
 import { RequestLog, type ReceivedRequest } from './request-log.js';
-import { seedOrganisation, type SeededOrganisation } from './seed.js';
+import { seededRandom, type Random } from './random.js';
+import { seedBulkAsset, seedOrganisation, type SeededOrganisation } from './seed.js';
 import { wallClock } from './timestamps.js';
 
 export interface DriveServiceOptions {
@@ -35,13 +36,21 @@ export interface DriveService {
 
 export const CONTROL_PATH = '/__sim/control';
 const DEFAULT_SEED = 1;
+/** Bulk assets draw from a random source of their own, so adding one never changes the seeded drives. */
+const BULK_SEED_SALT = 0x9e3779b9;
+
+/** Which asset `addAsset` made. */
+export interface AddedAsset {
+  driveId: string;
+  contentId: string;
+}
 
 /** Starts the cloud drive stand-in (spec/drive-api.md) with the seeded demo organisation. */
 export async function startDriveService(options: DriveServiceOptions): Promise<DriveService> {
-  const organisation = seedOrganisation(options.seed ?? DEFAULT_SEED);
-  const service = new DriveServer(organisation);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const service = new DriveServer(seedOrganisation(seed), seed);
   const url = await service.listen(options.host, options.port);
-  const { demo } = organisation;
+  const { demo } = service.organisation;
   return {
     url,
     token: demo.token,
@@ -58,19 +67,23 @@ export async function startDriveService(options: DriveServiceOptions): Promise<D
 /** The node:http side: control requests, injected faults, then the API. */
 class DriveServer {
   readonly log = new RequestLog();
-  readonly #organisation: SeededOrganisation;
+  readonly organisation: SeededOrganisation;
+  readonly #seed: number;
   readonly #faults = new DriveFaults();
   readonly #server: Server;
   /** Aborts injected latencies when the service closes, so no timer outlives it. */
   readonly #closed = new AbortController();
   #state: DriveState;
+  #bulkRandom: Random;
   /** Known once listening; the base of the links in pages. */
   #baseUrl = '';
   #closing: Promise<void> | undefined;
 
-  constructor(organisation: SeededOrganisation) {
-    this.#organisation = organisation;
+  constructor(organisation: SeededOrganisation, seed: number) {
+    this.organisation = organisation;
+    this.#seed = seed;
     this.#state = this.#seededState();
+    this.#bulkRandom = this.#seededBulkRandom();
     this.#server = createServer((request, response) => {
       this.#answer(request, response).catch(() => {
         writeResponse(response, errorResponse(500, 'Server error', 'The simulator failed to answer this request.'));
@@ -121,7 +134,7 @@ class DriveServer {
     if (injected !== undefined) {
       return errorResponse(injected, 'Injected failure', `failNext from ${CONTROL_PATH}: this request was not processed.`);
     }
-    const api: DriveApi = { state: this.#state, tokens: this.#organisation.tokens, baseUrl: this.#baseUrl };
+    const api: DriveApi = { state: this.#state, tokens: this.organisation.tokens, baseUrl: this.#baseUrl };
     return answerApiRequest(api, {
       method,
       rawPath: parts.rawPath,
@@ -135,18 +148,43 @@ class DriveServer {
     if (method !== 'POST') return errorResponse(405, 'Method not allowed', `${CONTROL_PATH} takes POST.`, { allow: 'POST' });
     const parsed = parseControlAction(body);
     if (!parsed.ok) return errorResponse(400, 'Bad control request', parsed.details);
-    const { action } = parsed;
-    if (action.action === 'latency') this.#faults.latencyMs = action.ms;
-    if (action.action === 'failNext') this.#faults.failNext(action.status, action.count);
-    if (action.action === 'reset') {
-      this.#faults.clear();
-      this.#state = this.#seededState();
+    const added = this.#apply(parsed.action);
+    return { status: 200, body: { ...this.#faults.summary(), requests: this.log.count, ...added } };
+  }
+
+  /** Carries out a control action; `addAsset` answers which asset it made. */
+  #apply(action: ControlAction): { asset?: AddedAsset } {
+    switch (action.action) {
+      case 'latency':
+        this.#faults.latencyMs = action.ms;
+        return {};
+      case 'failNext':
+        this.#faults.failNext(action.status, action.count);
+        return {};
+      case 'addAsset':
+        return { asset: this.#addBulkAsset(action.versions) };
+      case 'reset':
+        this.#faults.clear();
+        this.#state = this.#seededState();
+        this.#bulkRandom = this.#seededBulkRandom();
+        return {};
     }
-    return { status: 200, body: { ...this.#faults.summary(), requests: this.log.count } };
+  }
+
+  /** A new asset with `versionCount` versions in the demo drive, newest active, like the seeded ones. */
+  #addBulkAsset(versionCount: number): AddedAsset {
+    const { driveId } = this.organisation.demo;
+    const asset = seedBulkAsset(this.#bulkRandom, versionCount, this.organisation.uploaders);
+    this.#state.addAsset(driveId, asset);
+    return { driveId, contentId: asset.id };
   }
 
   /** The drives as seeded: what the service starts with and what reset returns to. */
   #seededState(): DriveState {
-    return new DriveState(this.#organisation.drives, wallClock());
+    return new DriveState(this.organisation.drives, wallClock());
+  }
+
+  #seededBulkRandom(): Random {
+    return seededRandom((this.#seed ^ BULK_SEED_SALT) >>> 0);
   }
 }

@@ -1,5 +1,5 @@
 import type { Version } from '@stagelink/core';
-import type { SeededDrive } from './seed.js';
+import type { SeededAsset, SeededDrive } from './seed.js';
 import type { Clock } from './timestamps.js';
 
 /** Why the state refused a request; the service turns each into the spec's status and message. */
@@ -35,6 +35,13 @@ export class DriveState {
       const assets = new Map(drive.assets.map((asset) => [asset.id, asset.versions.map((version) => ({ ...version }))]));
       this.#drives.set(drive.id, assets);
     }
+  }
+
+  /** Adds an asset, versions most recent first, to one of the drives. */
+  addAsset(driveId: string, asset: SeededAsset): void {
+    const assets = this.#drives.get(driveId);
+    if (!assets) throw new Error(`The simulated drive ${driveId} does not exist: asset ${asset.id} was not added.`);
+    assets.set(asset.id, asset.versions.map(copy));
   }
 
   /** The versions of an asset, most recent (highest version_number) first. */

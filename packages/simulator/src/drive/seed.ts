@@ -27,6 +27,8 @@ export interface ApiToken {
 export interface SeededOrganisation {
   drives: SeededDrive[];
   tokens: ApiToken[];
+  /** Who uploaded the seeded versions; bulk assets use them too. */
+  uploaders: Uploaders;
   demo: {
     token: string;
     revokedToken: string;
@@ -46,10 +48,12 @@ interface AssetPlan {
   pendingNewest?: number;
 }
 
-interface User {
+export interface User {
   id: string;
   status: UserStatus;
 }
+
+export type Uploaders = readonly [User, ...User[]];
 
 const SHOW_ASSETS: AssetPlan[] = [
   { name: 'main-stage.scene', type: 'scene', versionCount: 40 },
@@ -73,7 +77,7 @@ export function seedOrganisation(seed: number): SeededOrganisation {
   const admin: User = { id: `usr_${randomHex(random, 8)}`, status: 'active' };
   const formerAdmin: User = { id: `usr_${randomHex(random, 8)}`, status: 'deleted' };
   const freePlanAdmin: User = { id: `usr_${randomHex(random, 8)}`, status: 'active' };
-  const uploaders = [owner, admin, formerAdmin] as const;
+  const uploaders: Uploaders = [owner, admin, formerAdmin];
   const show = seedDrive(random, 'Show assets', SHOW_ASSETS, uploaders);
   const archive = seedDrive(random, 'Archive', ARCHIVE_ASSETS, uploaders);
   const tokens: ApiToken[] = [
@@ -86,6 +90,7 @@ export function seedOrganisation(seed: number): SeededOrganisation {
   return {
     drives: [show, archive],
     tokens,
+    uploaders,
     demo: {
       token: demoToken,
       revokedToken,
@@ -97,13 +102,22 @@ export function seedOrganisation(seed: number): SeededOrganisation {
   };
 }
 
-function seedDrive(random: Random, name: string, plans: AssetPlan[], uploaders: readonly [User, ...User[]]): SeededDrive {
+/**
+ * An extra scene asset with `versionCount` versions, for listings larger than the seeded ones (the control action
+ * `addAsset`): the same random source gives the same asset.
+ */
+export function seedBulkAsset(random: Random, versionCount: number, uploaders: Uploaders): SeededAsset {
+  const plan: AssetPlan = { name: `bulk-${versionCount}.scene`, type: 'scene', versionCount };
+  return seedAsset(random, plan, FIRST_UPLOAD_MICROS, uploaders);
+}
+
+function seedDrive(random: Random, name: string, plans: AssetPlan[], uploaders: Uploaders): SeededDrive {
   const id = `drv_${randomHex(random, 12)}`;
   const assets = plans.map((plan, index) => seedAsset(random, plan, FIRST_UPLOAD_MICROS + index * DAY_MICROS, uploaders));
   return { id, name, assets };
 }
 
-function seedAsset(random: Random, plan: AssetPlan, firstUploadMicros: number, uploaders: readonly [User, ...User[]]): SeededAsset {
+function seedAsset(random: Random, plan: AssetPlan, firstUploadMicros: number, uploaders: Uploaders): SeededAsset {
   const assetId = `cnt_${randomHex(random, 12)}`;
   const oldestFirst: Version[] = [];
   let createdMicros = firstUploadMicros + randomInt(random, 0, 999_999);

@@ -1,0 +1,139 @@
+import { MediaServer } from '@stagelink/core';
+import { startSimulator } from '@stagelink/simulator';
+import { request } from 'undici';
+import { compareRounds } from '../harness/compare.js';
+import { micros, perSecond } from '../harness/format.js';
+import { atMost, type Benchmark, type ResultRow } from '../harness/report.js';
+import { median, p99 } from '../harness/stats.js';
+import { concurrentLatencies, interleavedRounds, sequentialLatencies, type Call, type ConcurrentRun } from '../harness/timing.js';
+
+const ROUNDS = 12;
+const WARM_UP_CALLS = 500;
+const SEQUENTIAL_CALLS = 400;
+const CONCURRENT_CALLS = 1600;
+const CALLERS = 16;
+const LIMIT = 1.15;
+const TARGET = `<= ${LIMIT}x undici`;
+
+/** The same cue three ways: what core sends for `transport.play({ name: 'main' })`, answer read as JSON. */
+interface CueCalls {
+  core: Call;
+  undici: Call;
+  fetch: Call;
+}
+
+type Contender = keyof CueCalls;
+
+interface Rounds {
+  sequential: Record<Contender, number[][]>;
+  concurrent: Record<Contender, ConcurrentRun[]>;
+}
+
+export const cuePath: Benchmark = {
+  id: 'cue-path',
+  name: 'cue path',
+  subject: 'core `transport.play` against the simulator',
+  baseline: 'bare `undici.request` and global `fetch` to the same URL',
+  async run(log) {
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
+    const mediaServer = new MediaServer({ host: sim.mediaServer.url });
+    try {
+      const calls = cueCalls(mediaServer, `${sim.mediaServer.url}/api/session/transport/play`);
+      for (const call of [calls.core, calls.undici, calls.fetch]) await sequentialLatencies(call, WARM_UP_CALLS);
+      log(`sequential: ${ROUNDS} rounds of ${SEQUENTIAL_CALLS} calls each`);
+      const sequential = await interleavedRounds(ROUNDS, each(calls, (call) => sequentialLatencies(call, SEQUENTIAL_CALLS)));
+      log(`${CALLERS} concurrent: ${ROUNDS} rounds of ${CONCURRENT_CALLS} calls each`);
+      const concurrent = await interleavedRounds(ROUNDS, each(calls, (call) => concurrentLatencies(call, CONCURRENT_CALLS, CALLERS)));
+      return { rows: rows({ sequential, concurrent }), details: details({ sequential, concurrent }) };
+    } finally {
+      await mediaServer.close();
+      await sim.close();
+    }
+  },
+};
+
+function cueCalls(mediaServer: MediaServer, url: string): CueCalls {
+  const init = {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ transports: [{ name: 'main' }] }),
+  } as const;
+  return {
+    core: () => mediaServer.transport.play({ name: 'main' }),
+    undici: async () => (await request(url, init)).body.json(),
+    fetch: async () => (await fetch(url, init)).json(),
+  };
+}
+
+function each<T>(calls: CueCalls, run: (call: Call) => Promise<T>): Record<Contender, () => Promise<T>> {
+  return { core: () => run(calls.core), undici: () => run(calls.undici), fetch: () => run(calls.fetch) };
+}
+
+const STATISTICS = [
+  ['p50', median],
+  ['p99', p99],
+] as const;
+
+const latencies = (run: ConcurrentRun): number[] => run.latencies;
+const throughput = (run: ConcurrentRun): number => (run.latencies.length / run.elapsedMs) * 1000;
+
+function rows({ sequential, concurrent }: Rounds): ResultRow[] {
+  const concurrentLatencies = { core: concurrent.core.map(latencies), undici: concurrent.undici.map(latencies), fetch: concurrent.fetch.map(latencies) };
+  const modes = [
+    ['sequential', sequential],
+    [`${CALLERS} concurrent`, concurrentLatencies],
+  ] as const;
+  const latencyRows = modes.flatMap(([mode, rounds]) =>
+    STATISTICS.flatMap(([name, statistic]) => {
+      const undici = rounds.undici.map(statistic);
+      return [
+        latencyRow(`${mode} ${name}`, rounds.core.map(statistic), undici, true),
+        latencyRow(`${mode} ${name}, global fetch`, rounds.fetch.map(statistic), undici, false),
+      ];
+    }),
+  );
+  return [...latencyRows, throughputRow(concurrent)];
+}
+
+/** Core rows carry the target; global fetch rows are a reference beside the same undici numbers. */
+function latencyRow(caseName: string, subject: number[], undici: number[], isCore: boolean): ResultRow {
+  const comparison = compareRounds(subject, undici);
+  return {
+    case: caseName,
+    subject: micros(comparison.subject),
+    baseline: micros(comparison.baseline),
+    ratioLabel: isCore ? 'core / undici' : 'fetch / undici',
+    ratio: comparison.ratio,
+    ratioRange: comparison.ratioRange,
+    target: isCore ? TARGET : 'reference',
+    verdict: isCore ? atMost(comparison.ratio, LIMIT) : 'reported',
+  };
+}
+
+function throughputRow(concurrent: Rounds['concurrent']): ResultRow {
+  const comparison = compareRounds(concurrent.core.map(throughput), concurrent.undici.map(throughput));
+  return {
+    case: `${CALLERS} concurrent throughput`,
+    subject: perSecond(comparison.subject, 'cues'),
+    baseline: perSecond(comparison.baseline, 'cues'),
+    ratioLabel: 'core / undici',
+    ratio: comparison.ratio,
+    ratioRange: comparison.ratioRange,
+    target: 'reported',
+    verdict: 'reported',
+  };
+}
+
+function details({ sequential, concurrent }: Rounds): Record<string, unknown> {
+  const summary = (rounds: number[][]) => ({ p50PerRoundMs: rounds.map(median), p99PerRoundMs: rounds.map(p99) });
+  const contenders: Contender[] = ['core', 'undici', 'fetch'];
+  return {
+    rounds: ROUNDS,
+    callsPerRound: { sequential: SEQUENTIAL_CALLS, concurrent: CONCURRENT_CALLS },
+    callers: CALLERS,
+    sequential: Object.fromEntries(contenders.map((name) => [name, summary(sequential[name])])),
+    concurrent: Object.fromEntries(
+      contenders.map((name) => [name, { ...summary(concurrent[name].map(latencies)), callsPerSecond: concurrent[name].map(throughput) }]),
+    ),
+  };
+}

@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { startSimulator } from '@stagelink/simulator';
+import { startFastLiveFeed } from '../harness/fast-live-feed.js';
+import { atMost, notRun, type Benchmark, type ResultRow } from '../harness/report.js';
+import { median } from '../harness/stats.js';
+import { processCpuMs } from '../harness/timing.js';
+
+const TILES = 32;
+const FEED_HZ = 60;
+const MAX_FRAMES_PER_SECOND = 4;
+const SETTLE_MS = 4000;
+const WINDOW_MS = 10_000;
+const FPS_ACTION = 'com.stagelink.mediaserver.fps';
+/** The local machine and the demo session's others (simulator README): four values, eight tiles each. */
+const MACHINES = ['', 'actor-1', 'actor-2', 'understudy-1'];
+const TARGET = `<= ${MAX_FRAMES_PER_SECOND} frames/s per key`;
+
+/**
+ * The parts of apps/streamdeck's test harness (test/harness/fake-stream-deck.ts) this benchmark drives. It is
+ * loaded at run time from that package, which owns it, rather than copied.
+ */
+interface FakeStreamDeck {
+  readonly globalSettings: Record<string, unknown>;
+  readonly commands: readonly { event: string; context?: string; at: number }[];
+  readonly pid: number | undefined;
+  launch(): Promise<void>;
+  appear(options: { action: string; context: string; settings?: Record<string, unknown>; column?: number; row?: number }): void;
+  close(): Promise<void>;
+}
+
+interface Harness {
+  FakeStreamDeck: { start(): Promise<FakeStreamDeck> };
+}
+
+interface TileWindow {
+  framesPerSecondByKey: number[];
+  shortestGapMsByKey: number[];
+  pluginCpuMsPerSecond: number;
+  /** How often each distinct value (one per machine) reached the plugin. */
+  fedValuesPerSecondPerValue: number;
+}
+
+export const streamdeckTiles: Benchmark = {
+  id: 'streamdeck-tiles',
+  name: 'Stream Deck tiles',
+  subject: `${TILES} FPS keys of the built plugin, fed at ${FEED_HZ} Hz, through apps/streamdeck's fake Stream Deck app`,
+  baseline: '-',
+  async run(log) {
+    const harness = await loadHarness();
+    if ('reason' in harness) return { rows: [notRun('all', TARGET, harness.reason)], details: {} };
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
+    const feed = await startFastLiveFeed(sim.mediaServer.url, FEED_HZ);
+    const deck = await harness.FakeStreamDeck.start();
+    try {
+      deck.globalSettings['host'] = feed.url;
+      await deck.launch();
+      log(`${TILES} keys, ${SETTLE_MS / 1000} s to settle, then a ${WINDOW_MS / 1000} s window`);
+      const window = await measureTiles(deck, () => feed.valuesSent);
+      return { rows: rows(window), details: { tiles: TILES, feedHz: FEED_HZ, windowMs: WINDOW_MS, ...window } };
+    } finally {
+      await deck.close();
+      await feed.close();
+      await sim.close();
+    }
+  },
+};
+
+/** The harness module and the built plugin, or why the row cannot run. */
+async function loadHarness(): Promise<Harness | { reason: string }> {
+  let appDir: string;
+  try {
+    appDir = dirname(createRequire(import.meta.url).resolve('@stagelink/streamdeck/package.json'));
+  } catch {
+    return { reason: 'apps/streamdeck is not in the workspace' };
+  }
+  const harnessFile = join(appDir, 'test', 'harness', 'fake-stream-deck.ts');
+  if (!existsSync(harnessFile)) return { reason: 'apps/streamdeck has no test/harness/fake-stream-deck.ts' };
+  if (!existsSync(join(appDir, 'com.stagelink.mediaserver.sdPlugin', 'bin', 'plugin.js'))) return { reason: 'the plugin is not built' };
+  return (await import(pathToFileURL(harnessFile).href)) as Harness;
+}
+
+async function measureTiles(deck: FakeStreamDeck, valuesSent: () => number): Promise<TileWindow> {
+  const contexts = Array.from({ length: TILES }, (_, index) => `fps-${index}`);
+  contexts.forEach((context, index) => {
+    const settings = { machine: MACHINES[index % MACHINES.length], target: 60 };
+    deck.appear({ action: FPS_ACTION, context, settings, column: index % 8, row: Math.floor(index / 8) });
+  });
+  await delay(SETTLE_MS);
+  const pid = deck.pid ?? Number.NaN;
+  const [from, started, cpuBefore, valuesBefore] = [deck.commands.length, performance.now(), processCpuMs(pid), valuesSent()];
+  await delay(WINDOW_MS);
+  const [seconds, cpuAfter, valuesAfter] = [(performance.now() - started) / 1000, processCpuMs(pid), valuesSent()];
+  const frames = deck.commands.slice(from).filter((command) => command.event === 'setImage');
+  const framesOf = (context: string): number[] => frames.filter((command) => command.context === context).map((command) => command.at);
+  return {
+    framesPerSecondByKey: contexts.map((context) => framesOf(context).length / seconds),
+    shortestGapMsByKey: contexts.map((context) => shortestGap(framesOf(context))),
+    pluginCpuMsPerSecond: (cpuAfter - cpuBefore) / seconds,
+    fedValuesPerSecondPerValue: (valuesAfter - valuesBefore) / seconds / MACHINES.length,
+  };
+}
+
+/** The shortest time between two frames of one key, in ms, from their arrival times at the fake app. */
+function shortestGap(times: number[]): number {
+  return times.slice(1).reduce((shortest, time, index) => Math.min(shortest, time - (times[index] ?? time)), Number.POSITIVE_INFINITY);
+}
+
+function rows(window: TileWindow): ResultRow[] {
+  const highest = Math.max(...window.framesPerSecondByKey);
+  return [
+    {
+      case: `frames per key (${TILES} keys)`,
+      subject: `${median(window.framesPerSecondByKey).toFixed(2)}/s median, ${highest.toFixed(2)}/s highest`,
+      baseline: `fed ${Math.round(window.fedValuesPerSecondPerValue)} values/s`,
+      target: TARGET,
+      verdict: atMost(highest, MAX_FRAMES_PER_SECOND),
+      note: `shortest gap between two frames of a key: ${Math.min(...window.shortestGapMsByKey)} ms`,
+    },
+    {
+      case: 'plugin CPU',
+      subject: `${Math.round(window.pluginCpuMsPerSecond)} ms/s`,
+      baseline: '-',
+      target: 'reported',
+      verdict: 'reported',
+    },
+  ];
+}

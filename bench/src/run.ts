@@ -1,0 +1,49 @@
+import { cuePath } from './benchmarks/cue-path.js';
+import { driveListing } from './benchmarks/drive-listing.js';
+import { liveFanOut } from './benchmarks/live-fan-out.js';
+import { nodeRedCue } from './benchmarks/node-red-cue.js';
+import { reconnect } from './benchmarks/reconnect.js';
+import { streamdeckTiles } from './benchmarks/streamdeck-tiles.js';
+import { machineInfo } from './harness/machine.js';
+import { notRun, type Benchmark, type BenchmarkOutcome, type BenchmarkResult } from './harness/report.js';
+import { writeResults } from './harness/results-file.js';
+import { resultsTable } from './harness/table.js';
+
+/** In the order of the issue's table. `pnpm bench <id> ...` runs only those. */
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles];
+
+async function main(ids: readonly string[]): Promise<void> {
+  const unknown = ids.filter((id) => !BENCHMARKS.some((benchmark) => benchmark.id === id));
+  if (unknown.length > 0) {
+    process.stderr.write(`Unknown benchmark ${unknown.join(', ')}: choose from ${BENCHMARKS.map((b) => b.id).join(', ')}.\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const chosen = ids.length === 0 ? BENCHMARKS : BENCHMARKS.filter((benchmark) => ids.includes(benchmark.id));
+  const machine = machineInfo();
+  process.stderr.write(`${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load ${machine.loadAverage.join(' ')}\n`);
+  const results: BenchmarkResult[] = [];
+  for (const benchmark of chosen) results.push(await runOne(benchmark));
+  process.stdout.write(`\n${resultsTable(results)}\n\n`);
+  process.stdout.write(`Durations: ${results.map((result) => `${result.name} ${result.seconds} s`).join(', ')}\n`);
+  process.stdout.write(`Written to ${await writeResults(machine, results)}\n`);
+}
+
+/** One benchmark, timed; one that throws becomes a `not run` row with the reason, and the others still run. */
+async function runOne(benchmark: Benchmark): Promise<BenchmarkResult> {
+  const log = (line: string): void => void process.stderr.write(`[${benchmark.id}] ${line}\n`);
+  const started = performance.now();
+  log('start');
+  let outcome: BenchmarkOutcome;
+  try {
+    outcome = await benchmark.run(log);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    outcome = { rows: [notRun('all', '-', `failed: ${reason}`)], details: {} };
+  }
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  log(`done in ${seconds} s`);
+  return { name: benchmark.name, subject: benchmark.subject, baseline: benchmark.baseline, seconds, ...outcome };
+}
+
+await main(process.argv.slice(2));

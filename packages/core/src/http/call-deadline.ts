@@ -1,0 +1,43 @@
+import { EventEmitter } from 'node:events';
+import { AbortedError, TimeoutError, type RequestContext } from '../errors.js';
+
+/**
+ * How one call ends early: its deadline (all retries included) or the caller's abort, whichever comes first.
+ * undici takes it as `signal` (an EventEmitter with `aborted`, `reason` and an `abort` event is a documented
+ * signal). It replaces an AbortController per call, which on Node 20 cost a third of core's own time per cue
+ * (bench/RESULTS.md, "cue path").
+ */
+export class CallDeadline extends EventEmitter<{ abort: [] }> {
+  aborted = false;
+  reason: Error | undefined;
+  readonly #timer: NodeJS.Timeout;
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #onCallerAbort: () => void;
+
+  constructor(context: RequestContext, timeoutMs: number, callerSignal: AbortSignal | undefined) {
+    super();
+    this.#callerSignal = callerSignal;
+    this.#onCallerAbort = () => this.#abort(new AbortedError(`${context.method} ${context.url} was aborted by the caller.`, context));
+    this.#timer = setTimeout(() => this.#abort(new TimeoutError(timeoutMessage(context, timeoutMs), timeoutMs, context)), timeoutMs);
+    if (callerSignal?.aborted) this.#onCallerAbort();
+    else callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+  }
+
+  /** The call is over: stop the timer and stop listening to the caller's signal. */
+  clear(): void {
+    clearTimeout(this.#timer);
+    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+  }
+
+  #abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.clear();
+    this.emit('abort');
+  }
+}
+
+function timeoutMessage(context: RequestContext, timeoutMs: number): string {
+  return `${context.method} ${context.url} got no answer within ${timeoutMs} ms: check that the machine is on and reachable, or raise timeoutMs.`;
+}
