@@ -1,16 +1,12 @@
+import { SeededRandom } from '../state/random.js';
+
 /** A deterministic source of numbers in [0, 1): the same seed always builds the same drive. */
 export type Random = () => number;
 
-/** mulberry32: tiny and good enough for plausible fixtures; not for anything secret. */
+/** The session model's seeded PRNG, as a plain function. */
 export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const source = new SeededRandom(seed);
+  return () => source.next();
 }
 
 export function randomInt(random: Random, min: number, max: number): number {
