@@ -1,0 +1,188 @@
+/**
+ * The Node-RED editor in Chromium, set up as `pnpm start` sets it up (the simulator, the stagelink nodes and the
+ * example flows): the palette, a transport node built and deployed by hand, the drive's token, every dialog and
+ * every node's help.
+ */
+import { MediaServer } from '@stagelink/core';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/chromium.js';
+import { NodeRedEditor } from './support/node-red-editor.js';
+import { startNodeRedDemo, type NodeRedDemo } from './support/node-red-demo.js';
+import { saveScreenshot } from './support/screenshots.js';
+import { until } from './support/until.js';
+
+const NODE_RED_PACKAGE = dirname(createRequire(import.meta.url).resolve('@stagelink/node-red/package.json'));
+const NODE_TYPES = Object.keys((JSON.parse(readFileSync(join(NODE_RED_PACKAGE, 'package.json'), 'utf8')) as { 'node-red': { nodes: Record<string, string> } })['node-red'].nodes);
+/** Config nodes live in the configuration sidebar, not the palette. */
+const CONFIG_TYPES = ['stagelink-server', 'stagelink-drive'];
+const SERVER_NAME = 'show director';
+const ASSET_FLOW = 'stagelink: asset versions';
+const SHOW_FLOW = 'stagelink: show control';
+
+interface Choice {
+  uid: string;
+  name: string;
+}
+
+/** The first paragraph of a node's help as the package ships it, in plain text. */
+function helpIntro(type: string): string {
+  const html = readFileSync(join(NODE_RED_PACKAGE, 'dist', 'nodes', 'locales', 'en-US', `${type}.html`), 'utf8');
+  const intro = (/<p>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+  if (intro === '') throw new Error(`The help of ${type} has no opening paragraph.`);
+  return intro;
+}
+
+describe('the Node-RED editor', () => {
+  let demo: NodeRedDemo;
+  let browser: Browser;
+  let editor: NodeRedEditor;
+  let client: MediaServer;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    demo = await startNodeRedDemo();
+    client = new MediaServer({ host: demo.sim.mediaServer.url });
+    editor = await NodeRedEditor.open(browser, demo.red.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await client?.close();
+    await demo?.close();
+  });
+
+  afterEach(() => {
+    expect(editor.pageErrors, `script errors in the editor; Node-RED log:\n${demo.log().slice(-4000)}`).toEqual([]);
+  });
+
+  /** The first node of a type (and name) on the flow shown. */
+  async function exampleNode(type: string, name?: string): Promise<string> {
+    const [id] = await editor.nodesOnFlow(type, name);
+    if (!id) throw new Error(`The example flow shown has no ${type} node${name === undefined ? '' : ` named "${name}"`}.`);
+    return id;
+  }
+
+  it('lists every stagelink node in its palette category', async () => {
+    expect(await editor.paletteTypes('stagelink')).toEqual(NODE_TYPES.filter((type) => !CONFIG_TYPES.includes(type)));
+  });
+
+  it('builds a transport cue from the simulator\'s dropdowns, deploys it and cues the simulator', async () => {
+    const { transports, multitransports } = await client.transport.transports();
+    const tracks = await client.transport.tracks();
+    const main = transports.find((transport) => transport.name === 'main');
+    const target = tracks.find((track) => track.name !== main?.currentTrack.name);
+    if (!main || !target) throw new Error(`The simulator's demo show lacks a "main" transport or a second track: ${JSON.stringify(tracks)}`);
+
+    await editor.addFlow();
+    const inject = await editor.dropFromPalette('inject', 160, 120);
+    const transport = await editor.dropFromPalette('stagelink-transport', 440, 120);
+    await editor.wire(inject, transport);
+
+    await editor.editNode(transport, '#node-input-command');
+    await editor.page.locator('#node-input-server').selectOption({ label: SERVER_NAME });
+    await editor.page.locator('#node-input-command').selectOption('gototrack');
+
+    const transportPicker = await editor.openPicker<Choice>('#stagelink-pick-transport');
+    expect(transportPicker.entries.map((entry) => entry.item.name)).toEqual([...transports, ...multitransports].map((t) => t.name));
+    await transportPicker.select.selectOption(pickerValue(transportPicker.entries, 'main'));
+
+    const trackPicker = await editor.openPicker<Choice>('#stagelink-pick-track');
+    expect(trackPicker.entries.map((entry) => entry.item.name)).toEqual(tracks.map((track) => track.name));
+    await trackPicker.select.selectOption(pickerValue(trackPicker.entries, target.name));
+    await editor.page.locator('.stagelink-row-playmode input.red-ui-typedInput-input').fill('play');
+    await saveScreenshot(editor.topTray(), 'node-red-transport-dialog');
+
+    await editor.confirmTray();
+    await editor.deploy();
+    await editor.pressInject(inject);
+
+    const status = await until('a green status under the transport node', async () => {
+      const current = await editor.status(transport);
+      return current.fill === 'green' ? current : undefined;
+    });
+    expect(status.text).toBe(`gototrack main → ${target.name}`);
+    await until('the simulator to play the chosen track on "main"', async () => {
+      const now = (await client.transport.transports()).transports.find((t) => t.name === 'main');
+      return now?.currentTrack.name === target.name && now.playmode === 'play';
+    });
+    await saveScreenshot(editor.page, 'node-red-transport-cued');
+  });
+
+  it('shows the drive token as a password field and never sends its value to the browser', async () => {
+    const token = demo.sim.drive.token;
+    await editor.showFlow(ASSET_FLOW);
+    await editor.editNode(await exampleNode('stagelink-drive-version'), '#node-input-drive');
+    await editor.page.locator('#node-input-btn-drive-edit').click();
+
+    const tokenField = editor.page.locator('#node-config-input-token');
+    await tokenField.waitFor();
+    expect(await tokenField.getAttribute('type')).toBe('password');
+    // Node-RED's placeholder for "a token is stored": the editor knows one is set, not what it is.
+    expect(await tokenField.inputValue()).toBe('__PWRD__');
+    await saveScreenshot(editor.topTray(), 'node-red-dialog-stagelink-drive');
+    await editor.cancelTray();
+    await editor.cancelTray();
+
+    const received = await editor.receivedText();
+    expect(received.some((text) => text.includes(demo.sim.drive.url)), 'the recording holds the flows the editor loaded').toBe(true);
+    const leaks = received.filter((text) => text.includes(token));
+    expect(leaks, 'responses or comms frames that carried the drive token').toEqual([]);
+  });
+
+  it('opens the dialog of every stagelink node without a script error', async () => {
+    for (const type of NODE_TYPES.filter((type) => !CONFIG_TYPES.includes(type))) {
+      await editor.showFlow(type === 'stagelink-drive-version' ? ASSET_FLOW : SHOW_FLOW);
+      await editor.editNode(await exampleNode(type), '#node-input-name');
+      await saveScreenshot(editor.topTray(), `node-red-dialog-${type}`);
+      await editor.cancelTray();
+    }
+    await editor.showFlow(SHOW_FLOW);
+    await editor.editNode(await exampleNode('stagelink-transport'), '#node-input-server');
+    await editor.page.locator('#node-input-btn-server-edit').click();
+    await editor.page.locator('#node-config-input-host').waitFor();
+    expect(await editor.page.locator('#node-config-input-host').inputValue()).toBe(demo.sim.mediaServer.url);
+    await editor.page.locator('#node-config-stagelink-server-test').click();
+    const machines = await until('the server dialog to report what it reached', async () => {
+      const result = (await editor.page.locator('#node-config-stagelink-server-result').textContent()) ?? '';
+      return result.startsWith('reached') ? result : undefined;
+    });
+    const session = await client.status.session();
+    for (const machine of session.actors) expect(machines).toContain(machine.hostname);
+    await saveScreenshot(editor.topTray(), 'node-red-dialog-stagelink-server');
+    await editor.cancelTray();
+    await editor.cancelTray();
+  });
+
+  it('renders the help of every stagelink node', async () => {
+    for (const type of NODE_TYPES) {
+      const help = await editor.showHelp(type);
+      const text = ((await help.textContent()) ?? '').replace(/\s+/g, ' ');
+      expect(text, `the help of ${type}`).toContain(helpIntro(type));
+      await saveScreenshot(editor.page.locator('#red-ui-sidebar'), `node-red-help-${type}`);
+    }
+  });
+
+  it('shows the example flow at work (the README picture)', async () => {
+    await editor.showFlow(SHOW_FLOW);
+    await editor.page.locator('#red-ui-tab-info-link-button').click();
+    await editor.pressInject(await exampleNode('inject', 'play main'));
+    const cue = await exampleNode('stagelink-transport');
+    await until('the example cue to turn green', async () => (await editor.status(cue)).fill === 'green');
+    const liveFps = await exampleNode('stagelink-liveupdate-in');
+    await until('live FPS on the example flow', async () => (await editor.status(liveFps)).fill === 'green');
+    await editor.clearSelection();
+    await editor.scrollPaletteTo('stagelink');
+    await until('the notifications to fade', async () => (await editor.page.locator('.red-ui-notification').count()) === 0);
+    await saveScreenshot(editor.page, 'editor');
+  });
+});
+
+function pickerValue(entries: { value: string; item: Choice }[], name: string): string {
+  const entry = entries.find((candidate) => candidate.item.name === name);
+  if (!entry) throw new Error(`The dropdown does not offer "${name}": ${entries.map((candidate) => candidate.item.name).join(', ')}`);
+  return entry.value;
+}

@@ -1,0 +1,81 @@
+// The `pnpm start` setup as one function: the simulator, and a Node-RED with the built stagelink nodes installed
+// in `userDir` and the example flows deployed against the simulator. Used by start.mjs and the browser tests.
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSimulator } from '@stagelink/simulator';
+import { startNodeRed, writeSettings } from './node-red-process.mjs';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+const EXAMPLES = ['show-control.json', 'asset-versions.json'];
+
+/** Installs the built package into the user dir the way npm would: the files it publishes, nothing else. */
+function installNodes(userDir) {
+  if (!existsSync(join(packageDir, 'dist', 'nodes', 'stagelink-server.js'))) {
+    throw new Error('The nodes are not built: run `pnpm start` from the repository root (it builds them first).');
+  }
+  const target = join(userDir, 'node_modules', ...pkg.name.split('/'));
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  for (const file of ['package.json', ...pkg.files]) {
+    if (existsSync(join(packageDir, file))) cpSync(join(packageDir, file), join(target, file), { recursive: true });
+  }
+  const projectFile = join(userDir, 'package.json');
+  const project = existsSync(projectFile) ? JSON.parse(readFileSync(projectFile, 'utf8')) : { name: 'node-red-project', private: true };
+  project.dependencies = { ...project.dependencies, [pkg.name]: pkg.version };
+  writeFileSync(projectFile, JSON.stringify(project, null, 2));
+}
+
+/** The example flows, pointed at this simulator. */
+function exampleFlows(sim) {
+  const nodes = EXAMPLES.flatMap((file) => JSON.parse(readFileSync(join(packageDir, 'examples', file), 'utf8')));
+  const { driveId, contentId } = sim.drive.demoDrive;
+  return nodes.map((node) => {
+    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url };
+    if (node.type === 'stagelink-drive') return { ...node, baseUrl: sim.drive.url, credentials: { token: sim.drive.token } };
+    if (node.type === 'stagelink-drive-version') return { ...node, driveId, contentId };
+    return node;
+  });
+}
+
+/** Deploys the examples, replacing earlier copies of them and keeping every other flow the user made. */
+async function deployExamples(url, sim) {
+  const examples = exampleFlows(sim);
+  const ids = new Set(examples.map((node) => node.id));
+  const current = await (await fetch(`${url}/flows`, { headers: { accept: 'application/json' } })).json();
+  const kept = current.filter((node) => !ids.has(node.id) && !ids.has(node.z));
+  const response = await fetch(`${url}/flows`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'node-red-deployment-type': 'full' },
+    body: JSON.stringify([...kept, ...examples]),
+  });
+  if (!response.ok) throw new Error(`Deploying the example flows answered ${response.status}: ${await response.text()}`);
+}
+
+/**
+ * Starts the simulator and Node-RED (port 0 picks a free port for each) and deploys the examples. Resolves with
+ * both and an idempotent `stop()`; on failure stops whatever it started and rejects.
+ */
+export async function startDemo({ userDir, port = 0, simPort = 0, drivePort = 0, credentialSecret, echo = false }) {
+  mkdirSync(userDir, { recursive: true });
+  installNodes(userDir);
+  const sim = await startSimulator({ host: '127.0.0.1', port: simPort, drivePort });
+  // The demo's OLED button needs a login on the machine; the simulator stands in for it.
+  sim.state.hardware.loggedIn = true;
+  let red;
+  try {
+    const settingsFile = writeSettings(userDir, { port, credentialSecret, palette: true });
+    const redJs = join(dirname(createRequire(import.meta.url).resolve('node-red/package.json')), 'red.js');
+    red = await startNodeRed({ redJs, userDir, settingsFile, echo });
+    await deployExamples(red.url, sim);
+  } catch (error) {
+    await red?.stop();
+    await sim.close();
+    throw error;
+  }
+  let stopped;
+  const stop = () => (stopped ??= red.stop().then(() => sim.close()));
+  return { red, sim, stop };
+}
