@@ -117,6 +117,19 @@ describe('SubscriptionRegistry', () => {
     expect(sent.filter((f) => 'subscribe' in f)).toHaveLength(2);
   });
 
+  it('drops subscription entries and value changes of the wrong shape without throwing (hardening)', () => {
+    const a = consumer();
+    registry.add(OBJECT, PROPERTY, a.it);
+    const malformed = [
+      { subscriptions: [null, 5, 'a', {}, { id: '0', objectPath: OBJECT, propertyPath: PROPERTY }] },
+      { valuesChanged: [null, 7, [], { id: null }, { value: 1 }] },
+    ] as unknown as Parameters<SubscriptionRegistry['onFrame']>[0][];
+    for (const frame of malformed) expect(() => registry.onFrame(frame)).not.toThrow();
+    list([0, OBJECT, PROPERTY]);
+    registry.onFrame({ valuesChanged: [null, { id: 0, value: 59.94 }] } as unknown as Parameters<SubscriptionRegistry['onFrame']>[0]);
+    expect(a.values).toEqual([{ object: OBJECT, property: PROPERTY, value: 59.94 }]);
+  });
+
   it('unsubscribes a pair whose consumers all left while the subscribe was in flight', () => {
     const a = consumer();
     registry.add(OBJECT, PROPERTY, a.it);

@@ -1,5 +1,7 @@
+import { InvalidInputError } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
-import { asBoolean, asNumber, asText } from '../src/shared/msg-override.js';
+import { asBoolean, asNumber, asText, MessageProperties } from '../src/shared/msg-override.js';
+import type { Node, NodeAPI, NodeDef } from '../src/shared/node-red.js';
 
 describe('msg value conversions', () => {
   it('reads numbers from numbers and numeric text, and refuses anything else', () => {
@@ -20,5 +22,24 @@ describe('msg value conversions', () => {
     expect(asBoolean(true, 'engaged')).toBe(true);
     expect(asBoolean('false', 'engaged')).toBe(false);
     expect(() => asBoolean(1, 'engaged')).toThrow(/engaged must be true or false/);
+  });
+});
+
+describe('typed-input settings (hardening)', () => {
+  /** A runtime whose evaluateNodeProperty throws, as Node-RED's does for a `date` format that is not text. */
+  const throwingRuntime = {
+    util: {
+      evaluateNodeProperty: () => {
+        throw new TypeError('format.replace is not a function');
+      },
+    },
+  } as unknown as NodeAPI;
+
+  it('turns an evaluation that throws instead of calling back into a clear InvalidInputError', async () => {
+    const def: NodeDef = { id: 'n1', type: 'stagelink-transport', command: ['play'], commandType: 'date' };
+    const props = new MessageProperties(throwingRuntime, {} as Node<never>, def, {});
+    const reading = props.value('command');
+    await expect(reading).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(reading).rejects.toThrow(/Could not read command \(date \["play"\]\): format\.replace is not a function/);
   });
 });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { HealthEntry, SessionInfo } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -77,5 +79,28 @@ describe('stagelink-status', () => {
     const caughtPoll = await fromInterval;
     expect(caughtPoll.error?.message).toMatch(/answered 500/);
     await control(sim, { action: 'reset' });
+  });
+
+  it('reports an answer with fields of the wrong type as such, not as a TypeError (hardening)', async () => {
+    // A server that speaks the envelope but fills it with the wrong types.
+    const wrong = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"status":{"code":0,"message":"","details":[]},"result":[null,5],"isRunningSolo":false}');
+    });
+    await new Promise<void>((resolve) => wrong.listen(0, '127.0.0.1', resolve));
+    try {
+      const flow = flowWith(sim, { type: 'stagelink-status', operation: 'health', machine: 'actor-1', machineType: 'str' });
+      flow[1] = { id: 'server', type: 'stagelink-server', host: `http://127.0.0.1:${(wrong.address() as AddressInfo).port}`, followDirector: false };
+      await helper.load(nodes, flow);
+      for (const operation of ['health', 'notifications', 'project']) {
+        const caught = nextMessage('caught');
+        helper.getNode('n1')?.receive({ operation });
+        const message = (await caught).error?.message ?? '';
+        expect(message).toMatch(new RegExp(`^StagelinkError: The answer of .* to ${operation} is not in the shape the API specifies`));
+      }
+    } finally {
+      wrong.closeAllConnections();
+      await new Promise((resolve) => wrong.close(resolve));
+    }
   });
 });

@@ -95,6 +95,19 @@ describe('stagelink-transport', () => {
     expect(forwarded).toBe(false);
   });
 
+  it('still reaches Catch when the msg has own keys that break Node-RED\'s error routing (hardening)', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'nowhere', transportType: 'str' }));
+    // An own hasOwnProperty makes Node-RED's Flow.handleError throw; an own __proto__ becomes the prototype of its clone.
+    const shadowing = [{ hasOwnProperty: 'not a function' }, JSON.parse('{"__proto__": {"__proto__": null, "name": "main"}}') as Record<string, unknown>];
+    for (const keys of shadowing) {
+      const caught = nextMessage('caught');
+      helper.getNode('n1')?.receive({ ...keys, payload: 'cue 8' });
+      const msg = await caught;
+      expect(msg.payload).toBe('cue 8');
+      expect(msg.error?.message).toMatch(/nowhere/);
+    }
+  });
+
   it('reports an unreachable server to Catch instead of failing silently', async () => {
     const flow = flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' });
     flow[1] = { id: 'server', type: 'stagelink-server', host: 'http://127.0.0.1:9' };

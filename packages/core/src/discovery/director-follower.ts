@@ -1,5 +1,5 @@
 import type { Logger } from '../http/logger.js';
-import { directorFrom, queryDirector } from './query.js';
+import { directorFrom, machineOrigin, queryDirector } from './query.js';
 
 export interface DirectorChange {
   hostname: string;
@@ -80,11 +80,10 @@ export class DirectorFollower {
   }
 
   /** Machines of the session are reached on the port of the machine that listed them. */
-  #learnMachines(origin: string, machines: { hostname: string }[]): void {
+  #learnMachines(origin: string, machines: unknown[]): void {
     for (const machine of machines) {
-      const url = new URL(origin);
-      url.hostname = machine.hostname;
-      this.#known.add(url.origin);
+      const url = machineOrigin(origin, (machine as { hostname?: unknown } | null)?.hostname);
+      if (url !== undefined) this.#known.add(url);
     }
   }
 

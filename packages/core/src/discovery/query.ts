@@ -1,3 +1,4 @@
+import { StagelinkError } from '../errors.js';
 import { hostnameOf, originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
 import { EndpointCaller } from '../media-server/endpoint-caller.js';
@@ -30,7 +31,21 @@ export function directorFrom(origin: string, session: SessionInfo): QueriedDirec
   if (session.isRunningSolo || !session.director) {
     return { hostname: hostnameOf(origin), url: origin, solo: true, session };
   }
+  const hostname: unknown = session.director.hostname;
+  const url = machineOrigin(origin, hostname);
+  if (url === undefined) {
+    throw new StagelinkError(`${origin} named a director without a usable hostname (${JSON.stringify(hostname) ?? 'none'}): it was not followed.`);
+  }
+  return { hostname: hostname as string, url, solo: false, session };
+}
+
+/**
+ * The origin of a machine the session lists, on the port of the machine that listed it; undefined when the
+ * answer gives no usable hostname. A broken answer must not send the client after `undefined` or `0.0.0.5`.
+ */
+export function machineOrigin(origin: string, hostname: unknown): string | undefined {
+  if (typeof hostname !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(hostname)) return undefined;
   const url = new URL(origin);
-  url.hostname = session.director.hostname;
-  return { hostname: session.director.hostname, url: url.origin, solo: false, session };
+  url.hostname = hostname;
+  return url.hostname === hostname.toLowerCase() ? url.origin : undefined;
 }

@@ -16,7 +16,7 @@ export interface LiveSocketTiming {
   /** Ping interval; a socket that has not answered the previous ping by the next one is dead. */
   heartbeatMs: number;
   reconnectBaseMs: number;
-  /** Ceiling of the full-jitter back-off between reconnect attempts. */
+  /** Ceiling of the full-jitter back-off between reconnect attempts, once an outage has lasted a minute. */
   reconnectCapMs: number;
 }
 
@@ -26,6 +26,9 @@ export const DEFAULT_LIVE_TIMING: LiveSocketTiming = {
   reconnectBaseMs: 100,
   reconnectCapMs: 30_000,
 };
+
+const FAST_RECONNECT_WINDOW_MS = 60_000;
+const FAST_RECONNECT_CAP_MS = 1000;
 
 /** How long a closing socket may wait for the server's close frame before it is cut. */
 const CLOSE_GRACE_MS = 1000;
@@ -46,6 +49,7 @@ export class LiveSocket {
   #ws: WebSocket | undefined;
   #started = false;
   #attempt = 0;
+  #outageStartedAt = 0;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #heartbeatTimer: NodeJS.Timeout | undefined;
 
@@ -137,7 +141,13 @@ export class LiveSocket {
       this.handlers.onProblem(new LiveUpdateError(`The live-update stream of ${this.url()} sent a frame that is not an object; it was ignored.`));
       return;
     }
-    this.handlers.onFrame(frame);
+    try {
+      this.handlers.onFrame(frame);
+    } catch (error) {
+      // Thrown inside the socket's message event it would be an uncaught exception: it ends Node-RED.
+      const reason = error instanceof Error ? error.message : String(error);
+      this.handlers.onProblem(new LiveUpdateError(`A frame of the live-update stream of ${this.url()} could not be handled and was ignored (${reason}): ${text.slice(0, 80)}`));
+    }
   }
 
   #onClose(ws: WebSocket): void {
@@ -149,7 +159,12 @@ export class LiveSocket {
   }
 
   #scheduleReconnect(): void {
-    const delay = fullJitter(this.#attempt++, this.timing.reconnectBaseMs, this.timing.reconnectCapMs);
+    if (this.#attempt === 0) this.#outageStartedAt = Date.now();
+    // Most outages are short (a restart, a dropped link): for the first minute retry about once a second, so
+    // values come back within a second of the server; after that back off to the full ceiling.
+    const longOutage = Date.now() - this.#outageStartedAt > FAST_RECONNECT_WINDOW_MS;
+    const ceiling = longOutage ? this.timing.reconnectCapMs : Math.min(this.timing.reconnectCapMs, FAST_RECONNECT_CAP_MS);
+    const delay = fullJitter(this.#attempt++, this.timing.reconnectBaseMs, ceiling);
     this.#reconnectTimer = setTimeout(() => this.#connect(), delay);
   }
 

@@ -1,6 +1,6 @@
 import { LiveUpdateError } from '../errors.js';
 import { fullJitter } from '../http/backoff.js';
-import { isPropertyError, type ClientFrame, type ServerFrame, type SubscriptionEntry } from './protocol.js';
+import { isPropertyError, type ClientFrame, type ServerFrame, type SubscriptionEntry, type ValueChange } from './protocol.js';
 
 export interface LiveValue {
   object: string;
@@ -115,8 +115,9 @@ export class SubscriptionRegistry {
   }
 
   onFrame(frame: ServerFrame): void {
-    if (Array.isArray(frame.subscriptions)) this.#onSubscriptions(frame.subscriptions);
-    if (Array.isArray(frame.valuesChanged)) this.#onValues(frame.valuesChanged);
+    // A broken server can send any JSON: entries of the wrong shape are dropped, never dereferenced.
+    if (Array.isArray(frame.subscriptions)) this.#onSubscriptions(frame.subscriptions.filter(isSubscriptionEntry));
+    if (Array.isArray(frame.valuesChanged)) this.#onValues(frame.valuesChanged.filter(isValueChange));
     if (typeof frame.error === 'string') this.#onError(frame.error);
   }
 
@@ -258,4 +259,19 @@ export class SubscriptionRegistry {
       this.#enqueue({ kind: 'subscribe', pair });
     }, delay);
   }
+}
+
+function isSubscriptionEntry(entry: unknown): entry is SubscriptionEntry {
+  const candidate = entry as Partial<SubscriptionEntry> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.id === 'number' &&
+    typeof candidate.objectPath === 'string' &&
+    typeof candidate.propertyPath === 'string'
+  );
+}
+
+function isValueChange(change: unknown): change is ValueChange {
+  return typeof change === 'object' && change !== null && typeof (change as Partial<ValueChange>).id === 'number';
 }

@@ -7,6 +7,7 @@ import {
   TimeoutError,
   HttpError,
   NotFoundError,
+  StagelinkError,
   StatusError,
   type RequestContext,
 } from '../errors.js';
@@ -89,9 +90,10 @@ function fillPath(path: string, params: Record<string, string>): string {
 function resultOf<T>(spec: EndpointSpec, { status, body, context }: HttpResponse): T {
   if (status < 200 || status >= 300) throw httpErrorFor(spec, status, body, context);
   if (spec.family !== 'hardware') {
-    const envelope = (body as Partial<Envelope> | undefined)?.status;
-    if (envelope && envelope.code !== 0) {
-      const message = envelope.message || 'no message';
+    const envelope = envelopeOf(body);
+    if (!envelope) throw notTheApi(status, body, context);
+    if (envelope.code !== 0) {
+      const message = typeof envelope.message === 'string' && envelope.message !== '' ? envelope.message : 'no message';
       throw new StatusError(
         `${context.method} ${context.url} was refused by the server: ${message} (status code ${envelope.code}).`,
         envelope.code,
@@ -102,6 +104,34 @@ function resultOf<T>(spec: EndpointSpec, { status, body, context }: HttpResponse
   }
   if (spec.returns === 'body') return body as T;
   return (body as Record<string, unknown> | undefined)?.[spec.returns] as T;
+}
+
+/** The `status` envelope every session and service answer carries (spec section 1); undefined when there is none. */
+function envelopeOf(body: unknown): Envelope['status'] | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const envelope = (body as Partial<Envelope>).status as unknown;
+  if (typeof envelope !== 'object' || envelope === null || typeof (envelope as { code?: unknown }).code !== 'number') return undefined;
+  return envelope as Envelope['status'];
+}
+
+/**
+ * A 2xx answer without the envelope is not the media-server API speaking (a proxy, a captive portal, another
+ * service on that port, a cut-off answer): its fields cannot be trusted, so it is an error, not a result.
+ */
+function notTheApi(status: number, body: unknown, context: RequestContext): StagelinkError {
+  return new StagelinkError(
+    `${context.method} ${context.url} answered ${status} with ${bodyKind(body)} instead of the API's JSON envelope: check that this address is the media server's API (another service, a proxy or a cut-off answer may be answering).`,
+    context,
+  );
+}
+
+function bodyKind(body: unknown): string {
+  if (body === undefined) return 'no body';
+  if (typeof body === 'string') return `text that is not JSON ("${body.slice(0, 40)}${body.length > 40 ? '…' : ''}")`;
+  if (body === null) return 'JSON null';
+  if (Array.isArray(body)) return 'a JSON list';
+  if (typeof body === 'object') return 'a JSON object without a valid status';
+  return `JSON ${typeof body} ${JSON.stringify(body).slice(0, 40)}`;
 }
 
 function httpErrorFor(spec: EndpointSpec, status: number, body: unknown, context: RequestContext): HttpError {
@@ -124,8 +154,17 @@ function httpErrorFor(spec: EndpointSpec, status: number, body: unknown, context
 
 function describeBody(body: unknown): string {
   if (body === undefined || body === '') return '';
-  const text = typeof body === 'string' ? body : (serverMessage(body) ?? JSON.stringify(body));
+  const text = typeof body === 'string' ? body : (serverMessage(body) ?? bodyText(body));
   return text ? ` Server says: ${text.slice(0, 300)}` : '';
+}
+
+/** A body as JSON text for a message; one too deeply nested to stringify must not replace the error with a RangeError. */
+function bodyText(body: unknown): string {
+  try {
+    return JSON.stringify(body) ?? '';
+  } catch {
+    return '(an answer too large or too deeply nested to show)';
+  }
 }
 
 /** The message of a hardware body `{message}` or of an envelope `{status: {message}}`. */

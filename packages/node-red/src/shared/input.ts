@@ -91,7 +91,7 @@ export function handleInput(
       },
       (error) => {
         status.failed(error);
-        done(error);
+        reportFailure(node, done, error, msg);
       },
     );
   });
@@ -110,4 +110,34 @@ export function handleInput(
     })();
   });
   return work;
+}
+
+/** Names of Object.prototype's members: a msg's own key of one of these names shadows what Node-RED calls. */
+const OBJECT_MEMBERS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * Hands a failure to Catch nodes with its msg. Node-RED cannot route an error whose msg has an own key that
+ * shadows Object.prototype (an own `hasOwnProperty`, or an own `__proto__` that its clone turns into the
+ * prototype): routing throws and the failure would be lost without a trace. Then Catch nodes get a copy of
+ * the msg without those keys, and if even that fails, the log gets the error.
+ */
+export function reportFailure(node: Node<never>, done: DoneFunction, error: Error, msg: NodeMessage): void {
+  try {
+    done(error);
+    return;
+  } catch {
+    // Routing failed on the msg's own keys: try again with a copy that Node-RED can route.
+  }
+  try {
+    node.error(error, withoutShadowingKeys(msg));
+  } catch {
+    node.error(error);
+  }
+}
+
+/** A shallow copy of `msg` without own keys named like Object.prototype's members (`__proto__` included). */
+export function withoutShadowingKeys(msg: NodeMessage): NodeMessage {
+  const copy: NodeMessage = {};
+  for (const key of Object.keys(msg)) if (!OBJECT_MEMBERS.has(key)) copy[key] = msg[key];
+  return copy;
 }

@@ -23,10 +23,17 @@ export class MessageProperties {
     if (setting === undefined || setting === null || setting === '') return undefined;
     if (typeof type !== 'string' || type === '' || type === 'str') return setting;
     return new Promise((resolve, reject) => {
-      this.RED.util.evaluateNodeProperty(setting, type, this.node, this.msg, (error, result) => {
-        if (error) reject(new InvalidInputError(`Could not read ${name} (${type} ${JSON.stringify(setting)}): ${error.message}`));
-        else resolve(result === null ? undefined : result);
-      });
+      const fail = (error: unknown): void =>
+        reject(new InvalidInputError(`Could not read ${name} (${type} ${settingText(setting)}): ${error instanceof Error ? error.message : String(error)}`));
+      try {
+        this.RED.util.evaluateNodeProperty(setting, type, this.node, this.msg, (error, result) => {
+          if (error) fail(error);
+          else resolve(result === null ? undefined : result);
+        });
+      } catch (error) {
+        // Some types throw instead of calling back (a `date` format or `bin` value that is not text or JSON).
+        fail(error);
+      }
     });
   }
 
@@ -78,6 +85,17 @@ export class MessageProperties {
     if (refs.length !== 1 || !refs[0]) throw new InvalidInputError(`${what} must be one ${what}, not a list of ${refs.length}.`);
     return refs[0];
   }
+}
+
+/** A setting as it appears in an error: JSON, cut short. */
+function settingText(setting: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(setting) ?? String(setting);
+  } catch {
+    text = String(setting);
+  }
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 export function missing(name: string, what: string): InvalidInputError {

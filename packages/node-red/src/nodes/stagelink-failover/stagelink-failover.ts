@@ -1,4 +1,5 @@
 import { ConfirmationRequiredError, InvalidInputError, type CallOptions, type MediaServer } from '@stagelink/core';
+import { fromAnswer } from '../../shared/answer-shape.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
@@ -71,11 +72,11 @@ async function run(
       return { payload: { operation }, summary: 'default routing applied' };
     case 'settings': {
       const settings = await client.failover.settings(options);
-      return { payload: settings, summary: `preset ${settings.currentPreset}` };
+      return { payload: settings, summary: `preset ${fromAnswer(operation, client.origin, () => String(settings.currentPreset))}` };
     }
     case 'understudytargets': {
       const targets = await client.failover.understudyTargets(options);
-      return { payload: targets, summary: `${Object.keys(targets ?? {}).length} understudy targets` };
+      return { payload: targets, summary: `${fromAnswer(operation, client.origin, () => Object.keys(targets ?? {}).length)} understudy targets` };
     }
   }
 }

@@ -1,4 +1,5 @@
 import { InvalidInputError, worstHealth, type CallOptions, type MediaServer, type Severity } from '@stagelink/core';
+import { fromAnswer } from '../../shared/answer-shape.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
@@ -42,7 +43,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       throw new InvalidInputError(`"${operation}" is not a status operation; use one of ${STATUS_OPERATIONS.join(', ')}.`);
     }
     const machine = await props.text('machine', 'machine hostname');
-    const { payload, severity, summary } = await readStatus(server.client, operation as StatusOperation, machine, { signal });
+    const { payload, severity, summary } = await readStatus(server.client, operation as StatusOperation, machine, { signal }, server.label);
     msg.payload = payload;
     if (severity !== undefined) {
       msg.severity = severity;
@@ -86,26 +87,31 @@ async function readStatus(
   operation: StatusOperation,
   machine: string | undefined,
   options: CallOptions,
+  origin: string,
 ): Promise<{ payload: unknown; severity?: Severity; summary: string }> {
+  const read = <T>(answer: () => T): T => fromAnswer(operation, origin, answer);
   switch (operation) {
     case 'health': {
       const entries = await client.status.health(options);
-      const severity = worstHealth(entries, machine);
+      const severity = read(() => worstHealth(entries, machine));
       return { payload: entries, severity, summary: machine ? `${machine}: ${severity}` : severity };
     }
     case 'notifications': {
       const entries = await client.status.notifications(options);
-      const count = entries.reduce((sum, entry) => sum + entry.notifications.length, 0);
+      const count = read(() => entries.reduce((sum, entry) => sum + entry.notifications.length, 0));
       return { payload: entries, summary: `${count} notifications` };
     }
     case 'project': {
       const project = await client.status.project(options);
-      const { major, minor, hotfix } = project.version;
-      return { payload: project, summary: `v${major}.${minor}.${hotfix}` };
+      const summary = read(() => {
+        const { major, minor, hotfix } = project.version;
+        return `v${major}.${minor}.${hotfix}`;
+      });
+      return { payload: project, summary };
     }
     case 'session': {
       const session = await client.status.session(options);
-      const summary = session.isRunningSolo ? 'solo' : `director ${session.director?.hostname ?? '?'}`;
+      const summary = read(() => (session.isRunningSolo ? 'solo' : `director ${session.director?.hostname ?? '?'}`));
       return { payload: session, summary };
     }
   }
