@@ -10,7 +10,7 @@ export interface LiveFaults {
   refuseUpgrades: boolean;
   /** Accept the TCP connection and never answer the upgrade, as a server still starting up does. */
   stallUpgrades: boolean;
-  /** Neither read nor send: a hung server (pings go unanswered too). */
+  /** Neither read nor send, nor answer new upgrades: a hung server (pings go unanswered too). */
   paused: boolean;
 }
 
@@ -63,7 +63,7 @@ export class LiveUpdateServer {
 
   setStallUpgrades(on: boolean): void {
     this.faults.stallUpgrades = on;
-    if (!on) this.#releaseStalled();
+    if (!on && !this.faults.paused) this.#releaseStalled();
   }
 
   setPaused(on: boolean): void {
@@ -73,6 +73,7 @@ export class LiveUpdateServer {
       if (on) raw?.pause();
       else raw?.resume();
     }
+    if (!on && !this.faults.stallUpgrades) this.#releaseStalled();
   }
 
   /** Sends a frame that is not JSON to every client. */
@@ -103,7 +104,7 @@ export class LiveUpdateServer {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
       return;
     }
-    if (this.faults.stallUpgrades) {
+    if (this.faults.stallUpgrades || this.faults.paused) {
       this.#stalled.add(socket);
       socket.on('close', () => this.#stalled.delete(socket));
       return;
