@@ -1,6 +1,7 @@
 import { AbortedError } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
-import { NodeWork } from '../src/shared/input.js';
+import { NodeWork, reportFailure } from '../src/shared/input.js';
+import type { Node, NodeMessage } from '../src/shared/node-red.js';
 
 /** A task that runs until its signal aborts, as a request in flight does. */
 const untilAborted = (signal: AbortSignal) =>
@@ -44,5 +45,39 @@ describe('NodeWork (what close handlers do with work in flight)', () => {
       ),
     ).resolves.toBeUndefined();
     expect(errors.map((error) => error.message)).toEqual(['boom']);
+  });
+});
+
+describe('reportFailure (hardening)', () => {
+  /** Node-RED's cloneMessage takes req and res off the msg, then throws on what it cannot clone. */
+  const failingRouting = (msg: NodeMessage) => () => {
+    delete msg.req;
+    delete msg.res;
+    throw new TypeError('Method get TypedArray.prototype.length called on incompatible receiver');
+  };
+
+  it('gives Catch nodes the msg as it was, req and res included, when Node-RED cannot route it', () => {
+    const res = { marker: 'response' };
+    const msg: NodeMessage = { payload: 'cue', res, req: {}, hasOwnProperty: 'shadowing' };
+    Object.defineProperty(msg, 'unreadable', { enumerable: true, get: () => { throw new Error('no'); } });
+    const reported: [unknown, NodeMessage | undefined][] = [];
+    const node = { error: (error: unknown, copy?: NodeMessage) => reported.push([error, copy]) } as unknown as Node<never>;
+    const failure = new Error('refused');
+    reportFailure(node, failingRouting(msg), failure, msg);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]?.[0]).toBe(failure);
+    expect(reported[0]?.[1]).toEqual({ payload: 'cue', res, req: {} });
+  });
+
+  it('logs the error when even the copy cannot be routed', () => {
+    const logged: unknown[] = [];
+    const node = {
+      error: (error: unknown, copy?: NodeMessage) => {
+        if (copy) throw new Error('still not routable');
+        logged.push(error);
+      },
+    } as unknown as Node<never>;
+    reportFailure(node, () => { throw new Error('routing'); }, new Error('refused'), { payload: 1 });
+    expect(logged).toHaveLength(1);
   });
 });

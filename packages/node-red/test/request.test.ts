@@ -73,6 +73,21 @@ describe('stagelink-request', () => {
     expect((await simState(sim)).chassisPower).toBe('off');
   });
 
+  it('fails a machine over only with msg.confirm === true, as the failover node does (hardening)', async () => {
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'failoverMachine', body: '{"machine":{"name":"Actor 1"}}', bodyType: 'json' }));
+    for (const confirm of [undefined, false, 'true', 1]) {
+      const caught = nextMessage('caught');
+      helper.getNode('n1')?.receive({ confirm });
+      expect((await caught).error?.message).toMatch(/^ConfirmationRequiredError: POST \/api\/session\/failover\/failovermachine .* was not sent/);
+    }
+    expect((await simState(sim)).failedOver).toEqual([]);
+
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ confirm: true });
+    await out;
+    expect((await simState(sim)).failedOver).toHaveLength(1);
+  });
+
   it('reports an endpoint that does not exist and a refused request to Catch', async () => {
     await helper.load(nodes, flowWith(sim, request));
     let caught = nextMessage('caught');

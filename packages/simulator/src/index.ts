@@ -12,6 +12,7 @@ export { FRAME_RATE, TIMECODE_TAG } from './state/cues.js';
 export { CAPTURE_DURATION_MS } from './state/mixed-reality.js';
 export { Refusal, StatusCode } from './state/refusal.js';
 export { MAX_UINT64_UID } from './state/uids.js';
+export { SeededRandom } from './state/random.js';
 export { SIDE_SCREENS_UID } from './state/seed/show.js';
 export { LiveUpdateServer, type LiveFaults, type LiveStats, type LiveWorld } from './live/index.js';
 export { startDriveService, type DriveService } from './drive/drive-service.js';

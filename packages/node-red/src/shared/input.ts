@@ -118,18 +118,20 @@ const OBJECT_MEMBERS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(O
 /**
  * Hands a failure to Catch nodes with its msg. Node-RED cannot route an error whose msg has an own key that
  * shadows Object.prototype (an own `hasOwnProperty`, or an own `__proto__` that its clone turns into the
- * prototype): routing throws and the failure would be lost without a trace. Then Catch nodes get a copy of
- * the msg without those keys, and if even that fails, the log gets the error.
+ * prototype): routing throws and the failure would be lost without a trace, and its clone may already have
+ * taken `req` and `res` off the msg. Then Catch nodes get a copy of the msg, taken before routing touched it,
+ * without those keys; if even that fails, the log gets the error.
  */
 export function reportFailure(node: Node<never>, done: DoneFunction, error: Error, msg: NodeMessage): void {
+  const routable = withoutShadowingKeys(msg);
   try {
     done(error);
     return;
   } catch {
-    // Routing failed on the msg's own keys: try again with a copy that Node-RED can route.
+    // Routing failed on the msg's own keys: try again with the copy.
   }
   try {
-    node.error(error, withoutShadowingKeys(msg));
+    node.error(error, routable);
   } catch {
     node.error(error);
   }
@@ -138,6 +140,13 @@ export function reportFailure(node: Node<never>, done: DoneFunction, error: Erro
 /** A shallow copy of `msg` without own keys named like Object.prototype's members (`__proto__` included). */
 export function withoutShadowingKeys(msg: NodeMessage): NodeMessage {
   const copy: NodeMessage = {};
-  for (const key of Object.keys(msg)) if (!OBJECT_MEMBERS.has(key)) copy[key] = msg[key];
+  for (const key of Object.keys(msg)) {
+    if (OBJECT_MEMBERS.has(key)) continue;
+    try {
+      copy[key] = msg[key];
+    } catch {
+      // A getter that throws: the copy goes without that key.
+    }
+  }
   return copy;
 }

@@ -1,4 +1,4 @@
-import { endpoints, InvalidInputError, type EndpointInput, type EndpointName, type EndpointSpec } from '@stagelink/core';
+import { ConfirmationRequiredError, endpoints, InvalidInputError, type EndpointInput, type EndpointName, type EndpointSpec } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
@@ -8,8 +8,8 @@ import { StatusLine } from '../../shared/status.js';
 /**
  * `stagelink-request`: any endpoint of the spec, chosen from core's endpoint catalogue (the editor's list is
  * generated from it at build time). The body comes from `msg.payload` by default; query and path parameters
- * from the node or `msg.query` / `msg.params`. Guarded endpoints (SMC clear, power off, ...) need
- * `msg.confirm === true` on every message.
+ * from the node or `msg.query` / `msg.params`. Guarded endpoints (SMC clear, power off, ...) and failover
+ * and restore need `msg.confirm === true` on every message.
  */
 export default function register(RED: NodeAPI): void {
   RED.nodes.registerType('stagelink-request', function StagelinkRequest(this: Node<never>, def: NodeDef): void {
@@ -26,6 +26,7 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const props = new MessageProperties(RED, node, def, msg);
     const endpoint = await props.requiredText('endpoint');
     const spec = endpointSpec(endpoint);
+    checkConfirmed(endpoint, spec, msg.confirm);
     const query = spec.query ? await objectOf(props, 'query') : undefined;
     const params = spec.path.includes('{') ? await objectOf(props, 'params') : undefined;
     const body = spec.method === 'POST' ? bodyOf(await props.value('body')) : undefined;
@@ -40,6 +41,19 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     status.ok(`${spec.method} ${spec.group}.${spec.operation}`);
     send(msg);
   });
+}
+
+/**
+ * Endpoints that move a show to other machines. Core guards only the irreversible hardware ones; this node
+ * also guards these, as the failover node does, so no stray message fails a machine over from here either.
+ * (The editor's list marks the same ids.)
+ */
+const SHOW_MOVING_ENDPOINTS: ReadonlySet<string> = new Set(['failoverMachine', 'restoreMachine']);
+
+function checkConfirmed(name: string, spec: EndpointSpec, confirm: unknown): void {
+  if (SHOW_MOVING_ENDPOINTS.has(name) && confirm !== true) {
+    throw new ConfirmationRequiredError(`${spec.method} ${spec.path} (${spec.summary}) was not sent: set msg.confirm to true to confirm it.`);
+  }
 }
 
 function endpointSpec(name: string): EndpointSpec {

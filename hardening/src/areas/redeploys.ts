@@ -1,0 +1,124 @@
+import type { RunContext } from '../context.js';
+import type { DeploymentType, FlowNode } from '../node-red/admin-api.js';
+import { driveNode, harnessTab, serverNode, type Probe } from '../node-red/flows.js';
+import { collectGarbage, observed, sendCommand } from '../node-red/probe-client.js';
+import type { NodeRedSession } from '../node-red/session.js';
+import { Tally } from '../report/tally.js';
+import { sampleProcess, type ProcessSample } from '../support/process-stats.js';
+import { sleep, waitUntil } from '../support/time.js';
+
+const TAB = 'hardening-redeploys';
+const SERVER = 'redeploy-server';
+const DRIVE = 'redeploy-drive';
+const WARM_UP_DEPLOYS = 10;
+/** Time for close handlers, sockets in TIME_WAIT and the garbage collector to settle before a sample. */
+const SETTLE_MS = 6000;
+/**
+ * Bounds on growth from after the warm-up to after the last deploy, measured from outside the process
+ * (/proc/<pid>/status VmRSS and /proc/<pid>/fd). Each deploy replaces every node and, on full deploys, the
+ * config nodes with their HTTP pool and live socket: a leak of one socket, timer or listener per deploy
+ * would add hundreds of descriptors or tens of MB over 200 deploys.
+ */
+export const GROWTH_BOUNDS = { fds: 5, rssMb: 20 };
+
+/**
+ * 200 deploys (the CI subset: 40) of a flow that uses every node type, alternating full and modified-nodes
+ * deploys and changing nodes each time (a live node's interval, a status node's poll, names). At the end:
+ * one live socket on the server, the flow still answers, and no growth in file descriptors or memory
+ * beyond GROWTH_BOUNDS.
+ */
+export async function redeploys(context: RunContext, session: NodeRedSession): Promise<Tally> {
+  const tally = new Tally('node-red: redeploys');
+  await session.restartRed();
+  for (let index = 0; index < WARM_UP_DEPLOYS; index++) await deploy(session, index);
+  const before = await settledSample(session);
+  for (let index = WARM_UP_DEPLOYS; index < WARM_UP_DEPLOYS + context.budget.redeploys; index++) {
+    tally.inputs++;
+    try {
+      await deploy(session, index);
+      tally.ok++;
+    } catch (error) {
+      if (!(await session.checkAlive(tally, `during deploy ${index}`))) return tally.finish();
+      tally.finding(`deploy ${index} failed: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
+    }
+  }
+  const after = await settledSample(session);
+  checkGrowth(tally, before, after);
+  await checkStillWorks(session, tally);
+  await checkSockets(session, tally);
+  context.progress(`redeploys: ${tally.inputs} deploys, fds ${before.fds} → ${after.fds}, RSS ${mb(before.rssKb)} → ${mb(after.rssKb)} MB`);
+  return tally.finish();
+}
+
+function flowOf(session: NodeRedSession, index: number): FlowNode[] {
+  const { sim } = session;
+  const server = { server: SERVER };
+  const probes: Probe[] = [
+    { id: 'redeploy-transport', node: { type: 'stagelink-transport', ...server, name: `cue ${index % 3}`, command: 'play', transport: 'main', transportType: 'str' } },
+    { id: 'redeploy-failover', node: { type: 'stagelink-failover', ...server, operation: 'settings' } },
+    { id: 'redeploy-drive-version', node: { type: 'stagelink-drive-version', drive: DRIVE, operation: 'list', driveId: sim.drive.demoDrive.driveId, contentId: sim.drive.demoDrive.contentId, perPage: '20', perPageType: 'num' } },
+    { id: 'redeploy-oled', node: { type: 'stagelink-oled-out', ...server, message: 'Stand by', messageType: 'str' } },
+    // Polls on its own: every deploy must stop the old timer.
+    { id: 'redeploy-status', node: { type: 'stagelink-status', ...server, operation: 'health', interval: 1 + (index % 2) } },
+    { id: 'redeploy-request', node: { type: 'stagelink-request', ...server, endpoint: 'transports' } },
+  ];
+  const liveProbes: Probe[] = [
+    // A changed interval makes a modified-nodes deploy restart it, with a new server subscription.
+    { id: 'redeploy-live-fps', node: { type: 'stagelink-liveupdate-in', ...server, preset: 'localFps', interval: index % 2 === 0 ? 100 : 250, average: 10 } },
+    { id: 'redeploy-live-cpu', node: { type: 'stagelink-liveupdate-in', ...server, preset: 'cpu', interval: 100, emitStatus: true } },
+  ];
+  return [
+    // The server's name changes on full deploys only, so modified-nodes deploys keep it and its socket.
+    serverNode(SERVER, sim.mediaServer.url, { followDirector: true, name: `show ${Math.floor(index / 2) % 2}` }),
+    driveNode(DRIVE, sim.drive.url, sim.drive.token),
+    ...harnessTab({ tab: TAB, generation: index + 1, probes, liveProbes, observed: true, recordStatuses: false }),
+  ];
+}
+
+async function deploy(session: NodeRedSession, index: number): Promise<void> {
+  const type: DeploymentType = index % 2 === 0 ? 'full' : 'nodes';
+  await session.deploy(flowOf(session, index), type, [TAB], index + 1);
+}
+
+/**
+ * Memory and descriptors read from outside, after a settle and a garbage collection the harness flow asks
+ * for: without it, RSS swings by tens of MB with the collector's timing and hides (or fakes) a leak.
+ */
+async function settledSample(session: NodeRedSession): Promise<ProcessSample> {
+  await sleep(SETTLE_MS);
+  await collectGarbage(session.url);
+  await sleep(1000);
+  return sampleProcess(session.red.pid);
+}
+
+function checkGrowth(tally: Tally, before: ProcessSample, after: ProcessSample): void {
+  const fds = after.fds - before.fds;
+  const rssMb = (after.rssKb - before.rssKb) / 1024;
+  tally.note(`file descriptors ${before.fds} → ${after.fds} (bound +${GROWTH_BOUNDS.fds}), RSS ${mb(before.rssKb)} → ${mb(after.rssKb)} MB (bound +${GROWTH_BOUNDS.rssMb} MB), after a ${SETTLE_MS / 1000} s settle and a garbage collection`);
+  tally.expect(fds <= GROWTH_BOUNDS.fds, `Node-RED's file descriptors grew by ${fds} over the deploys (bound ${GROWTH_BOUNDS.fds})`);
+  tally.expect(rssMb <= GROWTH_BOUNDS.rssMb, `Node-RED's memory grew by ${rssMb.toFixed(1)} MB over the deploys (bound ${GROWTH_BOUNDS.rssMb} MB)`);
+}
+
+async function checkStillWorks(session: NodeRedSession, tally: Tally): Promise<void> {
+  const outcome = await sendCommand(session.url, 'redeploy-transport', {});
+  tally.expect(outcome.kind === 'ack', `after the deploys the transport node answered ${JSON.stringify(outcome)}`);
+  const since = Date.now();
+  const flowing = await waitUntil(async () => ((await observed(session.url)).live['redeploy-live-fps']?.lastValueAt ?? 0) > since, 10_000);
+  tally.expect(flowing === true, 'after the deploys the live node passed on no value');
+}
+
+/** One socket for the one server config node; none when the flow is gone. */
+async function checkSockets(session: NodeRedSession, tally: Tally): Promise<void> {
+  const stats = (): { sockets: number; subscriptions: number } => session.sim.live.stats();
+  const one = await waitUntil(() => stats().sockets === 1, 10_000);
+  tally.note(`live update after the deploys: ${stats().sockets} socket, ${stats().subscriptions} server subscriptions (2 expected)`);
+  if (!one) tally.leakedSockets += Math.max(0, stats().sockets - 1);
+  tally.expect(stats().subscriptions === 2, `${stats().subscriptions} server subscriptions after the deploys, 2 expected`);
+  await session.api.deploy([], 'full');
+  const none = await waitUntil(() => stats().sockets === 0, 10_000);
+  if (!none) tally.leakedSockets += stats().sockets;
+}
+
+function mb(kb: number): string {
+  return (kb / 1024).toFixed(1);
+}

@@ -1,0 +1,88 @@
+import { startSimulator, type Simulator } from '@stagelink/simulator';
+import { simControl } from '../support/sim-control.js';
+
+/** A one-machine simulator that can be stopped and started again on the same port: a server restart. */
+export class RestartableSim {
+  #sim: Simulator;
+  #up = true;
+
+  private constructor(
+    sim: Simulator,
+    readonly port: number,
+    private readonly seed: number,
+  ) {
+    this.#sim = sim;
+  }
+
+  static async start(seed: number): Promise<RestartableSim> {
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed });
+    return new RestartableSim(sim, sim.mediaServer.port, seed);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get sim(): Simulator {
+    return this.#sim;
+  }
+
+  get up(): boolean {
+    return this.#up;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#up) return;
+    this.#up = false;
+    await this.#sim.close();
+  }
+
+  async start(): Promise<void> {
+    if (this.#up) return;
+    this.#sim = await startSimulator({ host: '127.0.0.1', port: this.port, drivePort: 0, seed: this.seed });
+    this.#up = true;
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+  }
+}
+
+/** The two servers faults are played on: one machine (restartable) and a session of four (director moves). */
+export class FaultTargets {
+  private constructor(
+    readonly machine: RestartableSim,
+    readonly session: Simulator,
+  ) {}
+
+  static async start(seed: number): Promise<FaultTargets> {
+    const machine = await RestartableSim.start(seed);
+    const session = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, seed });
+    return new FaultTargets(machine, session);
+  }
+
+  /** The address front ends are given for the session: its first director; they follow the role from there. */
+  get sessionSeedUrl(): string {
+    return this.session.machines()[0]?.url ?? this.session.mediaServer.url;
+  }
+
+  machineControl(body: Record<string, unknown>): Promise<void> {
+    return simControl(this.machine.url, body);
+  }
+
+  /** Control goes through a running machine other than the one the action stops or starts. */
+  sessionControl(body: Record<string, unknown>): Promise<void> {
+    const via = this.session.machines().find((machine) => machine.running && machine.hostname !== body.hostname);
+    return simControl(via?.url ?? this.session.mediaServer.url, body);
+  }
+
+  /** Live-update sockets open on both servers: the front ends' own, or leaks. */
+  liveSockets(): number {
+    return (this.machine.up ? this.machine.sim.live.stats().sockets : 0) + this.session.live.stats().sockets;
+  }
+
+  async close(): Promise<void> {
+    await this.machine.close();
+    await this.session.close();
+  }
+}

@@ -1,0 +1,155 @@
+import { TRANSPORT_COMMAND_NAMES } from '@stagelink/core';
+import { serverHosts } from './node-settings.js';
+import type { Random } from './random.js';
+import { hostileSetting, PATH_TRICKS, type Wire } from './values.js';
+
+/**
+ * Generated Stream Deck traffic: keys appearing with any settings (right, wrong, huge, nested), settings
+ * changes, presses, dial turns with odd tick counts, inspector requests, global host changes and frames the
+ * app would never send. Hosts are only ever loopback or malformed.
+ */
+export type DeckAction = 'transport' | 'fps' | 'health' | 'level';
+export type Settings = Record<string, Wire>;
+
+export type DeckEvent =
+  | { kind: 'appear'; context: string; action: DeckAction; controller: 'Keypad' | 'Encoder'; settings: Settings; multi: boolean }
+  | { kind: 'disappear'; context: string }
+  | { kind: 'settings'; context: string; settings: Settings }
+  | { kind: 'press'; context: string }
+  | { kind: 'keyDown' | 'keyUp' | 'dialDown' | 'touchTap'; context: string }
+  | { kind: 'rotate'; context: string; ticks: Wire }
+  | { kind: 'global'; settings: Settings }
+  | { kind: 'inspector'; context: string; payload: Wire }
+  | { kind: 'raw'; text: string };
+
+export interface KeyState {
+  action: DeckAction;
+  controller: 'Keypad' | 'Encoder';
+}
+
+const ACTIONS: readonly DeckAction[] = ['transport', 'fps', 'health', 'level'];
+const MAX_KEYS = 24;
+
+function field(random: Random, valid: readonly Wire[]): Wire {
+  return random.chance(0.65) ? random.pick(valid) : hostileSetting(random);
+}
+
+export class DeckEventGenerator {
+  readonly keys = new Map<string, KeyState>();
+  #counter = 0;
+
+  constructor(
+    private readonly random: Random,
+    private readonly simUrl: string,
+    /** Contexts are `<prefix>-key-<n>`, so keys of two runs on one deck never share a context. */
+    private readonly prefix: string,
+  ) {}
+
+  settingsFor(action: DeckAction): Settings {
+    const random = this.random;
+    // Two in five are set up right, so cues also fire and values also show; the rest are anything.
+    if (random.chance(0.4)) return goodSettings(action, random);
+    const settings: Settings = {};
+    const pools: Record<string, readonly Wire[]> = {
+      transport: ['main', 'lobby', 'stage', 'nope', ...PATH_TRICKS.slice(0, 3)],
+      machine: ['', 'actor-1', 'actor-2', '127.0.0.1', 'nobody', 'a"b'],
+      ...(action === 'transport'
+        ? {
+            command: [...TRANSPORT_COMMAND_NAMES, 'PLAY', 'explode', ''],
+            track: ['Intro', 'Act 1', '42'],
+            section: ['1', '2', '9'],
+            note: ['House open', 'nope'],
+            tagType: ['TC', 'CUE'],
+            tagValue: ['Q1', '10:05:00:00'],
+            time: [0, '10', -5, 'ten'],
+            timecode: ['10:05:00:00', 'x'],
+            frame: [0, '30', 1e12],
+            playmode: ['play', 'stop', 'bogus', ''],
+          }
+        : {}),
+      ...(action === 'fps' ? { target: [60, '59.94', 0, -1, 'x', 1e9] } : {}),
+      ...(action === 'level' ? { property: ['volume', 'brightness', 'VOLUME', 'colour', ''], step: [0.01, '0.1', 0, -1, 2, 'x', 1e-9] } : {}),
+    };
+    for (const [name, valid] of Object.entries(pools)) if (random.chance(0.75)) settings[name] = field(random, valid);
+    if (random.chance(0.1)) settings.host = random.pick(serverHosts(this.simUrl));
+    return settings;
+  }
+
+  next(): DeckEvent {
+    const random = this.random;
+    const contexts = [...this.keys.keys()];
+    const roll = random.next();
+    if (contexts.length === 0 || (roll < 0.2 && contexts.length < MAX_KEYS)) return this.#appear();
+    const context = random.pick(contexts);
+    const key = this.keys.get(context) as KeyState;
+    if (roll < 0.3) return { kind: 'settings', context, settings: this.settingsFor(key.action) };
+    if (roll < 0.55) return key.controller === 'Keypad' ? { kind: 'press', context } : { kind: 'rotate', context, ticks: random.pick<Wire>([1, -1, 3, -7, 0, 1000, -1e6, 2.5, 'x', null]) };
+    if (roll < 0.62) return { kind: random.pick(['keyDown', 'keyUp', 'dialDown', 'touchTap'] as const), context };
+    if (roll < 0.7) {
+      this.keys.delete(context);
+      return { kind: 'disappear', context };
+    }
+    if (roll < 0.8) return { kind: 'inspector', context, payload: this.#inspectorPayload() };
+    if (roll < 0.85) return { kind: 'global', settings: random.chance(0.7) ? { host: this.simUrl } : { host: random.pick(serverHosts(this.simUrl)) } };
+    if (roll < 0.95) return { kind: 'raw', text: this.#rawFrame(context) };
+    return this.#appear(context);
+  }
+
+  /** A new key, or (with `reuse`) the same key appearing again, as after a page flip. */
+  #appear(reuse?: string): DeckEvent {
+    const random = this.random;
+    const context = reuse ?? `${this.prefix}-key-${this.#counter++}`;
+    const known = reuse === undefined ? undefined : this.keys.get(reuse);
+    const action = known?.action ?? random.pick(ACTIONS);
+    // The app puts the level action on a dial and the others on keys; one in ten is put where it does not belong.
+    const natural = action === 'level' ? 'Encoder' : 'Keypad';
+    const controller = known?.controller ?? (random.chance(0.9) ? natural : natural === 'Encoder' ? 'Keypad' : 'Encoder');
+    this.keys.set(context, { action, controller });
+    return { kind: 'appear', context, action, controller, settings: this.settingsFor(action), multi: random.chance(0.1) };
+  }
+
+  #inspectorPayload(): Wire {
+    const random = this.random;
+    if (random.chance(0.2)) return hostileSetting(random);
+    return {
+      request: random.pick<Wire>(['connection', 'transports', 'tracks', 'sections', 'notes', 'machines', 'bogus', 5, null]),
+      requestId: random.pick<Wire>([1, 'a', null, { deep: [1] }]),
+      ...(random.chance(0.3) ? { host: random.pick(serverHosts(this.simUrl)) } : {}),
+      ...(random.chance(0.3) ? { track: random.pick<Wire>(['Intro', '', 5, '../']) } : {}),
+    };
+  }
+
+  #rawFrame(context: string): string {
+    return this.random.pick([
+      'not json',
+      '',
+      '[]',
+      'null',
+      '{"event":5}',
+      '{"event":"keyDown"}',
+      `{"event":"keyDown","context":"${context}"}`,
+      `{"event":"keyDown","action":"com.stagelink.mediaserver.transport","context":"never-appeared","payload":{}}`,
+      `{"event":"willAppear","action":"com.stagelink.mediaserver.fps","context":"${context}","payload":null}`,
+      `{"event":"didReceiveSettings","action":"com.stagelink.mediaserver.transport","context":"${context}","payload":{"settings":"x"}}`,
+      `{"event":"dialRotate","action":"com.stagelink.mediaserver.level","context":"${context}","payload":{"ticks":"many"}}`,
+      '{"event":"didReceiveGlobalSettings","payload":{"settings":[1,2]}}',
+      '{"event":"systemDidWakeUp"}',
+      '{"event":"deviceDidConnect","device":"x","deviceInfo":null}',
+      `{"event":"sendToPlugin","action":"com.stagelink.mediaserver.transport","context":"${context}","payload":{"request":"transports","host":"127.0.0.1:1"}}`,
+      `{"event":"${'e'.repeat(100_000)}"}`,
+    ]);
+  }
+}
+
+function goodSettings(action: DeckAction, random: Random): Settings {
+  switch (action) {
+    case 'transport':
+      return random.pick<Settings>([{ command: 'play', transport: 'main' }, { command: 'stop', transport: 'lobby' }, { command: 'gototrack', transport: 'main', track: 'Intro', playmode: 'stop' }]);
+    case 'fps':
+      return random.pick<Settings>([{ target: 60 }, { machine: 'actor-1', target: '59.94' }, {}]);
+    case 'health':
+      return random.pick<Settings>([{}, { machine: 'actor-2' }]);
+    case 'level':
+      return random.pick<Settings>([{ property: 'volume', transport: 'lobby', step: 0.05 }, { property: 'brightness', transport: 'main' }]);
+  }
+}

@@ -1,0 +1,28 @@
+import * as core from '@stagelink/core';
+
+/** The names of stagelink's error classes: an error of one of these was explained by stagelink. */
+export const STAGELINK_ERROR_NAMES: ReadonlySet<string> = new Set(
+  Object.entries(core)
+    .filter(([, value]) => typeof value === 'function' && (value === core.StagelinkError || value.prototype instanceof core.StagelinkError))
+    .map(([name]) => name),
+);
+
+/**
+ * A clear error is one stagelink recognised and explained: a StagelinkError (its `toString()`, which
+ * Node-RED puts in msg.error.message, starts with the class name) with a message of a few words at least.
+ * A TypeError or RangeError escaping from inside means an input reached code that did not expect it.
+ */
+export function isClearErrorText(text: string): boolean {
+  const match = /^(\w+): (.{10,})/s.exec(text);
+  return match !== null && STAGELINK_ERROR_NAMES.has(match[1] ?? '');
+}
+
+export function isClearError(error: unknown): boolean {
+  return error instanceof core.StagelinkError && error.message.length >= 10 && STAGELINK_ERROR_NAMES.has(error.name);
+}
+
+/** A short, single-line form of an error text for a finding. */
+export function brief(text: string, max = 160): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}

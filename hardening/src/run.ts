@@ -1,0 +1,115 @@
+import { setMaxListeners } from 'node:events';
+import { BUDGETS, type Budget, type RunContext } from './context.js';
+import { coreMalformedAnswers } from './areas/core-malformed.js';
+import { nodeRedMessages } from './areas/node-red-messages.js';
+import { nodeRedSettings } from './areas/node-red-settings.js';
+import { nodeRedMalformedAnswers } from './areas/node-red-malformed.js';
+import { guardedOperations } from './areas/guarded.js';
+import { deckInputs } from './areas/deck-inputs.js';
+import { serverFaults } from './areas/faults.js';
+import { redeploys } from './areas/redeploys.js';
+import { secrets } from './areas/secrets.js';
+import { NodeRedSession } from './node-red/session.js';
+import { Random } from './gen/random.js';
+import { summaryTable } from './report/table.js';
+import type { Tally } from './report/tally.js';
+import { CrashGuard } from './support/crash-guard.js';
+
+/** What areas share: started on first use, closed at the end of the run. */
+class Shared {
+  #nodeRed: Promise<NodeRedSession> | undefined;
+
+  constructor(private readonly seed: number) {}
+
+  nodeRed(): Promise<NodeRedSession> {
+    this.#nodeRed ??= NodeRedSession.start(this.seed);
+    return this.#nodeRed;
+  }
+
+  async close(): Promise<void> {
+    await (await this.#nodeRed)?.close();
+  }
+}
+
+interface Area {
+  id: string;
+  /** One tally per row of the summary (an area may fill several). */
+  run(context: RunContext, shared: Shared): Promise<Tally | Tally[]>;
+}
+
+const AREAS: readonly Area[] = [
+  { id: 'core', run: (context) => coreMalformedAnswers(context) },
+  { id: 'messages', run: async (context, shared) => nodeRedMessages(context, await shared.nodeRed()) },
+  { id: 'settings', run: async (context, shared) => nodeRedSettings(context, await shared.nodeRed()) },
+  { id: 'malformed', run: async (context, shared) => nodeRedMalformedAnswers(context, await shared.nodeRed()) },
+  { id: 'guarded', run: async (context, shared) => guardedOperations(context, await shared.nodeRed()) },
+  { id: 'deck', run: (context) => deckInputs(context) },
+  { id: 'faults', run: async (context, shared) => serverFaults(context, await shared.nodeRed()) },
+  { id: 'secrets', run: async (context, shared) => secrets(context, await shared.nodeRed()) },
+  { id: 'redeploys', run: async (context, shared) => redeploys(context, await shared.nodeRed()) },
+];
+
+interface Options {
+  budget: Budget;
+  seed: number;
+  only: string[] | undefined;
+}
+
+function parseOptions(args: readonly string[]): Options {
+  const value = (name: string): string | undefined => {
+    const index = args.indexOf(`--${name}`);
+    return index === -1 ? undefined : args[index + 1];
+  };
+  const seed = Number(value('seed') ?? process.env.HARDENING_SEED ?? 20_250_101);
+  if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a whole number (got ${String(value('seed'))}).`);
+  return {
+    budget: args.includes('--full') ? BUDGETS.full : BUDGETS.ci,
+    seed,
+    only: value('only')?.split(','),
+  };
+}
+
+async function main(): Promise<number> {
+  // The in-process simulators put one abort listener per delayed request on their shutdown signal; a stall
+  // with many cues waiting is expected here, not a leak.
+  setMaxListeners(200);
+  const options = parseOptions(process.argv.slice(2));
+  const crashes = new CrashGuard();
+  crashes.install();
+  const context: RunContext = {
+    seed: options.seed,
+    random: new Random(options.seed),
+    budget: options.budget,
+    crashes,
+    progress: (line) => console.log(`hardening: ${line}`),
+  };
+  context.progress(`${options.budget.name} run, seed ${options.seed} (replay with --seed ${options.seed})`);
+  const started = performance.now();
+  const tallies: Tally[] = [];
+  const shared = new Shared(options.seed);
+  try {
+    for (const area of AREAS.filter((candidate) => !options.only || options.only.includes(candidate.id))) {
+      context.progress(`--- ${area.id}`);
+      const result = await area.run({ ...context, random: context.random.fork(area.id) }, shared);
+      for (const tally of Array.isArray(result) ? result : [result]) {
+        context.progress(`${tally.area}: ${tally.inputs} inputs in ${(tally.durationMs / 1000).toFixed(1)} s${tally.failed ? ' (FAILED)' : ''}`);
+        tallies.push(tally);
+      }
+    }
+  } finally {
+    await shared.close();
+  }
+  console.log(`\nstagelink hardening (${options.budget.name}, seed ${options.seed})\n`);
+  console.log(summaryTable(tallies, performance.now() - started));
+  const failed = tallies.some((tally) => tally.failed);
+  console.log(failed ? '\nFAILED: see the findings above.' : '\nPASSED: no crash, no silent loss, no leaked socket, no finding.');
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(2);
+  },
+);
