@@ -31,6 +31,9 @@ function totals(tallies: readonly Tally[], totalMs: number): string[] {
   ];
 }
 
+const FOOTNOTE =
+  'ok and clear errors count inputs with an answer of their own; the other inputs (events, scans) pass when the process stays up and nothing is found.';
+
 /** A plain-text table (markdown-compatible) with one row per area and a total, then findings and notes. */
 export function summaryTable(tallies: readonly Tally[], totalMs: number): string {
   const rows = [[...COLUMNS], ...tallies.map(row), totals(tallies, totalMs)];
@@ -40,7 +43,7 @@ export function summaryTable(tallies: readonly Tally[], totalMs: number): string
   const rule = `|${widths.map((width, column) => (column === 0 ? `:${'-'.repeat(width + 1)}` : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
   const [header, ...body] = rows;
   const table = [line(header ?? []), rule, ...body.map(line)];
-  return [...table, ...details(tallies)].join('\n');
+  return [...table, '', FOOTNOTE, ...details(tallies)].join('\n');
 }
 
 function details(tallies: readonly Tally[]): string[] {
