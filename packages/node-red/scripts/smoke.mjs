@@ -109,6 +109,10 @@ async function smoke(target, tarball, sim) {
     await check(NODE_TYPES.every((type) => types.includes(type)), `registered types ${JSON.stringify(types)}, expected ${NODE_TYPES.join(', ')}`);
     for (const set of sets) await check(set.enabled && !set.err && set.loaded !== false, `node set ${set.id}: ${typeof set.err === 'object' ? JSON.stringify(set.err) : (set.err ?? 'not loaded')}`);
 
+    // The editor helpers every dialog loads are served from the installed package.
+    const helpers = await api(`/resources/${pkg.name}/stagelink-editor.js`, { headers: { accept: '*/*' } });
+    await check(helpers.status === 200 && helpers.text.includes('window.StagelinkEditor'), `GET the editor helpers answered ${helpers.status}`);
+
     // A flow drives the simulator; the token goes in as a credential and never comes back out.
     const driveToken = sim.drive.token;
     const flow = [

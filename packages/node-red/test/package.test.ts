@@ -50,7 +50,16 @@ describe('package.json (Flow Library scorecard)', () => {
       expect(existsSync(new URL(file, root))).toBe(true);
       expect(existsSync(new URL(file.replace(/\.js$/, '.html'), root))).toBe(true);
     }
-    expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'examples']));
+    expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'resources', 'examples']));
+  });
+
+  it('ships the editor helpers as a resource that every dialog using them loads first', () => {
+    expect(() => new Script(read('resources/stagelink-editor.js'), { filename: 'stagelink-editor.js' })).not.toThrow();
+    for (const type of NODE_TYPES) {
+      const html = read(`dist/nodes/${type}.html`);
+      if (!html.includes('window.StagelinkEditor')) continue;
+      expect(html.startsWith(`<script type="text/javascript" src="resources/${pkg.name}/stagelink-editor.js"></script>`), type).toBe(true);
+    }
   });
 });
 
