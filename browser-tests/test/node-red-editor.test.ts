@@ -176,6 +176,7 @@ describe('the Node-RED editor', () => {
     await until('live FPS on the example flow', async () => (await editor.status(liveFps)).fill === 'green');
     await editor.clearSelection();
     await editor.scrollPaletteTo('stagelink');
+    await editor.scrollWorkspaceHome();
     await until('the notifications to fade', async () => (await editor.page.locator('.red-ui-notification').count()) === 0);
     await saveScreenshot(editor.page, 'editor');
   });

@@ -68,6 +68,11 @@ export class NodeRedEditor {
     await this.#paletteCategory(category).locator('.red-ui-palette-node').last().scrollIntoViewIfNeeded();
   }
 
+  /** Scrolls the workspace back to the flow's top left corner. */
+  async scrollWorkspaceHome(): Promise<void> {
+    await this.page.locator('#red-ui-workspace-chart').evaluate((chart) => chart.scrollTo(0, 0));
+  }
+
   /** Adds an empty flow tab with the tab bar's + button and shows it. */
   async addFlow(): Promise<void> {
     const before = await this.#activeFlow();

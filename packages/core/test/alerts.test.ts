@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFps, livePresets, RollingAverage, worstHealth, worstSeverity, type HealthEntry } from '../src/index.js';
+import { classifyFps, InvalidInputError, livePresets, RollingAverage, worstHealth, worstSeverity, type HealthEntry } from '../src/index.js';
 
 describe('classifyFps', () => {
   it.each([
@@ -50,6 +50,19 @@ describe('RollingAverage', () => {
   });
   it('defaults to the 10 samples the spec recommends', () => {
     expect(new RollingAverage().window).toBe(10);
+  });
+  it('answers means without floating-point noise, however long it runs', () => {
+    const average = new RollingAverage(3);
+    expect(average.push(0.1) && average.push(0.2)).toBe(0.15);
+    expect(average.push(0.4)).toBe(0.233333333333);
+    for (let index = 0; index < 100_000; index++) average.push(59.6 + (index % 7) * 0.01);
+    expect([59.61, 59.62, 59.63].map((sample) => average.push(sample)).at(-1)).toBe(59.62);
+  });
+  it('refuses a sample that is not a finite number and keeps its mean', () => {
+    const average = new RollingAverage(3);
+    average.push(60);
+    for (const bad of [Number.NaN, Infinity, '59' as unknown as number]) expect(() => average.push(bad)).toThrow(InvalidInputError);
+    expect(average.value).toBe(60);
   });
 });
 
