@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, discoverDirector, livePresets, MediaServer, StatusError, type DirectorChange, type LiveStatus } from '@stagelink/core';
@@ -54,6 +55,22 @@ describe('director discovery', () => {
     const found = await discoverDirector({ host: '127.0.0.1:9', dnssd: true, dnssdInterface: '127.0.0.1', timeoutMs: 5000 });
     expect(found).toMatchObject({ hostname: '127.0.0.2', url: machine(sim, 'director').url, solo: false, via: 'dnssd' });
     expect(found.session).toBe(sim.state.project.projectPath);
+  });
+
+  it('reports a DNS-SD port held by another program as a problem, not a crash', async () => {
+    // Without address reuse the holder makes every mDNS socket's bind fail with EADDRINUSE.
+    const holder = createSocket({ type: 'udp4', reuseAddr: false });
+    const held = await new Promise<boolean>((resolve) => {
+      holder.once('error', () => resolve(false));
+      holder.bind({ port: 5353, address: '0.0.0.0', exclusive: true }, () => resolve(true));
+    });
+    open.push({ close: () => new Promise<void>((resolve) => holder.close(() => resolve())) });
+    if (!held) return; // another program holds the port already: the same failure, nothing to arrange
+    const error = await discoverDirector({ host: '127.0.0.1:9', dnssd: true, dnssdInterface: '127.0.0.1', timeoutMs: 2000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/DNS-SD: .*EADDRINUSE/);
+    const sim = await session({ dnssd: true });
+    expect(await discoverDirector({ host: machine(sim, 'actor').url })).toMatchObject({ via: 'query' });
   });
 });
 

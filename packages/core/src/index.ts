@@ -6,7 +6,7 @@ export { MediaServer, type MediaServerOptions } from './media-server/media-serve
 export { discoverDirector, type DiscoverOptions, type DiscoveredDirector } from './discovery/discover.js';
 export type { DirectorChange } from './discovery/director-follower.js';
 export { parseTxtRecord } from './discovery/txt-record.js';
-export { DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE } from './discovery/dnssd.js';
+export { DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE, onMdnsSocketError } from './discovery/dnssd.js';
 export type { CallOptions, GuardedCallOptions, EndpointInput, EndpointCaller } from './media-server/endpoint-caller.js';
 export {
   endpoints,

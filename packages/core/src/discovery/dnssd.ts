@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Bonjour, type Service, type ServiceConfig } from 'bonjour-service';
 import { parseTxtRecord } from './txt-record.js';
 
@@ -39,10 +40,12 @@ export function browseDirector(options: DnssdOptions = {}, onProblem: (message: 
       resolve(director);
     };
     const onAbort = (): void => finish(undefined);
-    const bonjour = new Bonjour(bonjourOptions, (error: unknown) => {
+    const onError = (error: unknown): void => {
       onProblem(`DNS-SD: ${error instanceof Error ? error.message : String(error)}`);
       finish(undefined);
-    });
+    };
+    const bonjour = new Bonjour(bonjourOptions, onError);
+    onMdnsSocketError(bonjour, onError);
     const directors: Service[] = [];
     const apis: Service[] = [];
     const match = (): void => {
@@ -69,4 +72,13 @@ function describe(director: Service, api: Service): DnssdDirector {
 function addressOf(service: Service): string {
   if (/^[\d.]+$/.test(service.host)) return service.host;
   return service.addresses?.find((address) => /^[\d.]+$/.test(address)) ?? service.host;
+}
+
+/**
+ * bonjour-service hands only failed sends to its error callback. Its multicast socket reports a failed bind
+ * (port 5353 held without address reuse, no permission) as an 'error' event that nothing listens to, which
+ * would end the process: listen to it too.
+ */
+export function onMdnsSocketError(bonjour: Bonjour, onError: (error: Error) => void): void {
+  (bonjour as unknown as { server?: { mdns?: EventEmitter } }).server?.mdns?.on('error', onError);
 }
