@@ -180,6 +180,20 @@ describe('what is sent', () => {
     expect((JSON.parse(server.received[0]?.body ?? '') as { message: string }).message).toHaveLength(200);
     expect(warnings).toHaveLength(1);
   });
+
+  it('counts OLED characters as the device does, never cutting one in half', async () => {
+    const server = await startScriptedServer([], (_req, res, body) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    const ms = new MediaServer({ host: server.url, logger: { warn: () => undefined } });
+    cleanup.push(() => ms.close(), () => server.close());
+    const sent = () => (JSON.parse(server.received.at(-1)?.body ?? '') as { message: string }).message;
+    expect((await ms.hardware.oled.notify({ message: '🎭'.repeat(150) })).truncated).toBe(false);
+    expect([...sent()]).toHaveLength(150);
+    expect((await ms.hardware.oled.notify({ message: `a${'🎭'.repeat(250)}` })).truncated).toBe(true);
+    expect(sent()).toBe(`a${'🎭'.repeat(199)}`);
+  });
 });
 
 describe('transport commands by name', () => {

@@ -97,6 +97,20 @@ describe('stagelink-liveupdate-in', () => {
     await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green', shape: 'dot' }));
   });
 
+  it('tells the flow "online" once when it joins a socket another node opened', async () => {
+    await helper.load(nodes, flow({ preset: 'localFps' }));
+    await next(aValue);
+    const joined = [...flow({ preset: 'localFps' }), { id: 'n2', z: 'tab', type: 'stagelink-liveupdate-in', server: 'server', preset: 'cpu', interval: 100, average: 0, topic: '', emitStatus: true, wires: [['out']] }];
+    const told: unknown[] = [];
+    helper.getNode('out')?.on('input', (msg: Msg) => {
+      if (msg.status) told.push(msg.status);
+    });
+    await helper.setFlows(joined, 'nodes');
+    await eventually(() => expect(told).toContain('online'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(told).toEqual(['online']);
+  });
+
   it('reports a subscription the server refuses to Catch once, not on every retry, and shows red', async () => {
     await helper.load(nodes, flow({ preset: 'custom', object: 'getByUID(123)', properties: 'object.hasTakenOverFailedMachine()' }));
     const seen = statuses('n1');

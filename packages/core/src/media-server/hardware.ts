@@ -159,14 +159,15 @@ export class OledApi {
 
   /** Shows a notification on the front screen. Messages over 200 characters are cut, as the device does. */
   async notify(notification: OledNotification, options?: CallOptions): Promise<OledResult> {
-    const message = checkText(notification.message, 'OLED message');
-    const truncated = message.length > OLED_MAX_MESSAGE_LENGTH;
+    // Counted in characters (code points), as the device counts: never cut an emoji in half.
+    const characters = [...checkText(notification.message, 'OLED message')];
+    const truncated = characters.length > OLED_MAX_MESSAGE_LENGTH;
     if (truncated) {
-      this.logger.warn(`OLED message of ${message.length} characters cut to ${OLED_MAX_MESSAGE_LENGTH}, as the device would.`);
+      this.logger.warn(`OLED message of ${characters.length} characters cut to ${OLED_MAX_MESSAGE_LENGTH}, as the device would.`);
     }
     const body = {
       title: notification.title ?? '',
-      message: truncated ? message.slice(0, OLED_MAX_MESSAGE_LENGTH) : message,
+      message: characters.slice(0, OLED_MAX_MESSAGE_LENGTH).join(''),
       priority: notification.priority ?? 0,
     };
     const result = await this.api.call<OledNotificationResult>(endpoints.oledNotify, { body }, options);

@@ -64,9 +64,8 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       const server = serverConnection(RED, def.server);
       const request = liveRequestOf(def);
       status.connecting();
+      // Core tells a subscription where the stream stands at once, also when another node opened the socket.
       subscription = server.client.live.subscribe(request, onValue, { onStatus, onError: (error) => report(error) });
-      // Another node may have opened the shared socket already: then no status change is coming.
-      if (subscription.status === 'online') onStatus('online');
     } catch (error) {
       report(error instanceof Error ? error : new Error(String(error)));
     }
