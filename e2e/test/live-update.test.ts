@@ -38,17 +38,30 @@ describe('live update', () => {
   it('serves 50 consumers of one value over one socket and one server subscription', async () => {
     const consumers = Array.from({ length: 50 }, () => watch());
     await eventually(() => consumers.every((c) => c.values.length > 0), 'every consumer has a value');
-    expect(await liveStats()).toMatchObject({ sockets: 1, subscriptions: 1 });
+    // One subscribe request reached the server: the 50 share it on the client.
+    expect(await liveStats()).toMatchObject({ sockets: 1, subscriptions: 1, references: 1 });
 
     for (const c of consumers.slice(0, 49)) c.subscription.close();
     const last = consumers[49];
     const seen = last?.values.length ?? 0;
     await eventually(() => (last?.values.length ?? 0) > seen, 'the last consumer still gets values');
-    expect(await liveStats()).toMatchObject({ sockets: 1, subscriptions: 1 });
+    expect(await liveStats()).toMatchObject({ sockets: 1, subscriptions: 1, references: 1 });
 
     last?.subscription.close();
     await eventually(async () => (await liveStats()).subscriptions === 0, 'the server subscription is gone');
     await eventually(async () => (await liveStats()).sockets === 0, 'the socket is closed');
+  });
+
+  it('unsubscribes a value its last consumer left while the socket serves others', async () => {
+    const fps = [watch(), watch()];
+    const cpu = watch(livePresets.cpu());
+    await eventually(() => [...fps, cpu].every((c) => c.values.length > 0), 'every consumer has a value');
+    expect(await liveStats()).toMatchObject({ sockets: 1, subscriptions: 2, references: 2 });
+    for (const c of fps) c.subscription.close();
+    await eventually(async () => (await liveStats()).subscriptions === 1, 'the FPS subscription is released');
+    expect(await liveStats()).toMatchObject({ sockets: 1, references: 1 });
+    const seen = cpu.values.length;
+    await eventually(() => cpu.values.length > seen, 'the CPU consumer still gets values');
   });
 
   it('tells a consumer joining an open socket that it is online at once', async () => {

@@ -8,7 +8,7 @@ export async function startTestSimulator(): Promise<Simulator & { control(action
 }
 
 export interface ControlSummary {
-  live: { sockets: number; subscriptions: number; upgradeAttempts: number };
+  live: { sockets: number; subscriptions: number; references: number; upgradeAttempts: number };
   [key: string]: unknown;
 }
 

@@ -18,6 +18,8 @@ export interface LiveStats {
   sockets: number;
   /** Server subscriptions over every socket; identical pairs on one socket count once. */
   subscriptions: number;
+  /** Subscribe requests still held over every socket: a client that shares one value sends one. */
+  references: number;
   /** Upgrade requests received, answered or not: shows clients retrying. */
   upgradeAttempts: number;
 }
@@ -48,8 +50,12 @@ export class LiveUpdateServer {
 
   stats(): LiveStats {
     let subscriptions = 0;
-    for (const session of this.#sessions.values()) subscriptions += session.subscriptionCount;
-    return { sockets: this.#sessions.size, subscriptions, upgradeAttempts: this.#upgradeAttempts };
+    let references = 0;
+    for (const session of this.#sessions.values()) {
+      subscriptions += session.subscriptionCount;
+      references += session.referenceCount;
+    }
+    return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts };
   }
 
   dropSockets(): void {

@@ -41,6 +41,13 @@ export class LiveSession {
     return this.#subscriptions.size;
   }
 
+  /** Subscribe requests still held: identical pairs subscribed twice count twice. */
+  get referenceCount(): number {
+    let references = 0;
+    for (const subscription of this.#subscriptions.values()) references += subscription.refs;
+    return references;
+  }
+
   dispose(): void {
     for (const subscription of this.#subscriptions.values()) clearInterval(subscription.timer);
     this.#subscriptions.clear();
