@@ -115,6 +115,23 @@ describe('following the director', () => {
     expect(statuses).toContain('offline');
   });
 
+  it('resumes live values from a new director with no command sent', async () => {
+    const sim = await session();
+    const ms = client(machine(sim, 'actor').url);
+    const moves: DirectorChange[] = [];
+    ms.on('director', (change) => moves.push(change));
+    const values: unknown[] = [];
+    const statuses: LiveStatus[] = [];
+    ms.live.subscribe(livePresets.localFps(), ({ value }) => values.push(value), { onStatus: (status) => statuses.push(status) });
+    await eventually(() => values.length > 0 && moves.length > 0, 'a first live value from the director');
+
+    await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });
+    await eventually(() => statuses.includes('offline'), 'the old director dropping the stream');
+    const before = values.length;
+    await eventually(() => values.length > before && ms.live.status === 'online', 'live values from the new director', 5000);
+    expect(moves.at(-1)?.hostname).toBe('127.0.0.4');
+  });
+
   it('follows a director that was stopped to the machine that took over', async () => {
     const sim = await session();
     const ms = client(machine(sim, 'understudy').url);
