@@ -1,6 +1,6 @@
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { helper, nextMessage, nodeModules } from './support/harness.js';
+import { eventually, helper, nextMessage, nodeModules } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-transport');
 
@@ -40,5 +40,31 @@ describe('stagelink-server in a session of several machines', () => {
     await second;
     expect(sim.state.transports.list().find((t) => t.name === 'main')?.playmode).toBe('stop');
     expect(sim.machines().find((machine) => machine.role === 'director')?.hostname).toBe('127.0.0.4');
+  });
+
+  it('shows the editor which machine directs the session, and warns when the role moves', async () => {
+    const roleOf = (role: string) => sim.machines().find((machine) => machine.role === role);
+    const actor = roleOf('actor');
+    if (!actor) throw new Error('the session has an actor');
+    await helper.load(nodes, flow(actor.url));
+    const director = async () => (await helper.request().get(`/stagelink/director?server=server&host=${encodeURIComponent(actor.url)}`)).body as Record<string, unknown>;
+    expect(await director()).toMatchObject({ hostname: roleOf('director')?.hostname, solo: false, followed: true });
+
+    const server = helper.getNode('server') as unknown as { warn: { getCalls(): { args: unknown[] }[] } };
+    const next = sim.machines().find((machine) => machine.role !== 'director' && machine.hostname !== actor.hostname);
+    if (!next) throw new Error('the session has a machine to move the director to');
+    await fetch(`${sim.mediaServer.url}/__sim/control`, { method: 'POST', body: JSON.stringify({ action: 'moveDirector', to: next.hostname }) });
+    await eventually(async () => expect(await director()).toMatchObject({ hostname: next.hostname, followed: true }));
+    const warnings = server.warn.getCalls().map((call) => String(call.args[0]));
+    expect(warnings).toContainEqual(expect.stringContaining(`director of the session is now ${next.hostname}`));
+  });
+
+  it('tells the editor the director of a host typed but not deployed, without following it', async () => {
+    const actor = sim.machines().find((machine) => machine.role === 'actor');
+    if (!actor) throw new Error('the session has an actor');
+    await helper.load(nodes, flow(actor.url));
+    const answer = await helper.request().get(`/stagelink/director?server=new-one&host=${encodeURIComponent(actor.url)}`);
+    expect(answer.body).toMatchObject({ solo: false, followed: false });
+    expect(sim.machines().find((machine) => machine.hostname === (answer.body as { hostname: string }).hostname)?.role).toBe('director');
   });
 });

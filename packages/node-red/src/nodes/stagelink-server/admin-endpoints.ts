@@ -13,6 +13,15 @@ export interface Choice {
   hostname?: string;
 }
 
+export interface DirectorLine {
+  /** Undefined when the machine runs solo. */
+  hostname?: string;
+  url?: string;
+  solo: boolean;
+  /** True when this config node's requests follow the director as it moves. */
+  followed: boolean;
+}
+
 type Lookup<T> = (client: MediaServer, options: CallOptions, req: Request) => Promise<T>;
 
 /**
@@ -50,6 +59,15 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
       notes: annotations.notes.map((n) => n.text),
       tags: annotations.tags.map((t) => ({ type: t.type, value: t.value })),
     };
+  });
+
+  // Which machine directs the session, for the config node's dialog. A deployed node that follows the director
+  // answers the one it follows now (found on first use if no request has gone out yet).
+  get('director', async (client, options): Promise<DirectorLine> => {
+    const session = await client.status.session(options);
+    const followed = client.director;
+    if (followed) return { hostname: followed.hostname, url: followed.url, solo: followed.solo, followed: true };
+    return { hostname: session.director?.hostname, solo: !session.director, followed: false };
   });
 
   get('machines', async (client, options): Promise<Choice[]> => {
