@@ -152,6 +152,11 @@ describe('the Node-RED editor', () => {
     });
     const session = await client.status.session();
     for (const machine of session.actors) expect(machines).toContain(machine.hostname);
+    const director = await until('the server dialog to name the director', async () => {
+      const line = (await editor.page.locator('#node-config-stagelink-server-director').textContent()) ?? '';
+      return line.includes('followed') ? line : undefined;
+    });
+    expect(director).toContain(session.director?.hostname ?? 'the demo session has a director');
     await saveScreenshot(editor.topTray(), 'node-red-dialog-stagelink-server');
     await editor.cancelTray();
     await editor.cancelTray();
