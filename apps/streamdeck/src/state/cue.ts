@@ -16,7 +16,7 @@ import {
 } from '@stagelink/core';
 import { numberSetting, textSetting, type JsonValue, type TransportKeySettings } from '../settings.js';
 
-/** What a key shows as its command. Volume and brightness are the level dial's, not a key's. */
+/** What a key shows as its command. */
 const LABELS: Partial<Record<TransportCommand, string>> = {
   play: 'PLAY',
   stop: 'STOP',
@@ -36,6 +36,9 @@ const LABELS: Partial<Record<TransportCommand, string>> = {
   gotoframe: 'GO TO FRAME',
   // Engages the transport when it is disengaged and the other way round.
   engaged: 'ENGAGE',
+  // Set a fixed level (a blackout, a house level); the level dial turns it step by step.
+  volume: 'VOLUME',
+  brightness: 'BRIGHTNESS',
 };
 
 /** How the "Set the ..." line names a missing field. */
@@ -44,6 +47,8 @@ const FIELD_NAMES: Partial<Record<TransportField, string>> = {
   tagValue: 'tag value',
   time: 'time (a number)',
   frame: 'frame (a number)',
+  volume: 'volume (0 to 1)',
+  brightness: 'brightness (0 to 1)',
 };
 
 export interface Cue {
@@ -111,6 +116,9 @@ function nameOf(command: TransportCommand, fields: TransportCommandFields): stri
       return fields.timecode;
     case 'gotoframe':
       return `Frame ${fields.frame}`;
+    case 'volume':
+    case 'brightness':
+      return `${Math.round((fields[command] ?? 0) * 100)} %`;
     default:
       return undefined;
   }

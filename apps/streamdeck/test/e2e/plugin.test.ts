@@ -62,6 +62,15 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     expect(deck.sent('setState', 'play-main').at(-1)?.payload).toEqual({ state: 1 });
   });
 
+  it('sets a fixed brightness from a key', async () => {
+    deck.appear({ action: TRANSPORT, context: 'blackout', settings: { command: 'brightness', transport: 'main', brightness: 0 } });
+    await deck.waitForImage('blackout', (svg) => svg.includes('BRIGHTNESS') && svg.includes('0 %'), 'the level face');
+    deck.press('blackout');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'blackout'), 'showOk');
+    const { transports } = await client.transport.transports();
+    expect(transports.find((candidate) => candidate.name === 'main')?.brightness).toBe(0);
+  });
+
   it('shows an alert when the server is down, lives on, and fires again once it is back', async () => {
     deck.appear({ action: TRANSPORT, context: 'play-main', settings: { command: 'play', transport: 'main' } });
     await deck.waitForImage('play-main', (svg) => svg.includes('main'), 'the cue face');

@@ -24,6 +24,7 @@ describe('reading a transport key', () => {
     [{ command: 'gototrack', transport: 'main' }, 'Set the track.'],
     [{ command: 'gototime', transport: 'main', time: 'soon' }, 'Set the time (a number).'],
     [{ command: 'gototag', transport: 'main', tagType: 'cue' }, 'Set the tag value.'],
+    [{ command: 'volume', transport: 'main' }, 'Set the volume (0 to 1).'],
     [{ command: 'constructor', transport: 'main' }, 'Unknown command "constructor".'],
     [{ command: 42, transport: ['main'] }, 'Unknown command "42".'],
   ])('%j is not a cue: %s', (settings, problem) => {
@@ -64,6 +65,8 @@ describe('firing a cue through core', () => {
     [{ command: 'gototime', transport: 'main', time: 12.5 }, { time: 12.5 }],
     [{ command: 'gototimecode', transport: 'main', timecode: '00:01:00:00' }, { timecode: '00:01:00:00' }],
     [{ command: 'gotoframe', transport: 'main', frame: 250 }, { frame: 250 }],
+    [{ command: 'volume', transport: 'main', volume: 0.5 }, { volume: 0.5 }],
+    [{ command: 'brightness', transport: 'main', brightness: '0' }, { brightness: 0 }],
   ];
 
 
@@ -90,7 +93,7 @@ describe('firing a cue through core', () => {
     expect(calls).toEqual([[settings.command, { name: 'main' }, fields]]);
   });
 
-  it('refuses volume and brightness on a key: they belong to the dial', () => {
-    expect(readCue({ command: 'volume', transport: 'main' })).toMatchObject({ ok: false, problem: 'Unknown command "volume".' });
+  it('shows a fixed level as a percentage', () => {
+    expect(cueOf({ command: 'brightness', transport: 'main', brightness: 0.25 })).toMatchObject({ label: 'BRIGHTNESS', name: '25 %' });
   });
 });
