@@ -1,4 +1,4 @@
-import { MediaServer } from '@stagelink/core';
+import { MediaServer, TRANSPORT_COMMANDS, type TransportCommand } from '@stagelink/core';
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { control, flowWith, helper, nextMessage, nodeModules, simState, startSim, statuses } from './support/harness.js';
@@ -25,6 +25,47 @@ describe('stagelink-transport', () => {
   });
 
   const transportOf = async (name: string) => (await simState(sim)).transports.find((t) => t.name === name);
+
+  // Every command of the spec, with the fields it needs, from a state where it can act: main on its second track
+  // ("Intro" is first), or in section 2 of "Intro" for the commands that act within the current track.
+  const everyCommand: Record<TransportCommand, { msg: Record<string, unknown>; onIntro?: boolean }> = {
+    play: { msg: {} },
+    stop: { msg: {} },
+    playsection: { msg: {}, onIntro: true },
+    playloopsection: { msg: {}, onIntro: true },
+    returntostart: { msg: {} },
+    gototrack: { msg: { track: 'Finale', playmode: 'play' } },
+    gotonexttrack: { msg: {} },
+    gotoprevtrack: { msg: {} },
+    gotosection: { msg: { section: '3' }, onIntro: true },
+    gotonextsection: { msg: {}, onIntro: true },
+    gotoprevsection: { msg: {}, onIntro: true },
+    gotonote: { msg: { note: 'Lights cue 12' }, onIntro: true },
+    gototag: { msg: { tagType: 'CUE', tagValue: 'Q2', allowGlobalJump: true } },
+    gototime: { msg: { time: 12.5 } },
+    gototimecode: { msg: { timecode: '00:00:05:00', ignoreTags: true } },
+    gotoframe: { msg: { frame: 120 } },
+    volume: { msg: { volume: 0.3 } },
+    brightness: { msg: { brightness: 0.4 } },
+    engaged: { msg: { engaged: false } },
+  };
+
+  it('covers every transport command of the spec', () => {
+    expect(Object.keys(everyCommand).sort()).toEqual(Object.keys(TRANSPORT_COMMANDS).sort());
+  });
+
+  it.each(Object.entries(everyCommand))('sends %s with its fields and passes on the acknowledged cue', async (command, { msg, onIntro }) => {
+    await ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: onIntro ? 'Intro' : 'Act 1' } });
+    if (onIntro) await ms.transport.gotoSection({ transport: { name: 'main' }, section: '2' });
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' }));
+    const seen = statuses('n1');
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ command, ...msg });
+    const { payload } = await out;
+    const { track, ...fields } = msg;
+    expect(payload).toEqual({ command, transports: [{ name: 'main' }], ...fields, ...(track ? { track: { name: track } } : {}) });
+    expect(seen.at(-1)).toMatchObject({ fill: 'green' });
+  });
 
   it('plays the transport named in the node and passes on what was sent', async () => {
     await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' }));
