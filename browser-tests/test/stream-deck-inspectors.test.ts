@@ -174,6 +174,24 @@ describe('the Stream Deck property inspectors', () => {
     await saveScreenshot(inspector, `inspector-${file.replace('.html', '')}`);
   });
 
+  it("fills the transport inspector's section and note dropdowns from the track chosen", async () => {
+    const { annotations } = await client.transport.annotations({ name: 'Intro' });
+    deck.appear({ action: ACTIONS.transport, context: 'key', settings: {} });
+    const inspector = await open('transport.html', 'key');
+    await until('the tracks dropdown', async () => (await optionValues(inspector, 'track')).includes('Intro'));
+    for (const [field, value] of [['command', 'gotosection'], ['transport', 'main'], ['track', 'Intro']] as const) await choose(inspector, field, value);
+    const sections = annotations.sections.map((section) => section.index);
+    await until('the sections of "Intro"', async () => (await optionValues(inspector, 'section')).length > 0);
+    expect(await optionValues(inspector, 'section')).toEqual(sections);
+    await choose(inspector, 'section', second(sections, 'sections'));
+    await until('the section setting', () => deck.keys.get('key')?.settings.section !== undefined);
+    expect(deck.keys.get('key')?.settings).toMatchObject({ command: 'gotosection', transport: 'main', track: 'Intro', section: sections[1] });
+
+    await choose(inspector, 'command', 'gotonote');
+    await until('the notes of "Intro"', async () => (await optionValues(inspector, 'note')).length > 0);
+    expect(await optionValues(inspector, 'note')).toEqual(annotations.notes.map((note) => note.text));
+  });
+
   it('fires the cue chosen in the transport inspector from its key', async () => {
     const track = second((await client.transport.tracks()).map((entry) => entry.name), 'tracks');
     deck.appear({ action: ACTIONS.transport, context: 'cue', settings: {} });
