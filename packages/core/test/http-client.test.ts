@@ -189,9 +189,9 @@ describe('what is sent', () => {
     const ms = new MediaServer({ host: server.url, logger: { warn: () => undefined } });
     cleanup.push(() => ms.close(), () => server.close());
     const sent = () => (JSON.parse(server.received.at(-1)?.body ?? '') as { message: string }).message;
-    expect((await ms.hardware.oled.notify({ message: '🎭'.repeat(150) })).truncated).toBe(false);
+    expect((await ms.hardware.oled.notify({ title: 'House', message: '🎭'.repeat(150) })).truncated).toBe(false);
     expect([...sent()]).toHaveLength(150);
-    expect((await ms.hardware.oled.notify({ message: `a${'🎭'.repeat(250)}` })).truncated).toBe(true);
+    expect((await ms.hardware.oled.notify({ title: 'House', message: `a${'🎭'.repeat(250)}` })).truncated).toBe(true);
     expect(sent()).toBe(`a${'🎭'.repeat(199)}`);
   });
 });
