@@ -74,6 +74,18 @@ describe('director discovery', () => {
   });
 });
 
+/** A client given only an actor of a new session, watching local FPS and the director's moves. */
+async function watchFromActor() {
+  const sim = await session();
+  const ms = client(machine(sim, 'actor').url);
+  const moves: DirectorChange[] = [];
+  ms.on('director', (change) => moves.push(change));
+  const values: unknown[] = [];
+  const statuses: LiveStatus[] = [];
+  ms.live.subscribe(livePresets.localFps(), ({ value }) => values.push(value), { onStatus: (status) => statuses.push(status) });
+  return { sim, ms, moves, values, statuses };
+}
+
 describe('following the director', () => {
   it('sends requests to the director when given only an actor', async () => {
     const sim = await session();
@@ -96,13 +108,7 @@ describe('following the director', () => {
   });
 
   it('moves commands and live values to the new director by itself', async () => {
-    const sim = await session();
-    const ms = client(machine(sim, 'actor').url);
-    const moves: DirectorChange[] = [];
-    ms.on('director', (change) => moves.push(change));
-    const values: unknown[] = [];
-    const statuses: LiveStatus[] = [];
-    ms.live.subscribe(livePresets.localFps(), ({ value }) => values.push(value), { onStatus: (status) => statuses.push(status) });
+    const { sim, ms, moves, values, statuses } = await watchFromActor();
     await eventually(() => values.length > 0, 'a first live value');
 
     await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });
@@ -116,13 +122,7 @@ describe('following the director', () => {
   });
 
   it('resumes live values from a new director with no command sent', async () => {
-    const sim = await session();
-    const ms = client(machine(sim, 'actor').url);
-    const moves: DirectorChange[] = [];
-    ms.on('director', (change) => moves.push(change));
-    const values: unknown[] = [];
-    const statuses: LiveStatus[] = [];
-    ms.live.subscribe(livePresets.localFps(), ({ value }) => values.push(value), { onStatus: (status) => statuses.push(status) });
+    const { sim, ms, moves, values, statuses } = await watchFromActor();
     await eventually(() => values.length > 0 && moves.length > 0, 'a first live value from the director');
 
     await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });

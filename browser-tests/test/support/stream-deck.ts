@@ -10,12 +10,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 
-export const ACTIONS = {
-  transport: 'com.stagelink.mediaserver.transport',
-  fps: 'com.stagelink.mediaserver.fps',
-  health: 'com.stagelink.mediaserver.health',
-  level: 'com.stagelink.mediaserver.level',
-} as const;
+/** The action UUIDs of the plugin's manifest, as the plugin itself names them. */
+export { ACTION_UUIDS as ACTIONS } from '@stagelink/streamdeck/src/settings.ts';
 
 interface InspectorWindow {
   connectElgatoStreamDeckSocket(port: number, uuid: string, registerEvent: string, info: string, actionInfo: string): void;

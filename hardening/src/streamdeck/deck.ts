@@ -56,12 +56,8 @@ const APP_DIR = dirname(createRequire(import.meta.url).resolve('@stagelink/strea
 const PLUGIN_DIR = join(APP_DIR, 'com.stagelink.mediaserver.sdPlugin');
 export const PLUGIN_FILE = join(PLUGIN_DIR, 'bin', 'plugin.js');
 
-export const ACTIONS = {
-  transport: 'com.stagelink.mediaserver.transport',
-  fps: 'com.stagelink.mediaserver.fps',
-  health: 'com.stagelink.mediaserver.health',
-  level: 'com.stagelink.mediaserver.level',
-} as const;
+/** The action UUIDs of the plugin's manifest, as the plugin itself names them. */
+export { ACTION_UUIDS as ACTIONS } from '@stagelink/streamdeck/src/settings.ts';
 
 let harness: Promise<HarnessModule> | undefined;
 
