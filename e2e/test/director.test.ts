@@ -124,6 +124,8 @@ describe('following the director', () => {
   it('resumes live values from a new director with no command sent', async () => {
     const { sim, ms, moves, values, statuses } = await watchFromActor();
     await eventually(() => values.length > 0 && moves.length > 0, 'a first live value from the director');
+    // The stream waited for the director instead of trying the actor first.
+    expect(statuses).toEqual(['connecting', 'online']);
 
     await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });
     await eventually(() => statuses.includes('offline'), 'the old director dropping the stream');

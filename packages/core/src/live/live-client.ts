@@ -61,7 +61,16 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
   #status: LiveStatus = 'offline';
   #closed = false;
 
-  constructor(origin: () => string, timing: Partial<LiveSocketTiming>, private readonly logger: Logger) {
+  /**
+   * `origin` is read at every connect; `originKnown`, when given, resolves once it is worth connecting to (a
+   * client following the director waits for the first look for it, rather than try a machine that is not it).
+   */
+  constructor(
+    origin: () => string,
+    timing: Partial<LiveSocketTiming>,
+    private readonly logger: Logger,
+    private readonly originKnown: () => Promise<void> = () => Promise.resolve(),
+  ) {
     super();
     const url = (): string => origin().replace(/^http/, 'ws') + LIVE_UPDATE_PATH;
     this.#socket = new LiveSocket(url, { ...DEFAULT_LIVE_TIMING, ...timing }, {
@@ -112,7 +121,9 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     for (const property of properties) this.#registry.add(object, property, consumer);
     if (!this.#socket.isStarted) {
       this.#setStatus('connecting');
-      this.#socket.start();
+      void this.originKnown().then(() => {
+        if (!this.#closed && this.#registry.size > 0) this.#socket.start();
+      });
     }
     this.#statusListeners.add(onStatus);
     // A consumer joining a shared socket learns where it stands without waiting for the next change.

@@ -90,7 +90,8 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.media = new MediaApi(api);
     this.system = new SystemApi(api);
     this.hardware = new HardwareApi(api, logger);
-    this.live = new LiveClient(() => this.origin, options.live ?? {}, logger);
+    const director = this.#director;
+    this.live = new LiveClient(() => this.origin, options.live ?? {}, logger, director ? () => director.ready() : undefined);
     // A dropped stream is often the first sign that the director went away.
     if (this.#director) this.live.on('status', (status) => status === 'offline' && void this.#director?.check());
   }
