@@ -1,24 +1,12 @@
 import type { Simulator } from '@stagelink/simulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { control, flowWith, helper, nextMessage, nodeModules, simState, startSim } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { flowWith, helper, nextMessage, nodeModules, simState, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-failover');
 
 describe('stagelink-failover', () => {
   let sim: Simulator;
-
-  beforeAll(async () => {
-    sim = await startSim();
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await control(sim, { action: 'reset' });
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useSimulator((started) => (sim = started));
 
   const failover = { type: 'stagelink-failover', operation: 'failovermachine', machine: 'Actor 1', machineType: 'str', machineBy: 'name' };
 

@@ -1,24 +1,12 @@
 import type { Simulator } from '@stagelink/simulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { control, eventually, helper, nextMessage, nodeModules, startSim, statuses, type Msg } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { control, eventually, helper, nextMessage, nodeModules, statuses, useSimulator, type Msg } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-liveupdate-in');
 
 describe('stagelink-liveupdate-in', () => {
   let sim: Simulator;
-
-  beforeAll(async () => {
-    sim = await startSim();
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await control(sim, { action: 'reset' });
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useSimulator((started) => (sim = started));
 
   const flow = (node: Record<string, unknown>) => [
     { id: 'tab', type: 'tab', label: 'test' },

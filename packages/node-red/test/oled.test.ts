@@ -1,24 +1,12 @@
 import type { Simulator } from '@stagelink/simulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { control, eventually, flowWith, helper, nextMessage, nodeModules, startSim, statuses } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { control, eventually, flowWith, helper, nextMessage, nodeModules, statuses, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-oled-out');
 
 describe('stagelink-oled-out', () => {
   let sim: Simulator;
-
-  beforeAll(async () => {
-    sim = await startSim();
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await control(sim, { action: 'reset' });
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useSimulator((started) => (sim = started));
 
   const oled = { type: 'stagelink-oled-out', title: 'Stage', titleType: 'str', message: 'payload', messageType: 'msg', priority: '1', priorityType: 'num' };
 

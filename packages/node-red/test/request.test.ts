@@ -1,25 +1,13 @@
 import type { NetworkAdapter, Note } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { control, flowWith, helper, nextMessage, nodeModules, simState, startSim } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { control, flowWith, helper, nextMessage, nodeModules, simState, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-request');
 
 describe('stagelink-request', () => {
   let sim: Simulator;
-
-  beforeAll(async () => {
-    sim = await startSim();
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await control(sim, { action: 'reset' });
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useSimulator((started) => (sim = started));
 
   const request = { type: 'stagelink-request', endpoint: 'cameras', body: 'payload', bodyType: 'msg', query: '{}', queryType: 'json', params: '{}', paramsType: 'json' };
 

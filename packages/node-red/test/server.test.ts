@@ -1,6 +1,6 @@
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { allNodes, control, eventually, helper, liveStats, nextMessage, startSim, type Msg } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { allNodes, eventually, helper, liveStats, nextMessage, useSimulator, type Msg } from './support/harness.js';
 
 interface Choice {
   uid: string;
@@ -11,19 +11,7 @@ interface Choice {
 
 describe('stagelink-server', () => {
   let sim: Simulator;
-
-  beforeAll(async () => {
-    sim = await startSim();
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await control(sim, { action: 'reset' });
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useSimulator((started) => (sim = started));
 
   const serverOnly = () => [
     { id: 'tab', type: 'tab', label: 'test' },

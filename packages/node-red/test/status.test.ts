@@ -2,26 +2,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HealthEntry, SessionInfo } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collect, control, eventually, flowWith, helper, nextMessage, nodeModules, startSim, statuses } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { collect, control, eventually, flowWith, helper, nextMessage, nodeModules, statuses, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-status');
 
 describe('stagelink-status', () => {
   let sim: Simulator;
-
-  beforeAll(async () => {
-    sim = await startSim();
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await control(sim, { action: 'reset' });
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useSimulator((started) => (sim = started));
 
   it('reads health with the worst severity of the session, or of one machine', async () => {
     await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: 'health', machine: '', machineType: 'str', interval: 0 }));

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import helper from 'node-red-node-test-helper';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 
 /**
@@ -34,6 +35,24 @@ export const allNodes = (): unknown[] => nodeModules(...NODE_TYPES);
 
 export async function startSim(): Promise<Simulator> {
   return startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
+}
+
+/** A simulator for the whole file, reset before each test; each test's flow is unloaded after it. */
+export function useSimulator(onStarted: (sim: Simulator) => void): void {
+  let sim: Simulator | undefined;
+  beforeAll(async () => {
+    sim = await startSim();
+    onStarted(sim);
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  beforeEach(async () => {
+    if (sim) await control(sim, { action: 'reset' });
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
 }
 
 /** `POST /__sim/control` on the media-server port; answers the simulator's state summary. */
