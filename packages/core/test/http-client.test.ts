@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AbortedError,
@@ -10,15 +11,43 @@ import {
   StatusError,
   TimeoutError,
 } from '../src/index.js';
-import { json, ok, reset, silence, startScriptedServer } from './support/scripted-server.js';
+import { json, ok, reset, silence, startScriptedServer, type ScriptedServer } from './support/scripted-server.js';
 
 const health = { status: ok, result: [] };
-let cleanup: (() => Promise<void>)[] = [];
+let cleanup: (() => unknown)[] = [];
 
 afterEach(async () => {
   await Promise.all(cleanup.map((close) => close()));
   cleanup = [];
 });
+
+/** A loopback address where nothing listens: connecting to it is refused. */
+async function freePort(): Promise<string> {
+  const server = await startScriptedServer([]);
+  await server.close();
+  return server.url;
+}
+
+/**
+ * Counts the connections undici tried to open to `url` and could not, from undici's own diagnostics channel:
+ * each one is an attempt that never reached a server.
+ */
+function countRefusedConnections(url: string, onRefused: () => void = () => undefined): { readonly count: number } {
+  const port = Number(new URL(url).port);
+  let count = 0;
+  const listener = (message: unknown): void => {
+    if (Number((message as { connectParams: { port: string | number } }).connectParams.port) !== port) return;
+    count++;
+    onRefused();
+  };
+  subscribe('undici:client:connectError', listener);
+  cleanup.push(() => unsubscribe('undici:client:connectError', listener));
+  return {
+    get count() {
+      return count;
+    },
+  };
+}
 
 async function serverAnswering(...replies: Parameters<typeof startScriptedServer>[0]) {
   const server = await startScriptedServer(replies, json(200, health));
@@ -48,7 +77,9 @@ describe('retries', () => {
 
   it('never resends a cue whose connection was reset: the server may have acted on it', async () => {
     const { server, ms } = await serverAnswering(reset);
-    await expect(ms.transport.play({ name: 'main' })).rejects.toBeInstanceOf(ConnectionError);
+    const error = await ms.transport.play({ name: 'main' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ mayHaveReachedServer: true });
     expect(server.received).toHaveLength(1);
   });
 
@@ -68,16 +99,34 @@ describe('retries', () => {
     expect(server.received).toHaveLength(1);
   });
 
-  it('retries a cue that could not connect at all, and says which machine was unreachable', async () => {
-    const { server } = await serverAnswering();
-    const closedPort = server.url;
-    await server.close();
-    const ms = new MediaServer({ host: closedPort, timeoutMs: 2000, retries: 1 });
+  it('retries a cue that could not connect at all as often as allowed, and says which machine was unreachable', async () => {
+    const closedPort = await freePort();
+    const refused = countRefusedConnections(closedPort);
+    const ms = new MediaServer({ host: closedPort, timeoutMs: 2000, retries: 2 });
     cleanup.push(() => ms.close());
     const error = await ms.transport.play({ name: 'main' }).catch((e: unknown) => e);
+    expect(refused.count).toBe(3);
     expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ mayHaveReachedServer: false });
     expect((error as Error).message).toContain(new URL(closedPort).host);
     expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+
+  it('sends a cue when the machine refused the first connection and is up for the retry', async () => {
+    const address = await freePort();
+    let starting: Promise<ScriptedServer> | undefined;
+    // The machine comes up as soon as it has refused (it listens before any back-off ends): only the retry can reach it.
+    const refused = countRefusedConnections(address, () => {
+      starting ??= startScriptedServer([], undefined, Number(new URL(address).port)).then((server) => {
+        cleanup.push(() => server.close());
+        return server;
+      });
+    });
+    const ms = new MediaServer({ host: address, timeoutMs: 2000, retries: 2 });
+    cleanup.push(() => ms.close());
+    await expect(ms.transport.play({ name: 'main' })).resolves.toBeUndefined();
+    expect(refused.count).toBe(1);
+    expect((await starting)?.received).toEqual([{ method: 'POST', url: '/api/session/transport/play', body: '{"transports":[{"name":"main"}]}' }]);
   });
 });
 

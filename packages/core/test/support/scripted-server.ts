@@ -10,11 +10,13 @@ export interface ReceivedRequest {
 type Reply = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 /**
- * A real HTTP server on loopback whose answers are scripted per request, counting what reached it.
- * For fault behaviour that the simulator would make awkward to stage (resets, silence).
+ * A real HTTP server on loopback whose answers are scripted per request, counting what reached it and the
+ * TCP connections it took. For fault behaviour that the simulator would make awkward to stage (resets,
+ * silence). Listens on a free port unless given one.
  */
-export async function startScriptedServer(replies: Reply[], fallback: Reply = json(200, { status: ok })) {
+export async function startScriptedServer(replies: Reply[], fallback: Reply = json(200, { status: ok }), port = 0) {
   const received: ReceivedRequest[] = [];
+  let connections = 0;
   const server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -25,17 +27,23 @@ export async function startScriptedServer(replies: Reply[], fallback: Reply = js
       reply(req, res, body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: listening } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening}`,
     received,
+    get connections() {
+      return connections;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
+
+export type ScriptedServer = Awaited<ReturnType<typeof startScriptedServer>>;
 
 export const ok = { code: 0, message: '', details: [] };
 
