@@ -8,6 +8,7 @@ import {
   StatusError,
   type EndpointInput,
   type EndpointName,
+  type EndpointSpec,
 } from '@stagelink/core';
 import { MAX_UINT64_UID, SIDE_SCREENS_UID, startSimulator, type Simulator } from '@stagelink/simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -350,6 +351,47 @@ describe('hardware', () => {
     expect(sim.state.hardware.oled.displaySeconds).toBe(4);
   });
 
+  it('clears the SMC database when confirmed, which erases the accounts and logs out', async () => {
+    await login();
+    expect(await ms.hardware.smc.clearAll({ confirm: true })).toEqual({ message: 'ok' });
+    expect(await ms.hardware.smc.get()).toMatchObject({ Database: 'cleared', 'User accounts': '0' });
+    expect(await refusal(ms.hardware.smc.set({ Note: 'hello' }))).toBeInstanceOf(AuthError);
+  });
+
+  it('takes SMC values as text and leaves the status as it was, refusing other values with 400', async () => {
+    await login();
+    const before = await ms.hardware.smc.get();
+    expect(await ms.hardware.smc.set({ Note: 'hello' })).toEqual({ message: 'ok' });
+    expect(await ms.hardware.smc.get()).toEqual(before);
+    const error = await refusal(ms.hardware.smc.set({ Note: 5 } as never));
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(400);
+  });
+
+  it('replaces the whole list of network adapters', async () => {
+    await login();
+    const replacement = [{ name: 'eth9', ip: '10.1.2.3', mac: '00-1A-2B-3C-4D-99', netmask: '255.255.0.0' }];
+    expect(await ms.hardware.networkAdapters.replace(replacement)).toEqual({ message: 'ok' });
+    expect(await ms.hardware.networkAdapters.list()).toEqual(replacement);
+  });
+
+  it('powers the chassis back on, with power on and with a confirmed power cycle', async () => {
+    await login();
+    const power = async () => (await ms.hardware.chassis.powerStatus()).message;
+    await ms.hardware.chassis.powerOff({ confirm: true });
+    expect(await ms.hardware.chassis.powerOn()).toEqual({ message: 'ok' });
+    expect(await power()).toBe('Chassis Power is on');
+    await ms.hardware.chassis.powerOff({ confirm: true });
+    expect(await ms.hardware.chassis.powerCycle({ confirm: true })).toEqual({ message: 'ok' });
+    expect(await power()).toBe('Chassis Power is on');
+  });
+
+  it('blinks the machine with whoami, without a login', async () => {
+    const before = sim.state.hardware.chassis.identifications;
+    await ms.hardware.chassis.whoami();
+    expect(sim.state.hardware.chassis.identifications).toBe(before + 1);
+  });
+
   it('reports and changes chassis power, SMC, cards, local machine and role', async () => {
     await login();
     await ms.hardware.chassis.powerOff({ confirm: true });
@@ -467,6 +509,17 @@ describe('the catalogue', () => {
   function firstMac(): string {
     return sim.state.hardware.adapters.list()[0]?.mac ?? '';
   }
+
+  /** The typed method an entry names, as `ms.<group>.<operation>`; hardware groups are `hardware.<name>`. */
+  function typedMethod(endpoint: EndpointSpec): unknown {
+    const group = endpoint.group.split('.').reduce<unknown>((owner, name) => (owner as Record<string, unknown> | undefined)?.[name], ms);
+    return (group as Record<string, unknown> | undefined)?.[endpoint.operation];
+  }
+
+  it('names a typed method for every entry, ms.<group>.<operation>()', () => {
+    const missing = endpointList.filter((endpoint) => typeof typedMethod(endpoint) !== 'function');
+    expect(missing.map((endpoint) => `${endpoint.id}: ms.${endpoint.group}.${endpoint.operation}()`)).toEqual([]);
+  });
 
   it('answers an unknown path with NotFoundError "No such endpoint"', async () => {
     const error = await refusal(ms.endpoints.call({ ...endpoints.health, path: '/api/session/status/nothing' }));
