@@ -1,5 +1,6 @@
 import {
   AuthError,
+  ConfirmationRequiredError,
   endpointList,
   endpoints,
   HttpError,
@@ -9,20 +10,26 @@ import {
   type EndpointInput,
   type EndpointName,
   type EndpointSpec,
+  type GuardedCallOptions,
 } from '@stagelink/core';
-import { MAX_UINT64_UID, SIDE_SCREENS_UID, startSimulator, type Simulator } from '@stagelink/simulator';
+import { MAX_UINT64_UID, SIDE_SCREENS_UID, startSimulator, type LogEntry, type Simulator } from '@stagelink/simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { control } from './support/simulator.js';
 
 let sim: Simulator;
 let ms: MediaServer;
+/** Every request that reached the simulator, as `METHOD path`, from its own request log. */
+const arrived: string[] = [];
+const recordRequest = (entry: LogEntry): void => {
+  if (entry.event === 'request') arrived.push(`${String(entry.method)} ${String(entry.path)}`);
+};
 
 const main = { name: 'main' };
 const uid = expect.stringMatching(/^\d+$/) as unknown;
 const login = () => control(sim.mediaServer.url, { action: 'login', loggedIn: true });
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
+  sim = await startSimulator({ port: 0, log: recordRequest });
   ms = new MediaServer({ host: sim.mediaServer.url, retries: 0, timeoutMs: 5000 });
 });
 
@@ -405,6 +412,52 @@ describe('hardware', () => {
     expect(await ms.hardware.localMachine.get()).toEqual({ hostname: 'stage-left', serial: 'SL-1', type: 'actor' });
     await ms.hardware.sessionRole.set({ role: 'actor' });
     expect(await ms.hardware.sessionRole.get()).toEqual({ role: 'actor' });
+  });
+});
+
+describe('guarded operations', () => {
+  /** Each guarded operation through its typed method. */
+  const guarded = {
+    smcClearAll: (options?: GuardedCallOptions) => ms.hardware.smc.clearAll(options as GuardedCallOptions),
+    smcEnableDowngrade: (options?: GuardedCallOptions) => ms.hardware.smc.enableDowngrade(options as GuardedCallOptions),
+    powerOff: (options?: GuardedCallOptions) => ms.hardware.chassis.powerOff(options as GuardedCallOptions),
+    powerCycle: (options?: GuardedCallOptions) => ms.hardware.chassis.powerCycle(options as GuardedCallOptions),
+  } satisfies Partial<Record<EndpointName, unknown>>;
+  const guardedPaths = Object.keys(guarded).map((id) => `POST ${endpoints[id as EndpointName].path}`);
+  /** Nothing here is `confirm: true`, however a caller without types might write it. */
+  const notConfirmations: [string, GuardedCallOptions | undefined][] = [
+    ['no options', undefined],
+    ['no confirm', {}],
+    ['confirm false', { confirm: false }],
+    ["confirm 'true'", { confirm: 'true' as never }],
+    ['confirm 1', { confirm: 1 as never }],
+  ];
+
+  it('are exactly SMC clear-all, enable downgrade, chassis power off and power cycle', () => {
+    const ids = endpointList.filter((endpoint) => endpoint.guarded).map((endpoint) => endpoint.id);
+    expect(ids.sort()).toEqual(Object.keys(guarded).sort());
+  });
+
+  it.each(notConfirmations)('are refused with %s, and nothing reaches the machine', async (_label, options) => {
+    await login();
+    const smcBefore = await ms.hardware.smc.get();
+    const from = arrived.length;
+    for (const [id, call] of Object.entries(guarded)) {
+      expect(await refusal(call(options)), id).toBeInstanceOf(ConfirmationRequiredError);
+    }
+    expect(arrived.slice(from)).toEqual([]);
+    expect(await ms.hardware.smc.get()).toEqual(smcBefore);
+    expect(sim.state.hardware.chassis.power).toBe('on');
+  });
+
+  it('reach the machine when confirmed', async () => {
+    await login();
+    const from = arrived.length;
+    for (const call of Object.values(guarded)) {
+      await login(); // clearing the SMC database logs out
+      await call({ confirm: true });
+    }
+    expect(arrived.slice(from).filter((request) => guardedPaths.includes(request))).toEqual(guardedPaths);
   });
 });
 
