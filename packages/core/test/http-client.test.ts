@@ -131,9 +131,14 @@ describe('retries', () => {
 });
 
 describe('deadlines and cancellation', () => {
-  it('gives TimeoutError when the server never answers', async () => {
-    const { server, ms } = await serverAnswering(silence);
+  it('gives TimeoutError once the call deadline passes when the server never answers, without a retry', async () => {
+    const server = await startScriptedServer([], silence);
+    // A client deadline far above the call's: only the call's 300 ms can end it within the bound.
+    const ms = new MediaServer({ host: server.url, timeoutMs: 10_000, retries: 2 });
+    cleanup.push(() => ms.close(), () => server.close());
+    const started = performance.now();
     const error = await ms.status.health({ timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(3000);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(300);
     expect(server.received).toHaveLength(1);
