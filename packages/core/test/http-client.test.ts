@@ -8,6 +8,7 @@ import {
   HttpError,
   MediaServer,
   NotFoundError,
+  StagelinkError,
   StatusError,
   TimeoutError,
 } from '../src/index.js';
@@ -165,6 +166,24 @@ describe('deadlines and cancellation', () => {
   it('sends nothing when the signal is already aborted', async () => {
     const { server, ms } = await serverAnswering();
     await expect(ms.status.health({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortedError);
+    expect(server.received).toHaveLength(0);
+  });
+});
+
+describe('closing', () => {
+  it('closes a MediaServer twice without an error', async () => {
+    const { ms } = await serverAnswering();
+    await ms.status.health();
+    await ms.close();
+    await expect(ms.close()).resolves.toBeUndefined();
+  });
+
+  it('says a call after close was not sent because the client was closed, not that the machine is unreachable', async () => {
+    const { server, ms } = await serverAnswering();
+    await ms.close();
+    const error = await ms.transport.play({ name: 'main' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StagelinkError);
+    expect((error as Error).message).toMatch(/was not sent: this client was closed/);
     expect(server.received).toHaveLength(0);
   });
 });

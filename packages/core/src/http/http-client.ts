@@ -64,6 +64,7 @@ export class HttpClient {
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
   readonly #retries: number;
+  #closing: Promise<void> | undefined;
   baseUrl: string;
 
   constructor(options: HttpClientOptions) {
@@ -75,6 +76,9 @@ export class HttpClient {
 
   async request(options: RequestOptions): Promise<HttpResponse> {
     const context: RequestContext = { method: options.method, url: this.baseUrl + options.path };
+    if (this.#closing) {
+      throw new StagelinkError(`${context.method} ${context.url} was not sent: this client was closed. Create a new one to reach ${new URL(context.url).host} again.`, context);
+    }
     const deadline = new CallDeadline(context, options.timeoutMs ?? this.#timeoutMs, options.signal);
     try {
       return await this.#withRetries(options, context, deadline);
@@ -83,8 +87,10 @@ export class HttpClient {
     }
   }
 
-  async close(): Promise<void> {
-    await this.#agent.close();
+  /** Closes the pool. Safe to call more than once: undici's Agent throws on a second close. */
+  close(): Promise<void> {
+    this.#closing ??= this.#agent.close();
+    return this.#closing;
   }
 
   async #withRetries(options: RequestOptions, context: RequestContext, deadline: CallDeadline): Promise<HttpResponse> {
