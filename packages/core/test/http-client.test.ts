@@ -188,6 +188,28 @@ describe('closing', () => {
   });
 });
 
+describe('connections', () => {
+  it('keeps connections alive: twenty calls in a row to one machine open at most two', async () => {
+    const { server, ms } = await serverAnswering();
+    for (let call = 0; call < 20; call++) await ms.status.health();
+    expect(server.received).toHaveLength(20);
+    // undici frees a connection just after its answer is read, so the next call may open a second one; never more.
+    expect(server.connections).toBeLessThanOrEqual(2);
+  });
+
+  it('gives each MediaServer its own pool: closing one leaves the other connected', async () => {
+    const { server, ms } = await serverAnswering();
+    const other = new MediaServer({ host: server.url });
+    cleanup.push(() => other.close());
+    await ms.status.health();
+    await other.status.health();
+    expect(server.connections).toBe(2);
+    await ms.close();
+    await expect(other.status.health()).resolves.toEqual([]);
+    expect(server.connections).toBe(2);
+  });
+});
+
 describe('answers', () => {
   it('turns a non-zero envelope code into StatusError with the server message', async () => {
     const { ms } = await serverAnswering(json(200, { status: { code: 5, message: 'Transport "x" not found', details: [] } }));
