@@ -14,6 +14,11 @@ const OUTAGES = [
 ] as const;
 /** "About a second or less": a median up to 1.2 s counts as about a second. */
 const LIMIT_MS = 1200;
+/**
+ * How long the connection is left open before each stop. Core starts its back-off over only after a connection
+ * stayed open 5 s; a server that goes away sooner is a crash loop to it, retried ever more slowly.
+ */
+const SETTLE_MS = 5500;
 /** Longer than core's back-off cap (30 s): a value that has not come by then is not coming. */
 const VALUE_TIMEOUT_MS = 40_000;
 
@@ -56,6 +61,7 @@ export const reconnect: Benchmark = {
 };
 
 async function restartOnce(server: { current: SimulatorProcess }, port: number, outageMs: number, watcher: LiveWatcher): Promise<Restart> {
+  await delay(SETTLE_MS);
   const offline = awaitedLater(watcher.status('offline'));
   const stopping = performance.now();
   await server.current.stop();

@@ -1,8 +1,8 @@
 import WebSocket from 'ws';
 import { LiveUpdateError } from '../errors.js';
-import { fullJitter } from '../http/backoff.js';
 import type { Logger } from '../http/logger.js';
 import type { ClientFrame, ServerFrame } from './protocol.js';
+import { ReconnectBackoff } from './reconnect-backoff.js';
 
 /**
  * `connecting` while a first connection is made; after that a value is either live (`online`) or not
@@ -16,7 +16,7 @@ export interface LiveSocketTiming {
   /** Ping interval; a socket that has not answered the previous ping by the next one is dead. */
   heartbeatMs: number;
   reconnectBaseMs: number;
-  /** Ceiling of the full-jitter back-off between reconnect attempts, once an outage has lasted a minute. */
+  /** Ceiling of the full-jitter back-off between reconnect attempts, reached within a minute of an outage. */
   reconnectCapMs: number;
 }
 
@@ -26,9 +26,6 @@ export const DEFAULT_LIVE_TIMING: LiveSocketTiming = {
   reconnectBaseMs: 100,
   reconnectCapMs: 30_000,
 };
-
-const FAST_RECONNECT_WINDOW_MS = 60_000;
-const FAST_RECONNECT_CAP_MS = 1000;
 
 /** How long a closing socket may wait for the server's close frame before it is cut. */
 const CLOSE_GRACE_MS = 1000;
@@ -42,14 +39,13 @@ export interface LiveSocketHandlers {
 
 /**
  * One WebSocket that keeps itself connected while started: connect timeout, ping/pong heartbeat, and
- * reconnects with full-jitter exponential back-off. The URL is read at each attempt, so it can follow a
+ * reconnects on the schedule of ReconnectBackoff. The URL is read at each attempt, so it can follow a
  * director that moved.
  */
 export class LiveSocket {
   #ws: WebSocket | undefined;
   #started = false;
-  #attempt = 0;
-  #outageStartedAt = 0;
+  readonly #backoff: ReconnectBackoff;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #heartbeatTimer: NodeJS.Timeout | undefined;
 
@@ -58,7 +54,9 @@ export class LiveSocket {
     private readonly timing: LiveSocketTiming,
     private readonly handlers: LiveSocketHandlers,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#backoff = new ReconnectBackoff(timing);
+  }
 
   get isOpen(): boolean {
     return this.#ws?.readyState === WebSocket.OPEN;
@@ -84,7 +82,7 @@ export class LiveSocket {
   /** Drops the current socket and connects again at once, e.g. to a new director. */
   reconnectNow(): void {
     if (!this.#started) return;
-    this.#attempt = 0;
+    this.#backoff.reset();
     clearTimeout(this.#reconnectTimer);
     if (this.#ws) this.#ws.terminate();
     else this.#connect();
@@ -101,13 +99,13 @@ export class LiveSocket {
     this.#ws = ws;
     let alive = true;
     ws.on('open', () => {
+      this.#backoff.opened();
       this.#startHeartbeat(ws, () => alive, (value) => (alive = value));
       this.handlers.onOpen();
     });
     ws.on('pong', () => (alive = true));
     ws.on('message', (data: WebSocket.RawData) => {
       alive = true;
-      this.#attempt = 0;
       this.#receive(data);
     });
     // Every failure (refused, handshake timeout, reset) is followed by 'close', which reconnects.
@@ -159,13 +157,7 @@ export class LiveSocket {
   }
 
   #scheduleReconnect(): void {
-    if (this.#attempt === 0) this.#outageStartedAt = Date.now();
-    // Most outages are short (a restart, a dropped link): for the first minute retry about once a second, so
-    // values come back within a second of the server; after that back off to the full ceiling.
-    const longOutage = Date.now() - this.#outageStartedAt > FAST_RECONNECT_WINDOW_MS;
-    const ceiling = longOutage ? this.timing.reconnectCapMs : Math.min(this.timing.reconnectCapMs, FAST_RECONNECT_CAP_MS);
-    const delay = fullJitter(this.#attempt++, this.timing.reconnectBaseMs, ceiling);
-    this.#reconnectTimer = setTimeout(() => this.#connect(), delay);
+    this.#reconnectTimer = setTimeout(() => this.#connect(), this.#backoff.nextDelay());
   }
 
   #dropSocket(): Promise<void> {

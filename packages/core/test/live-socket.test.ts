@@ -1,0 +1,101 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { silentLogger } from '../src/http/logger.js';
+import { DEFAULT_LIVE_TIMING, LiveSocket } from '../src/live/live-socket.js';
+import { HEALTHY_AFTER_MS } from '../src/live/reconnect-backoff.js';
+
+/**
+ * A real live-update server on loopback that answers every connection, then either drops it at once (a crash
+ * loop) or holds it until told to drop it.
+ */
+async function startServer() {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise<void>((resolve) => wss.once('listening', resolve));
+  const state = { connections: 0, hold: false, held: undefined as WebSocket | undefined };
+  wss.on('connection', (ws) => {
+    state.connections++;
+    ws.send(JSON.stringify({ subscriptions: [] }));
+    if (state.hold) state.held = ws;
+    else ws.close();
+  });
+  return {
+    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+    state,
+    close: () => new Promise<void>((resolve) => wss.close(() => resolve())),
+  };
+}
+
+/** Lets real socket I/O happen while the clock is fake; fails if `condition` does not hold within 5 s. */
+async function ioUntil(condition: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 5000;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('LiveSocket reconnects', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let socket: LiveSocket;
+  let attempts: number;
+  let closes: number;
+
+  beforeEach(async () => {
+    server = await startServer();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    // Full jitter at its top: every wait is its ceiling, less a millisecond.
+    vi.spyOn(Math, 'random').mockReturnValue(0.999999);
+    attempts = 0;
+    closes = 0;
+    // The URL is read once per connection attempt.
+    const url = () => (attempts++, server.url);
+    socket = new LiveSocket(url, { ...DEFAULT_LIVE_TIMING, heartbeatMs: 60_000 }, {
+      onOpen: () => undefined,
+      onClose: () => closes++,
+      onFrame: () => undefined,
+      onProblem: () => undefined,
+    }, silentLogger);
+  });
+
+  afterEach(async () => {
+    await socket.stop();
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    await server.close();
+  });
+
+  /** The next attempt comes exactly `wait` ms after the last drop: not a millisecond sooner. */
+  function expectNextAttemptAfter(wait: number): void {
+    const before = attempts;
+    vi.advanceTimersByTime(wait - 1);
+    expect(attempts, `no attempt before ${wait} ms`).toBe(before);
+    vi.advanceTimersByTime(1);
+    expect(attempts, `an attempt at ${wait} ms`).toBe(before + 1);
+  }
+
+  it('does not reconnect to a server that answers then drops any faster than the back-off schedule', async () => {
+    socket.start();
+    for (const wait of [99, 199, 399, 799, 999, 999]) {
+      await ioUntil(() => closes === attempts, 'the server to drop the socket');
+      expectNextAttemptAfter(wait);
+    }
+    expect(server.state.connections).toBeGreaterThanOrEqual(6);
+  });
+
+  it('starts the schedule over after a connection that stayed healthy', async () => {
+    socket.start();
+    for (const wait of [99, 199, 399]) {
+      await ioUntil(() => closes === attempts, 'the drop');
+      expectNextAttemptAfter(wait);
+    }
+    await ioUntil(() => closes === attempts, 'the drop');
+    server.state.hold = true;
+    expectNextAttemptAfter(799);
+    await ioUntil(() => server.state.held !== undefined && socket.isOpen, 'a connection that stays');
+    vi.advanceTimersByTime(HEALTHY_AFTER_MS);
+    server.state.held?.close();
+    await ioUntil(() => closes === attempts, 'the drop');
+    expectNextAttemptAfter(99);
+  });
+});
