@@ -144,6 +144,35 @@ describe('following the director', () => {
     expect(ms.origin).not.toContain('127.0.0.2');
   });
 
+  it('logs a director listener that throws and keeps following, with no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    open.push({ close: () => Promise.resolve(void process.off('unhandledRejection', onUnhandled)) });
+    const sim = await session();
+    const warnings: string[] = [];
+    const ms = new MediaServer({ host: machine(sim, 'actor').url, followDirector: true, logger: { warn: (line) => warnings.push(line) } });
+    open.push(ms);
+    ms.on('director', () => {
+      throw new Error('listener bug');
+    });
+    const values: unknown[] = [];
+    ms.live.subscribe(livePresets.localFps(), ({ value }) => values.push(value));
+
+    await ms.transport.play({ name: 'main' });
+    expect(ms.origin).toBe(machine(sim, 'director').url);
+    await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });
+    await ms.transport.stop({ name: 'main' });
+    expect(ms.origin).toBe(machine(sim, 'director').url);
+    const before = values.length;
+    await eventually(() => values.length > before && ms.live.status === 'online', 'live values from the new director');
+
+    expect(warnings.filter((line) => line.includes('listener bug'))).toHaveLength(2);
+    // A rejection is reported as unhandled only after the microtasks of its turn have run.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled).toEqual([]);
+  });
+
   it('reports a clean error when no machine of the session answers', async () => {
     const sim = await session();
     const ms = client(machine(sim, 'actor').url);

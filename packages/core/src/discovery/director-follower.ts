@@ -53,7 +53,7 @@ export class DirectorFollower {
     await this.#firstCheck;
   }
 
-  /** Looks for the director now; resolves true when it moved. */
+  /** Looks for the director now; resolves true when it moved. Never rejects: it runs from timers and events. */
   check(): Promise<boolean> {
     this.#check ??= this.#findDirector().finally(() => (this.#check = undefined));
     return this.#check;
@@ -67,16 +67,23 @@ export class DirectorFollower {
   async #findDirector(): Promise<boolean> {
     for (const origin of [this.#current, ...this.#known]) {
       if (this.#stopped) return false;
-      try {
-        const { session } = await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS });
-        this.#learnMachines(origin, session.director ? [session.director, ...session.actors, ...session.understudies] : []);
-        const { hostname, url, solo } = directorFrom(origin, session);
-        return this.#found({ hostname, url, solo });
-      } catch (error) {
-        this.logger.debug?.(`director check: ${origin} did not answer: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      const director = await this.#ask(origin);
+      if (director) return this.#found(director);
     }
     return false;
+  }
+
+  /** The director as `origin` names it; undefined when it does not answer usefully. */
+  async #ask(origin: string): Promise<DirectorChange | undefined> {
+    try {
+      const { session } = await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS });
+      this.#learnMachines(origin, session.director ? [session.director, ...session.actors, ...session.understudies] : []);
+      const { hostname, url, solo } = directorFrom(origin, session);
+      return { hostname, url, solo };
+    } catch (error) {
+      this.logger.debug?.(`director check: ${origin} did not answer: ${reasonOf(error)}`);
+      return undefined;
+    }
   }
 
   /** Machines of the session are reached on the port of the machine that listed them. */
@@ -95,7 +102,16 @@ export class DirectorFollower {
     if (!first && !moved) return false;
     if (moved) this.logger.warn(`The director of the session is now ${director.hostname} (${director.url}); following it.`);
     this.#current = director.url;
-    this.onDirector(director, moved);
+    try {
+      this.onDirector(director, moved);
+    } catch (error) {
+      // A listener's bug must not stop the follow, nor turn into a rejection nobody handles.
+      this.logger.warn(`A listener of the director change to ${director.hostname} threw: ${reasonOf(error)}`);
+    }
     return moved;
   }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

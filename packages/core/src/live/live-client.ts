@@ -121,9 +121,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     for (const property of properties) this.#registry.add(object, property, consumer);
     if (!this.#socket.isStarted) {
       this.#setStatus('connecting');
-      void this.originKnown().then(() => {
-        if (!this.#closed && this.#registry.size > 0) this.#socket.start();
-      });
+      void this.#openWhenOriginKnown();
     }
     this.#statusListeners.add(onStatus);
     // A consumer joining a shared socket learns where it stands without waiting for the next change.
@@ -144,6 +142,16 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
   /** Connects again at once, e.g. because the director moved. */
   reconnect(): void {
     this.#socket.reconnectNow();
+  }
+
+  async #openWhenOriginKnown(): Promise<void> {
+    try {
+      await this.originKnown();
+    } catch (error) {
+      // The machine the client was given is then the best guess; a director found later moves the socket.
+      this.logger.warn(`live update: the look for the director failed (${error instanceof Error ? error.message : String(error)}); connecting meanwhile.`);
+    }
+    if (!this.#closed && this.#registry.size > 0) this.#socket.start();
   }
 
   #goIdle(): void {
