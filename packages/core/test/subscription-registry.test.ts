@@ -100,6 +100,27 @@ describe('SubscriptionRegistry', () => {
     expect(sent.filter((f) => 'subscribe' in f)).toHaveLength(2);
   });
 
+  it('gives a consumer joining a failed pair the error the first consumers got', async () => {
+    const first = consumer();
+    registry.add(OBJECT, PROPERTY, first.it);
+    registry.onFrame({ error: `Unable to subscribe to ${OBJECT} / ${PROPERTY} - Invalid property` });
+    const late = consumer();
+    registry.add(OBJECT, PROPERTY, late.it);
+    await Promise.resolve();
+    expect(late.errors.map((e) => e.message)).toEqual(first.errors.map((e) => e.message));
+    expect(late.errors[0]?.message).toContain('Invalid property');
+  });
+
+  it('tells a consumer that joins and leaves a failed pair at once nothing', async () => {
+    registry.add(OBJECT, PROPERTY, consumer().it);
+    registry.onFrame({ error: `Unable to subscribe to ${OBJECT} / ${PROPERTY} - Invalid property` });
+    const late = consumer();
+    registry.add(OBJECT, PROPERTY, late.it);
+    registry.remove(OBJECT, PROPERTY, late.it);
+    await Promise.resolve();
+    expect(late.errors).toEqual([]);
+  });
+
   it('passes a property error value to consumers as an error, not a value', () => {
     const a = consumer();
     registry.add(OBJECT, PROPERTY, a.it);

@@ -26,6 +26,8 @@ interface Pair {
   /** The interval the server subscription was made with; it cannot be changed, only remade. */
   serverIntervalMs?: number;
   state: 'queued' | 'sent' | 'active' | 'failed';
+  /** Why the pair failed, for consumers that join it afterwards. */
+  error?: LiveUpdateError;
   /** Every consumer left while the subscribe was in flight: unsubscribe as soon as the id is known. */
   orphaned?: boolean;
   retries: number;
@@ -83,6 +85,7 @@ export class SubscriptionRegistry {
     }
     pair.consumers.add(consumer);
     if (pair.state === 'active') this.#ensureRate(pair);
+    if (pair.state === 'failed') this.#tellLateJoiner(pair, consumer);
   }
 
   remove(object: string, property: string, consumer: Consumer): void {
@@ -244,11 +247,18 @@ export class SubscriptionRegistry {
     const pair = op.pair;
     this.#awaitingId.delete(pair);
     pair.state = 'failed';
-    const error = new LiveUpdateError(`Could not watch ${pair.property} on ${pair.object}: ${message}`);
-    for (const consumer of pair.consumers) consumer.onError(error);
+    pair.error = new LiveUpdateError(`Could not watch ${pair.property} on ${pair.object}: ${message}`);
+    for (const consumer of pair.consumers) consumer.onError(pair.error);
     // The project may still be loading: that object will exist soon.
     if (/unable to find object/i.test(message) && !pair.orphaned) this.#retryLater(pair);
     this.#completeInFlight();
+  }
+
+  /** Told after `add` returns, as the first consumers were, unless the pair recovered or it left meanwhile. */
+  #tellLateJoiner(pair: Pair, consumer: Consumer): void {
+    queueMicrotask(() => {
+      if (pair.state === 'failed' && pair.error && pair.consumers.has(consumer)) consumer.onError(pair.error);
+    });
   }
 
   #retryLater(pair: Pair): void {
