@@ -37,19 +37,24 @@ const liveStats = async () => (await sim.control({ action: 'status' })).live;
 describe('live update', () => {
   it('serves 50 consumers of one value over one socket and one server subscription', async () => {
     const consumers = Array.from({ length: 50 }, () => watch());
-    await eventually(() => consumers.every((c) => c.values.length > 0), 'every consumer has a value');
-    // One subscribe request reached the server: the 50 share it on the client.
-    expect(await liveStats()).toMatchObject({ sockets: 1, subscriptions: 1, references: 1 });
+    // A value of its own keeps the socket open, so the FPS unsubscribe is seen and not just the socket closing.
+    const cpu = watch(livePresets.cpu());
+    await eventually(() => [...consumers, cpu].every((c) => c.values.length > 0), 'every consumer has a value');
+    // One subscribe request per value reached the server: the 50 share theirs on the client.
+    expect(await liveStats()).toMatchObject({ sockets: 1, subscriptions: 2, references: 2 });
 
     for (const c of consumers.slice(0, 49)) c.subscription.close();
     const last = consumers[49];
     const seen = last?.values.length ?? 0;
     await eventually(() => (last?.values.length ?? 0) > seen, 'the last consumer still gets values');
-    expect(await liveStats()).toMatchObject({ sockets: 1, subscriptions: 1, references: 1 });
+    expect(await liveStats()).toMatchObject({ sockets: 1, subscriptions: 2, references: 2 });
 
     last?.subscription.close();
-    await eventually(async () => (await liveStats()).subscriptions === 0, 'the server subscription is gone');
-    await eventually(async () => (await liveStats()).sockets === 0, 'the socket is closed');
+    await eventually(async () => (await liveStats()).subscriptions === 1, 'the FPS server subscription is gone');
+    expect(await liveStats()).toMatchObject({ sockets: 1, references: 1 });
+
+    cpu.subscription.close();
+    await eventually(async () => (await liveStats()).sockets === 0, 'the socket is closed with the last subscription');
   });
 
   it('unsubscribes a value its last consumer left while the socket serves others', async () => {
