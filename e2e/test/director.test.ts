@@ -135,6 +135,31 @@ describe('following the director', () => {
     expect(moves.at(-1)?.hostname).toBe('127.0.0.4');
   });
 
+  it('resumes live values from the machine that took over from a stopped director', async () => {
+    const { sim, ms, values, statuses } = await watchFromActor();
+    await eventually(() => values.length > 0, 'a first live value from the director');
+    const stopped = machine(sim, 'director').url;
+
+    await control(machine(sim, 'actor').url, { action: 'stopMachine', hostname: '127.0.0.2' });
+    await eventually(() => statuses.includes('offline'), 'the stream dropping with the director');
+    const before = values.length;
+    await eventually(() => values.length > before && ms.live.status === 'online', 'live values from the new director', 8000);
+    expect(ms.origin).toBe(machine(sim, 'director').url);
+    expect(ms.origin).not.toBe(stopped);
+  });
+
+  it('uses a solo machine directly, for requests and live values', async () => {
+    const sim = await startSimulator({ scenario: 'solo', port: 0, drivePort: 0 });
+    open.push(sim);
+    const ms = client(sim.mediaServer.url);
+    const values: unknown[] = [];
+    ms.live.subscribe(livePresets.localFps(), ({ value }) => values.push(value));
+    await ms.transport.play({ name: 'main' });
+    expect(ms.director).toMatchObject({ url: sim.mediaServer.url, solo: true });
+    expect(ms.origin).toBe(sim.mediaServer.url);
+    await eventually(() => values.length > 0, 'a live value from the solo machine');
+  });
+
   it('follows a director that was stopped to the machine that took over', async () => {
     const sim = await session();
     const ms = client(machine(sim, 'understudy').url);

@@ -57,6 +57,18 @@ describe('live update', () => {
     await eventually(async () => (await liveStats()).sockets === 0, 'the socket is closed with the last subscription');
   });
 
+  it('feeds two consumers of one value each at its own interval from one server subscription', async () => {
+    const fast = watch({ ...livePresets.localFps(), updateFrequencyMs: 100 });
+    const slowTimes: number[] = [];
+    ms.live.subscribe({ ...livePresets.localFps(), updateFrequencyMs: 500 }, () => slowTimes.push(performance.now()));
+    await eventually(() => slowTimes.length >= 4, 'four values for the slow consumer');
+    expect(await liveStats()).toMatchObject({ subscriptions: 1, references: 1 });
+    // The slow consumer is thinned to its interval (10 % slack); the fast one gets several values in each gap.
+    const gaps = slowTimes.slice(1).map((time, i) => time - (slowTimes[i] ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(440);
+    expect(fast.values.length).toBeGreaterThan(slowTimes.length * 2);
+  });
+
   it('unsubscribes a value its last consumer left while the socket serves others', async () => {
     const fps = [watch(), watch()];
     const cpu = watch(livePresets.cpu());
