@@ -11,12 +11,12 @@ describe('seeded organisation', () => {
     expect(seedOrganisation(8).demo.token).not.toBe(seedOrganisation(7).demo.token);
   });
 
-  it('has the demo assets: one with 40 versions and one with a single version', () => {
+  it('has the demo assets: one with 40 versions, one with a single version and one with none yet', () => {
     const { drives, demo } = seedOrganisation(1);
-    const assets = drives.flatMap((drive) => drive.assets);
-    expect(assets.find((asset) => asset.id === demo.contentId)?.versions).toHaveLength(40);
-    expect(assets.find((asset) => asset.id === demo.singleVersionContentId)?.versions).toHaveLength(1);
-    expect(drives.find((drive) => drive.id === demo.driveId)?.assets.map((asset) => asset.id)).toContain(demo.contentId);
+    const demoAssets = drives.find((drive) => drive.id === demo.driveId)?.assets ?? [];
+    expect(demoAssets.find((asset) => asset.id === demo.contentId)?.versions).toHaveLength(40);
+    expect(demoAssets.find((asset) => asset.id === demo.singleVersionContentId)?.versions).toHaveLength(1);
+    expect(demoAssets.find((asset) => asset.id === demo.emptyContentId)?.versions).toEqual([]);
   });
 
   it('mixes version types, statuses and uploader statuses', () => {
@@ -26,8 +26,9 @@ describe('seeded organisation', () => {
     expect(new Set(versions.map((version) => version.uploaded_by_user_status))).toEqual(new Set(['active', 'deleted']));
   });
 
-  it('gives every asset one active, ready version and numbers versions newest first', () => {
-    for (const asset of seedOrganisation(1).drives.flatMap((drive) => drive.assets)) {
+  it('gives every asset with versions one active, ready version and numbers versions newest first', () => {
+    const assets = seedOrganisation(1).drives.flatMap((drive) => drive.assets);
+    for (const asset of assets.filter((each) => each.versions.length > 0)) {
       const active = asset.versions.filter((version) => version.is_active);
       expect(active).toHaveLength(1);
       expect(active[0]?.status).toBe('ready');

@@ -23,7 +23,7 @@ export interface DriveService {
   url: string;
   /** The demo token: an owner's valid token on a plan with version rights. */
   token: string;
-  demoDrive: { driveId: string; contentId: string; singleVersionContentId: string };
+  demoDrive: { driveId: string; contentId: string; singleVersionContentId: string; emptyContentId: string };
   /** The organisation's other tokens, for trying refusals (see README.md). */
   otherTokens: { revoked: string; withoutVersionRights: string };
   /** API requests received since start; control requests are not counted. */
@@ -54,7 +54,12 @@ export async function startDriveService(options: DriveServiceOptions): Promise<D
   return {
     url,
     token: demo.token,
-    demoDrive: { driveId: demo.driveId, contentId: demo.contentId, singleVersionContentId: demo.singleVersionContentId },
+    demoDrive: {
+      driveId: demo.driveId,
+      contentId: demo.contentId,
+      singleVersionContentId: demo.singleVersionContentId,
+      emptyContentId: demo.emptyContentId,
+    },
     otherTokens: { revoked: demo.revokedToken, withoutVersionRights: demo.withoutVersionRightsToken },
     get requestCount() {
       return service.log.count;

@@ -37,6 +37,8 @@ export interface SeededOrganisation {
     /** The asset with 40 versions. */
     contentId: string;
     singleVersionContentId: string;
+    /** An asset whose first version has not been uploaded yet: its listing is empty. */
+    emptyContentId: string;
   };
 }
 
@@ -63,6 +65,7 @@ const SHOW_ASSETS: AssetPlan[] = [
   { name: 'rider.pdf', type: 'file', versionCount: 2 },
 ];
 const ARCHIVE_ASSETS: AssetPlan[] = [{ name: 'last-tour.scene', type: 'scene', versionCount: 2 }];
+const EMPTY_ASSET: AssetPlan = { name: 'encore.scene', type: 'scene', versionCount: 0 };
 
 const LABELS = ['Opening night', 'Tech rehearsal', 'Director notes', 'Final', 'Colour pass'] as const;
 const FIRST_UPLOAD_MICROS = Date.UTC(2025, 0, 6, 9, 0, 0) * 1000;
@@ -87,6 +90,9 @@ export function seedOrganisation(seed: number): SeededOrganisation {
   ];
   const [demoToken, revokedToken, withoutRightsToken] = tokens.map((token) => token.value) as [string, string, string];
   const [manyVersions, singleVersion] = show.assets as [SeededAsset, SeededAsset];
+  // Drawn last, so that every id and token above stays what the same seed gave before it was added.
+  const awaitingUpload = seedAsset(random, EMPTY_ASSET, FIRST_UPLOAD_MICROS, uploaders);
+  show.assets.push(awaitingUpload);
   return {
     drives: [show, archive],
     tokens,
@@ -98,6 +104,7 @@ export function seedOrganisation(seed: number): SeededOrganisation {
       driveId: show.id,
       contentId: manyVersions.id,
       singleVersionContentId: singleVersion.id,
+      emptyContentId: awaitingUpload.id,
     },
   };
 }
