@@ -146,6 +146,16 @@ describe('listing versions', () => {
     expect(fromPageTwo).toHaveLength(25);
   });
 
+  it('lists an asset with no versions yet as one empty page: last_page 1, from and to null', async () => {
+    const empty = { driveId: asset.driveId, contentId: service.demoDrive.emptyContentId };
+    const page = await drive.versions.list(empty).page();
+    expect(page.data).toEqual([]);
+    expect(page.meta).toMatchObject({ current_page: 1, from: null, to: null, last_page: 1, total: 0 });
+    expect(page.links.prev).toBeNull();
+    expect(page.links.next).toBeNull();
+    expect(await allVersions(empty)).toEqual([]);
+  });
+
   it('lists the single-version asset as one page whose only version is active', async () => {
     const page = await drive.versions.list(singleVersionAsset).page();
     expect(page.meta).toMatchObject({ current_page: 1, from: 1, to: 1, last_page: 1, total: 1 });
@@ -200,6 +210,20 @@ describe('reading and updating a version', () => {
     expect(activeVersions(await allVersions())).toEqual([12]);
   });
 
+  it('set_active true moves updated_at of the version it activates and of the one it deactivates, no other', async () => {
+    const before = await allVersions();
+    const wasActive = before.find((version) => version.is_active);
+    const target = before.find((version) => version.version_number === 12);
+    const updated = await drive.versions.update({ ...asset, versionId: target?.id ?? '', setActive: true });
+    expect(updated?.updated_at).toMatch(MICROSECOND_UTC);
+    expect(updated && target && updated.updated_at > target.updated_at).toBe(true);
+
+    const after = await allVersions();
+    const changed = after.filter((version, index) => version.updated_at !== before[index]?.updated_at);
+    expect(changed.map((version) => version.version_number).sort((a, b) => a - b)).toEqual([12, wasActive?.version_number]);
+    expect(after.find((version) => version.id === wasActive?.id)?.is_active).toBe(false);
+  });
+
   it('set_active false changes nothing, not even updated_at', async () => {
     const before = await allVersions();
     const active = before.find((version) => version.is_active);
@@ -227,6 +251,17 @@ describe('deleting a version', () => {
     expect(remaining).toHaveLength(39);
     expect(remaining.some((version) => version.id === newest?.id)).toBe(false);
     expect(activeVersions(remaining)).toEqual([secondNewest?.version_number]);
+  });
+
+  it('makes the newest remaining version active when an active version that is not the newest is deleted', async () => {
+    const versions = await allVersions();
+    const twelfth = versions.find((version) => version.version_number === 12);
+    await drive.versions.update({ ...asset, versionId: twelfth?.id ?? '', setActive: true });
+    await drive.versions.delete({ ...asset, versionId: twelfth?.id ?? '' });
+    const remaining = await allVersions();
+    expect(remaining.some((version) => version.id === twelfth?.id)).toBe(false);
+    // Not version 11 or 13, the neighbours: the README reads "next most recent" as the most recent remaining.
+    expect(activeVersions(remaining)).toEqual([40]);
   });
 
   it('leaves the active version alone when another one is deleted', async () => {
@@ -295,8 +330,10 @@ describe('errors', () => {
     const error = await wrong.versions.list(asset).page().catch((caught: unknown) => caught);
     await wrong.close();
     expect(error).toBeInstanceOf(AuthError);
-    expect(error).toMatchObject({ status: 401, body: { error: { message: 'Unauthenticated' } } });
-    for (const view of [(error as Error).message, JSON.stringify(error), inspect(error, { depth: 10, showHidden: true })]) {
+    expect(error).toMatchObject({ status: 401 });
+    expect((error as AuthError).body).toEqual({ error: { message: 'Unauthenticated', details: expect.any(String) as unknown } });
+    const views = [(error as Error).message, (error as Error).stack ?? '', JSON.stringify(error), inspect(error, { depth: 10, showHidden: true })];
+    for (const view of views) {
       expect(view).not.toContain(secret);
     }
     expect(JSON.stringify(wrong)).not.toContain(secret);
