@@ -1,30 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
 import { silentLogger } from '../src/http/logger.js';
 import { DEFAULT_LIVE_TIMING, LiveSocket } from '../src/live/live-socket.js';
 import { HEALTHY_AFTER_MS } from '../src/live/reconnect-backoff.js';
-
-/**
- * A real live-update server on loopback that answers every connection, then either drops it at once (a crash
- * loop) or holds it until told to drop it.
- */
-async function startServer() {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await new Promise<void>((resolve) => wss.once('listening', resolve));
-  const state = { connections: 0, hold: false, held: undefined as WebSocket | undefined };
-  wss.on('connection', (ws) => {
-    state.connections++;
-    ws.send(JSON.stringify({ subscriptions: [] }));
-    if (state.hold) state.held = ws;
-    else ws.close();
-  });
-  return {
-    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
-    state,
-    close: () => new Promise<void>((resolve) => wss.close(() => resolve())),
-  };
-}
+import { startLiveServer } from './support/live-server.js';
 
 /** Lets real socket I/O happen while the clock is fake; fails if `condition` does not hold within 5 s. */
 async function ioUntil(condition: () => boolean, what: string): Promise<void> {
@@ -36,13 +14,13 @@ async function ioUntil(condition: () => boolean, what: string): Promise<void> {
 }
 
 describe('LiveSocket reconnects', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: Awaited<ReturnType<typeof startLiveServer>>;
   let socket: LiveSocket;
   let attempts: number;
   let closes: number;
 
   beforeEach(async () => {
-    server = await startServer();
+    server = await startLiveServer();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     // Full jitter at its top: every wait is its ceiling, less a millisecond.
     vi.spyOn(Math, 'random').mockReturnValue(0.999999);
