@@ -38,7 +38,7 @@ export function failureResponse(failure: DriveFailure): ApiResponse {
       return errorResponse(
         409,
         'Cannot delete the last version',
-        'An asset always has at least one version: this is its only version, so it was not deleted.',
+        'An asset that has versions keeps at least one: this is its only version, so it was not deleted.',
       );
   }
 }
