@@ -12,13 +12,21 @@
   var actionUuid = '';
   var settings = {};
   var globalSettings = {};
-  var nextRequestId = 1;
+  // Answers can outlive the page that asked (the operator closes an inspector and opens it again): ids carry
+  // a mark of this page load, so a new page never takes an old page's answer for its own.
+  var pageMark = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+  var requestCount = 0;
   /** The latest request per dropdown kind: older answers are ignored. */
   var pending = {};
   var connectionTimer = null;
 
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  function nextRequestId() {
+    requestCount += 1;
+    return pageMark + '-' + requestCount;
   }
 
   function fields(selector) {
@@ -124,7 +132,7 @@
 
   function requestItems(select) {
     var kind = select.getAttribute('data-items');
-    var requestId = nextRequestId++;
+    var requestId = nextRequestId();
     pending[kind] = requestId;
     var message = { request: kind, requestId: requestId };
     addHost(message);
@@ -171,7 +179,7 @@
   // ---- connection line ---------------------------------------------------------------------------------------
 
   function requestConnection() {
-    var message = { request: 'connection', requestId: nextRequestId++ };
+    var message = { request: 'connection', requestId: nextRequestId() };
     pending.connection = message.requestId;
     addHost(message);
     send({ event: 'sendToPlugin', action: actionUuid, context: inspectorUuid, payload: message });

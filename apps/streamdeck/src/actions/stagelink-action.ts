@@ -57,7 +57,9 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
       // An inspector can ask before the app has sent the global host; give it a moment to arrive.
       await this.services.tiles.globalSettingsLoaded(2000);
       const answer = await answerInspector(this.services.pool, ev.payload, this.services.tiles.hostOf(ev.action.id));
-      await streamDeck.ui.sendToPropertyInspector(answer);
+      // The SDK sends to whichever inspector is open now: when the operator has moved on to another key, the
+      // answer would land in that key's page, so it is dropped.
+      if (streamDeck.ui.action?.id === ev.action.id) await streamDeck.ui.sendToPropertyInspector(answer);
     });
   }
 }

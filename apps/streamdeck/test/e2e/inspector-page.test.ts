@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStreamDeck, PLUGIN_DIR } from '../harness/fake-stream-deck.js';
-import { startSim } from './simulator.js';
+import { control, startSim } from './simulator.js';
 
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
 
@@ -119,5 +119,39 @@ describe('the transport inspector page', () => {
     });
     expect(line).not.toContain('Connected');
     await deck.waitForLatestImage('cue', (svg) => svg.includes('NO LINK'), 'the key following the new address');
+  });
+
+  it("never hands a key's answer to the inspector opened after it", async () => {
+    deck.appear({ action: TRANSPORT, context: 'cue-a', settings: { command: 'gototrack', transport: 'main' } });
+    deck.appear({ action: TRANSPORT, context: 'cue-b', settings: { command: 'gototrack', transport: 'main' }, column: 1 });
+    // Slow answers, so the operator has moved on to key B before the plugin answers key A.
+    await control(sim, { action: 'latency', ms: 600 });
+    deck.inspectorAppear('cue-a');
+    deck.sendToPlugin('cue-a', { request: 'tracks', requestId: 'same' });
+    deck.inspectorDisappear('cue-a');
+    deck.inspectorAppear('cue-b');
+    deck.sendToPlugin('cue-b', { request: 'connection', requestId: 'same' });
+
+    const answer = await deck.waitFor((commands) => commands.find((c) => c.event === 'sendToPropertyInspector'), "key B's answer");
+    expect(answer.context).toBe('cue-b');
+    expect(answer.payload).toMatchObject({ response: 'connection', requestId: 'same' });
+    // Key A's request went first: its answer, had it been sent, would be in by now.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(deck.sent('sendToPropertyInspector').map((c) => (c.payload as { response?: string }).response)).toEqual(['connection']);
+  });
+
+  it('gives every request of every page load an id of its own', async () => {
+    deck.appear({ action: TRANSPORT, context: 'cue', settings: { command: 'gotosection', transport: 'main', track: 'Intro' } });
+    const first = openInspector(deck, 'transport.html', 'cue');
+    await until('the first page asking', () => deck.inspectorCommands.some((c) => c.event === 'sendToPlugin'));
+    first.window.close();
+    deck.inspectorDisappear('cue');
+    dom = openInspector(deck, 'transport.html', 'cue');
+    const count = deck.inspectorCommands.length;
+    await until('the second page asking', () => deck.inspectorCommands.slice(count).some((c) => c.event === 'sendToPlugin'));
+
+    const ids = deck.inspectorCommands.filter((c) => c.event === 'sendToPlugin').map((c) => (c.payload as { requestId?: unknown }).requestId);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
