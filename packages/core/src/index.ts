@@ -25,6 +25,8 @@ export {
   TRANSPORT_COMMAND_NAMES,
   TRANSPORT_FIELDS,
   isTransportCommand,
+  isWithinTrack,
+  runTransportCommand,
   type TransportCommand,
   type TransportCommandFields,
   type TransportCommandShape,

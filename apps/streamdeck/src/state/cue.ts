@@ -5,6 +5,8 @@
  */
 import {
   isTransportCommand,
+  isWithinTrack,
+  runTransportCommand,
   TRANSPORT_COMMANDS,
   TRANSPORT_FIELDS,
   type MediaServer,
@@ -73,8 +75,10 @@ export function readCue(settings: TransportKeySettings): CueReading {
   const transportName = textSetting(settings.transport);
   if (!transportName) return { ok: false, label, problem: 'Choose a transport.' };
   const { required, optional }: TransportCommandShape = TRANSPORT_COMMANDS[command];
+  // Go to section / note keys name their track: the cue goes there first (core's runTransportCommand).
+  const trackFirst: TransportField[] = isWithinTrack(command) ? ['track'] : [];
   const fields: Record<string, unknown> = {};
-  for (const field of [...required, ...optional]) {
+  for (const field of [...required, ...optional, ...trackFirst]) {
     if (command === 'engaged') break;
     const value = settingOf(settings[field], field);
     if (value !== undefined) fields[field] = value;
@@ -105,9 +109,9 @@ function nameOf(command: TransportCommand, fields: TransportCommandFields): stri
     case 'gototrack':
       return fields.track?.name;
     case 'gotosection':
-      return `Section ${fields.section}`;
+      return onTrack(fields, `Section ${fields.section}`);
     case 'gotonote':
-      return fields.note;
+      return onTrack(fields, String(fields.note));
     case 'gototag':
       return `${fields.tagType} ${fields.tagValue}`;
     case 'gototime':
@@ -124,10 +128,16 @@ function nameOf(command: TransportCommand, fields: TransportCommandFields): stri
   }
 }
 
+/** "Finale: Section 3" when the cue names its track; the section or note alone when it acts on the current one. */
+function onTrack(fields: TransportCommandFields, target: string): string {
+  const track = fields.track?.name;
+  return track === undefined ? target : `${track}: ${target}`;
+}
+
 /** Sends the cue through core; rejects with core's error (which says what failed) when it did not fire. */
 export async function fireCue(server: MediaServer, cue: Cue, signal?: AbortSignal): Promise<void> {
   if (cue.command === 'engaged') return toggleEngaged(server, cue.transportName, { signal });
-  return server.transport.send(cue.command, cue.transport, cue.fields, { signal });
+  return runTransportCommand(server.transport, cue.command, cue.transport, cue.fields, { signal });
 }
 
 /**

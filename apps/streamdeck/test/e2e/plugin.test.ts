@@ -71,6 +71,23 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     expect(transports.find((candidate) => candidate.name === 'main')?.brightness).toBe(0);
   });
 
+  it('goes to the section of the track a key names, from another track', async () => {
+    // The last track of main's set list; main starts on the first.
+    const track = 'Finale';
+    expect(sim.state.transports.positionOf({ name: 'main' }).track.name).not.toBe(track);
+    const { annotations } = await client.transport.annotations({ name: track });
+    const section = annotations.sections.at(-1);
+    if (!section) throw new Error(`The simulator's track ${track} has no sections`);
+    const settings = { command: 'gotosection', transport: 'main', track, section: section.index, playmode: 'stop' };
+    deck.appear({ action: TRANSPORT, context: 'to-section', settings });
+    await deck.waitForImage('to-section', (svg) => svg.includes(`>${track}:<`) && svg.includes(`>Section ${section.index}<`), 'the track on the face');
+
+    deck.press('to-section');
+
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'to-section'), 'showOk');
+    expect(sim.state.transports.positionOf({ name: 'main' })).toMatchObject({ track: { name: track }, time: section.time, playmode: 'stop' });
+  });
+
   it('shows an alert when the server is down, lives on, and fires again once it is back', async () => {
     deck.appear({ action: TRANSPORT, context: 'play-main', settings: { command: 'play', transport: 'main' } });
     await deck.waitForImage('play-main', (svg) => svg.includes('main'), 'the cue face');

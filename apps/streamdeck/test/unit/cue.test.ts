@@ -93,6 +93,24 @@ describe('firing a cue through core', () => {
     expect(calls).toEqual([[settings.command, { name: 'main' }, fields]]);
   });
 
+  it('goes to the track of a go to section or note key first, then to its section or note', async () => {
+    const { calls, server } = recordingServer();
+    await fireCue(server, cueOf({ command: 'gotosection', transport: 'main', track: 'Finale', section: '3', playmode: 'play' }));
+    await fireCue(server, cueOf({ command: 'gotonote', transport: 'main', track: 'Finale', note: 'Q1' }));
+    expect(calls).toEqual([
+      ['gototrack', { name: 'main' }, { track: { name: 'Finale' } }],
+      ['gotosection', { name: 'main' }, { section: '3', playmode: 'play' }],
+      ['gototrack', { name: 'main' }, { track: { name: 'Finale' } }],
+      ['gotonote', { name: 'main' }, { note: 'Q1' }],
+    ]);
+  });
+
+  it('names the track on the face of a go to section or note key', () => {
+    expect(cueOf({ command: 'gotosection', transport: 'main', track: 'Finale', section: '3' })).toMatchObject({ name: 'Finale: Section 3' });
+    expect(cueOf({ command: 'gotonote', transport: 'main', track: 'Finale', note: 'Q1' })).toMatchObject({ name: 'Finale: Q1' });
+    expect(cueOf({ command: 'gotosection', transport: 'main', section: '3' })).toMatchObject({ name: 'Section 3' });
+  });
+
   it('shows a fixed level as a percentage', () => {
     expect(cueOf({ command: 'brightness', transport: 'main', brightness: 0.25 })).toMatchObject({ label: 'BRIGHTNESS', name: '25 %' });
   });
