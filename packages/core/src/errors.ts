@@ -85,6 +85,15 @@ export class ConnectionError extends StagelinkError {
   }
 }
 
+/**
+ * True when nothing came back from the server: it could not be reached (refused, reset, unknown host) or did not
+ * answer in time. A front end shows such a server as offline. Any other error is not a link problem: a server
+ * that answered with an error is up, and input refused before sending never left.
+ */
+export function isUnreachable(error: unknown): error is ConnectionError | TimeoutError {
+  return error instanceof ConnectionError || error instanceof TimeoutError;
+}
+
 /** The caller aborted the request through its AbortSignal. */
 export class AbortedError extends StagelinkError {
   override name = 'AbortedError';

@@ -1,9 +1,11 @@
-import { HttpError, StatusError } from '@stagelink/core';
+import { isUnreachable } from '@stagelink/core';
+import { StaleValueError } from './shared-poll.js';
 
 /**
- * True when a failed request says nothing reached us from the server (refused, timed out, no answer): the
- * key shows its offline face. A server that answered with an error is up; the key says what it refused.
+ * True when nothing reached us from the server (refused, timed out, or no answer for longer than a value may be
+ * shown): the key shows its offline face. Anything else (a refusal, bad input, a bug) is a problem the key
+ * names instead, so the operator is not sent to check cables that are fine.
  */
 export function isLinkDown(error: unknown): boolean {
-  return !(error instanceof HttpError || error instanceof StatusError);
+  return isUnreachable(error) || error instanceof StaleValueError;
 }

@@ -1,4 +1,4 @@
-import type { HealthEntry } from '@stagelink/core';
+import { ConnectionError, InvalidInputError, type HealthEntry } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HealthTile } from '../../src/tiles/health-tile.js';
 import { LevelTile } from '../../src/tiles/level-tile.js';
@@ -46,7 +46,7 @@ describe('health tiles', () => {
 
   it('shows the offline face when the server cannot be reached, and a press polls at once', async () => {
     const stub = stubServer();
-    stub.server.status.health.mockRejectedValue(new Error('connect ECONNREFUSED'));
+    stub.server.status.health.mockRejectedValue(new ConnectionError('http://10.0.0.5 refused the connection.'));
     const key = keyRecorder();
     const tile = new HealthTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
     tile.configure({}, host);
@@ -56,6 +56,24 @@ describe('health tiles', () => {
     tile.press();
     await vi.advanceTimersByTimeAsync(300);
     expect(key.latest).toContain('>ERROR<');
+    tile.dispose();
+  });
+
+  it('names a problem that is not the link instead of showing the offline face', async () => {
+    const stub = stubServer();
+    stub.server.status.health.mockRejectedValue(new InvalidInputError('The machine name is empty.'));
+    const key = keyRecorder();
+    const tile = new HealthTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    tile.configure({}, host);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.latest).not.toContain('OFFLINE');
+    expect(key.latest).toContain('>PROBLEM<');
+    expect(key.latest).toContain('The machine');
+    stub.server.status.health.mockRejectedValue(new TypeError('Cannot read properties of undefined'));
+    tile.press();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.latest).not.toContain('OFFLINE');
+    expect(key.latest).toContain('>PROBLEM<');
     tile.dispose();
   });
 });
