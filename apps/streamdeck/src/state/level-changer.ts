@@ -61,7 +61,7 @@ export class LevelChanger {
     if (this.#disposed) return false;
     const from = this.value;
     if (from === undefined) return false;
-    const target = clamp(roundToStep(from + ticks * step, step));
+    const target = clamp(withoutFloatNoise(withoutFloatNoise(from) + ticks * step));
     if (target === from && !this.busy) return true;
     this.#target = target;
     this.options.onValue(target);
@@ -105,10 +105,10 @@ function clamp(value: number): number {
 }
 
 /**
- * Servers hand back 32-bit floats (0.9 reads 0.8999999761581421, notes/field-notes.md): snap to the step
- * grid so repeated ticks land on clean values.
+ * Servers hand back 32-bit floats (0.9 reads 0.8999999761581421, notes/field-notes.md). Six decimals are finer
+ * than a step and coarser than that noise, so a tick moves exactly one step from any value, on the step grid or
+ * off it (0.83 turns to 0.88, not 0.90).
  */
-function roundToStep(value: number, step: number): number {
-  const snapped = Math.round(value / step) * step;
-  return Number(snapped.toFixed(6));
+function withoutFloatNoise(value: number): number {
+  return Number(value.toFixed(6));
 }

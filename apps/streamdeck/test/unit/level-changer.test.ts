@@ -53,12 +53,33 @@ describe('LevelChanger', () => {
     expect(server.requests.map((r) => r.value)).toEqual([1]);
   });
 
-  it('snaps 32-bit floats from the server to the step grid', () => {
+  it('reads 32-bit floats from the server as the value they stand for', () => {
     const server = manualServer();
     const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
     changer.known(0.8999999761581421, 0);
     changer.turn(1, 0.01);
     expect(server.requests.map((r) => r.value)).toEqual([0.91]);
+  });
+
+  it('moves exactly one step per tick from a value off the step grid', () => {
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    changer.known(0.8299999833106995, 0);
+    changer.turn(1, 0.05);
+    changer.turn(-3, 0.05);
+    expect(server.requests.map((r) => r.value)).toEqual([0.88]);
+    expect(changer.value).toBe(0.73);
+  });
+
+  it('stops at the end of the range from a value off the step grid', () => {
+    const server = manualServer();
+    const up = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    up.known(0.97, 0);
+    up.turn(1, 0.05);
+    const down = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    down.known(0.03, 0);
+    down.turn(-1, 0.05);
+    expect(server.requests.map((r) => r.value)).toEqual([1, 0]);
   });
 
   it('sends nothing and says so when no value is known yet', () => {
