@@ -1,10 +1,11 @@
 /** The simulator as the end-to-end tests use it: started, stopped and started again on the same port. */
-import { startSimulator, type Simulator } from '@stagelink/simulator';
+import { startSimulator, type LogSink, type Simulator } from '@stagelink/simulator';
 
 export const SEED = 7;
 
-export async function startSim(port = 0): Promise<Simulator> {
-  return startSimulator({ host: '127.0.0.1', port, drivePort: 0, seed: SEED });
+/** `log` hears every request the simulator answers (`{event: 'request', method, path, status}`). */
+export async function startSim(port = 0, log?: LogSink): Promise<Simulator> {
+  return startSimulator({ host: '127.0.0.1', port, drivePort: 0, seed: SEED, ...(log ? { log } : {}) });
 }
 
 export function portOf(sim: Simulator): number {
