@@ -13,7 +13,7 @@
 import { originOf, type MediaServer } from '@stagelink/core';
 import { asSettings, textSetting, type JsonObject, type JsonValue } from '../settings.js';
 import { isLinkDown } from '../state/link.js';
-import type { ServerLease, ServerPool } from '../state/server-pool.js';
+import type { DirectorMove, ServerLease, ServerPool } from '../state/server-pool.js';
 import { errorMessage } from '../error-message.js';
 
 export const INSPECTOR_REQUESTS = ['connection', 'transports', 'tracks', 'sections', 'notes', 'machines'] as const;
@@ -60,7 +60,7 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
   }
   try {
     const server = lease.server;
-    if (request === 'connection') return { ...base, host: origin, ...(await connection(server)) };
+    if (request === 'connection') return { ...base, host: origin, ...(await connection(server, lease.directorMove())) };
     try {
       return { ...base, host: origin, items: await items(server, request, textSetting(payload.track)) };
     } catch (error) {
@@ -71,14 +71,18 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
   }
 }
 
-async function connection(server: MediaServer): Promise<JsonObject> {
+/** How long the connection line says the director moved. */
+const DIRECTOR_MOVE_NOTICE_MS = 60_000;
+
+async function connection(server: MediaServer, move: DirectorMove | undefined): Promise<JsonObject> {
   try {
     const session = await server.status.session({ timeoutMs: REQUEST_TIMEOUT_MS });
     if (session.isRunningSolo) return { state: 'online', message: 'Connected: a solo machine.' };
     const machines = (session.director ? 1 : 0) + session.actors.length + session.understudies.length;
     const director = server.director?.hostname ?? session.director?.hostname ?? 'unknown';
     const following = new URL(server.origin).hostname === new URL(server.host).hostname ? '' : ` (followed from ${new URL(server.host).hostname})`;
-    return { state: 'online', message: `Connected: director ${director}${following}, ${machines} machine${machines === 1 ? '' : 's'}.` };
+    const moved = move && Date.now() - move.at < DIRECTOR_MOVE_NOTICE_MS ? ` Director moved to ${move.to} (was ${move.from}).` : '';
+    return { state: 'online', message: `Connected: director ${director}${following}, ${machines} machine${machines === 1 ? '' : 's'}.${moved}` };
   } catch (error) {
     return { state: isLinkDown(error) ? 'offline' : 'refused', message: errorMessage(error) };
   }

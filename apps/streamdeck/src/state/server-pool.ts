@@ -3,7 +3,7 @@
  * and the transport list. A host's client lives while some key holds a lease on it (and a short grace after,
  * so flipping pages does not rebuild connections); its polls run only while some key watches them.
  */
-import { MediaServer, originOf, type HealthEntry, type Logger, type MediaServerOptions, type Multitransport, type Transport } from '@stagelink/core';
+import { MediaServer, originOf, type DirectorChange, type HealthEntry, type Logger, type MediaServerOptions, type Multitransport, type Transport } from '@stagelink/core';
 import { errorMessage } from '../error-message.js';
 import { SharedPoll } from './shared-poll.js';
 
@@ -19,8 +19,16 @@ export interface ServerLease {
   readonly health: SharedPoll<HealthEntry[]>;
   /** `transport/transports`, polled while a transport key or a level dial is on screen. */
   readonly transports: SharedPoll<TransportList>;
+  /** The director's hostname before its last move and when it moved; undefined while it has not moved. */
+  readonly directorMove: () => DirectorMove | undefined;
   /** Gives the lease back; the last one out closes the client after the grace period. Idempotent. */
   release(): void;
+}
+
+export interface DirectorMove {
+  from: string;
+  to: string;
+  at: number;
 }
 
 export interface ServerPoolOptions {
@@ -42,6 +50,8 @@ interface Entry {
   transports: SharedPoll<TransportList>;
   leases: number;
   idleTimer?: NodeJS.Timeout;
+  directorMove?: DirectorMove;
+  stopWatchingDirector: () => void;
 }
 
 /**
@@ -70,6 +80,7 @@ export class ServerPool {
       server: entry.server,
       health: entry.health,
       transports: entry.transports,
+      directorMove: () => entry.directorMove,
       release: () => {
         if (released) return;
         released = true;
@@ -108,7 +119,18 @@ export class ServerPool {
         onListenerError,
       }),
       leases: 0,
+      stopWatchingDirector: () => server.off('director', onDirector),
     };
+    // The operator is told when the director moves (the inspector says so for a while); keys just follow it.
+    let director = server.director?.hostname;
+    const onDirector = (change: DirectorChange): void => {
+      if (director !== undefined && director !== change.hostname) {
+        entry.directorMove = { from: director, to: change.hostname, at: Date.now() };
+        logger.warn(`The director of ${origin}'s session moved from ${director} to ${change.hostname}.`);
+      }
+      director = change.hostname;
+    };
+    server.on('director', onDirector);
     this.#entries.set(origin, entry);
     return entry;
   }
@@ -125,6 +147,7 @@ export class ServerPool {
 
   async #closeEntry(entry: Entry): Promise<void> {
     clearTimeout(entry.idleTimer);
+    entry.stopWatchingDirector();
     entry.health.dispose();
     entry.transports.dispose();
     try {

@@ -76,11 +76,12 @@ describe('inspector requests against the simulator', () => {
 describe('inspector connection line in a session of several machines', () => {
   let sim: Simulator;
   let pool: ServerPool;
+  const warnings: string[] = [];
 
   beforeAll(async () => {
     const { startSimulator } = await import('@stagelink/simulator');
     sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0 });
-    pool = new ServerPool({ logger: { warn: () => undefined }, idleCloseMs: 10 });
+    pool = new ServerPool({ logger: { warn: (message) => warnings.push(message) }, idleCloseMs: 10 });
   });
 
   afterAll(async () => {
@@ -88,21 +89,26 @@ describe('inspector connection line in a session of several machines', () => {
     await sim.close();
   });
 
-  it('says which machine directs when the key names an actor, and follows a director move', async () => {
+  it('says which machine directs when the key names an actor, follows a director move, and says it moved', async () => {
     const actor = sim.machines().find((machine) => machine.role === 'actor');
     if (!actor) throw new Error('the session has an actor');
-    const first = await answerInspector(pool, { request: 'connection' }, actor.url);
-    expect(text(first.message)).toContain(`director 127.0.0.2 (followed from ${actor.hostname})`);
-
-    await fetch(`${sim.mediaServer.url}/__sim/control`, { method: 'POST', body: JSON.stringify({ action: 'moveDirector', to: '127.0.0.4' }) });
+    // Kept open across the move, as a key on screen keeps it: the same client must follow the director.
     const lease = pool.acquire(actor.url);
     try {
+      const first = await answerInspector(pool, { request: 'connection' }, actor.url);
+      expect(text(first.message)).toContain(`director 127.0.0.2 (followed from ${actor.hostname})`);
+      expect(text(first.message)).not.toContain('moved');
+
+      await fetch(`${sim.mediaServer.url}/__sim/control`, { method: 'POST', body: JSON.stringify({ action: 'moveDirector', to: '127.0.0.4' }) });
       await lease.server.transport.play({ name: 'main' });
       expect(lease.server.director?.hostname).toBe('127.0.0.4');
+
+      const after = await answerInspector(pool, { request: 'connection' }, actor.url);
+      expect(text(after.message)).toContain('director 127.0.0.4');
+      expect(text(after.message)).toContain('Director moved to 127.0.0.4 (was 127.0.0.2).');
+      expect(warnings).toContainEqual(expect.stringContaining('moved from 127.0.0.2 to 127.0.0.4'));
     } finally {
       lease.release();
     }
-    const after = await answerInspector(pool, { request: 'connection' }, actor.url);
-    expect(text(after.message)).toContain('director 127.0.0.4');
   });
 });

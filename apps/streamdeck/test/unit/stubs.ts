@@ -56,6 +56,8 @@ export function stubServer() {
     status: { health: vi.fn(), session: vi.fn() },
     transport: { transports: vi.fn(), send: vi.fn(), setVolume: vi.fn(), setBrightness: vi.fn() },
     close: vi.fn(() => Promise.resolve()),
+    on: vi.fn(),
+    off: vi.fn(),
   };
   return { server, live, asMediaServer: server as unknown as MediaServer };
 }
