@@ -1,5 +1,4 @@
 import type { Random } from './gen/random.js';
-import type { CrashGuard } from './support/crash-guard.js';
 
 /** How much of each area a run tries: the CI subset fits a few minutes, the full run is the proof. */
 export interface Budget {
@@ -29,6 +28,5 @@ export interface RunContext {
   seed: number;
   random: Random;
   budget: Budget;
-  crashes: CrashGuard;
   progress(line: string): void;
 }

@@ -80,7 +80,6 @@ async function main(): Promise<number> {
     seed: options.seed,
     random: new Random(options.seed),
     budget: options.budget,
-    crashes,
     progress: (line) => console.log(`hardening: ${line}`),
   };
   context.progress(`${options.budget.name} run, seed ${options.seed} (replay with --seed ${options.seed})`);
@@ -90,8 +89,8 @@ async function main(): Promise<number> {
   try {
     for (const area of AREAS.filter((candidate) => !options.only || options.only.includes(candidate.id))) {
       context.progress(`--- ${area.id}`);
-      const result = await area.run({ ...context, random: context.random.fork(area.id) }, shared);
-      for (const tally of Array.isArray(result) ? result : [result]) {
+      const result = await crashes.during(area.id, () => area.run({ ...context, random: context.random.fork(area.id) }, shared));
+      for (const tally of result) {
         context.progress(`${tally.area}: ${tally.inputs} inputs in ${(tally.durationMs / 1000).toFixed(1)} s${tally.failed ? ' (FAILED)' : ''}`);
         tallies.push(tally);
       }
@@ -99,6 +98,9 @@ async function main(): Promise<number> {
   } finally {
     await shared.close();
   }
+  const outside = await crashes.outsideAreas();
+  if (outside) tallies.push(outside);
+  crashes.close();
   console.log(`\nstagelink hardening (${options.budget.name}, seed ${options.seed})\n`);
   console.log(summaryTable(tallies, performance.now() - started));
   const failed = tallies.some((tally) => tally.failed);
