@@ -3,6 +3,7 @@ import type { RunContext } from '../context.js';
 import { DeckEventGenerator, type DeckEvent } from '../gen/deck-events.js';
 import { ACTIONS, launchDeck, type LaunchedDeck } from '../streamdeck/deck.js';
 import { KeyPresses } from '../streamdeck/key-presses.js';
+import { checkPluginLog } from '../streamdeck/plugin-log.js';
 import { brief } from '../report/clear-error.js';
 import { Tally } from '../report/tally.js';
 import { sleep, waitUntil } from '../support/time.js';
@@ -32,7 +33,7 @@ export async function deckInputs(context: RunContext): Promise<Tally> {
     hostile.stopFrames();
     await checkResponsive(launched, sim, tally);
     await checkReleased(launched, sim, tally);
-    checkLogs(launched, tally);
+    checkPluginLog(launched, tally);
   } finally {
     await launched.close();
     await hostile.close();
@@ -56,6 +57,7 @@ async function playEvents(launched: LaunchedDeck, url: string, random: RunContex
     if (!launched.alive()) {
       tally.crashes++;
       tally.finding(`the plugin exited (code ${String(deck.exitCode)}) during ${phase} after event #${index} ${brief(JSON.stringify(event), 160)}: ${brief(deck.output.slice(-600))}`);
+      checkPluginLog(launched, tally);
       await launched.close();
       return launchDeck(url);
     }
@@ -135,12 +137,4 @@ async function checkReleased(launched: LaunchedDeck, sim: Simulator, tally: Tall
     tally.leakedSockets += sim.live.stats().sockets;
     tally.finding(`${sim.live.stats().sockets} live sockets stayed open with no key on the deck (plugin alive: ${String(launched.alive())})`);
   }
-}
-
-/** The plugin's last-resort handlers log what no handler caught: each is a bug, even if the plugin lived on. */
-function checkLogs(launched: LaunchedDeck, tally: Tally): void {
-  if (process.env.HARDENING_DUMP_PLUGIN_LOG) console.log(launched.logs());
-  const uncaught = launched.logs().split('\n').filter((line) => /Uncaught exception|Unhandled rejection/.test(line));
-  for (const line of uncaught.slice(0, 5)) tally.finding(`plugin log: ${brief(line, 240)}`);
-  if (uncaught.length > 5) tally.finding(`... ${uncaught.length - 5} more uncaught errors in the plugin log`);
 }

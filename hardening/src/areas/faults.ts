@@ -6,6 +6,7 @@ import { NodeRedFaultFrontEnd } from '../node-red/fault-front-end.js';
 import type { NodeRedSession } from '../node-red/session.js';
 import { Tally } from '../report/tally.js';
 import { DeckFaultFrontEnd } from '../streamdeck/fault-front-end.js';
+import { checkPluginLog } from '../streamdeck/plugin-log.js';
 import { sleep, waitUntil } from '../support/time.js';
 
 /** A cue every this often, from each front end, while a fault holds. */
@@ -32,17 +33,19 @@ interface Counted {
  * stall, a hung live server, dropped sockets, refused and stalled upgrades, a malformed frame, a director
  * change, the director machine stopping, and a server restart. Each cue sent is acknowledged or reported
  * as an error (sent = acked + errored); the live value is shown offline when the stream drops and flows
- * again after each fault; both processes stay up; at the end each holds one live socket per server, and none
- * once their flow or keys are gone.
+ * again after each fault; both processes stay up and the plugin logs no uncaught error; at the end each holds
+ * one live socket per server, and none once their flow or keys are gone.
  */
 export async function serverFaults(context: RunContext, session: NodeRedSession): Promise<Tally[]> {
   const targets = await FaultTargets.start(context.seed);
   const counted: Counted[] = [];
+  let deck: DeckFaultFrontEnd | undefined;
   try {
     const nodeRed = await NodeRedFaultFrontEnd.deploy(session, targets);
-    const deck = await DeckFaultFrontEnd.launch(targets);
+    deck = await DeckFaultFrontEnd.launch(targets);
+    const pluginTally = new Tally('stream deck: server faults');
     counted.push({ tally: new Tally('node-red: server faults'), frontEnd: nodeRed, resumeTimes: [], dials: { turned: 0, landed: 0, alerts: 0 } });
-    counted.push({ tally: new Tally('stream deck: server faults'), frontEnd: deck, resumeTimes: [], dials: { turned: 0, landed: 0, alerts: 0 } });
+    counted.push({ tally: pluginTally, frontEnd: deck, resumeTimes: [], dials: { turned: 0, landed: 0, alerts: 0 } });
     await waitForLive(counted, targets);
     for (let round = 0; round < context.budget.faultRounds; round++) {
       const pauseMs = round === 0 && context.budget.name === 'full' ? LONG_PAUSE_MS : SHORT_PAUSE_MS;
@@ -52,7 +55,9 @@ export async function serverFaults(context: RunContext, session: NodeRedSession)
       }
     }
     await checkSockets(targets, counted, deck);
+    checkPluginLog(deck.launched, pluginTally);
   } finally {
+    await deck?.launched.close();
     await targets.close();
   }
   return counted.map(({ tally, resumeTimes, dials }) => {
@@ -153,7 +158,6 @@ async function checkSockets(targets: FaultTargets, counted: Counted[], deck: Dec
   const balance = deck.balance();
   plugin?.tally.note(`${balance.pressed} cue key presses, ${balance.answered} answered with OK or an alert`);
   plugin?.tally.expect(balance.answered === balance.pressed, `${balance.pressed} presses but ${balance.answered} answers on the cue keys`);
-  await deck.launched.close();
 }
 
 function median(values: number[]): number {
