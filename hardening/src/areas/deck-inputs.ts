@@ -27,10 +27,13 @@ export async function deckInputs(context: RunContext): Promise<Tally> {
   try {
     for (const [phase, url] of [['simulator', sim.mediaServer.url], ['hostile server', hostile.url]] as const) {
       const events = Math.round(context.budget.deckEvents * (phase === 'simulator' ? 0.7 : 0.3));
-      launched = await playEvents(launched, url, context.random.fork(phase), events, tally, phase);
+      // The broken server's malformed frames go to every live key on it while the phase's events play.
       if (phase === 'hostile server') hostile.streamFrames(50);
+      launched = await playEvents(launched, url, context.random.fork(phase), events, tally, phase);
     }
     hostile.stopFrames();
+    tally.note(`${hostile.framesStreamed} malformed live frames streamed to the plugin`);
+    tally.expect(hostile.framesStreamed > 0, 'no malformed live frame reached the plugin: it held no live socket on the broken server while frames streamed');
     await checkResponsive(launched, sim, tally);
     await checkReleased(launched, sim, tally);
     checkPluginLog(launched, tally);

@@ -27,6 +27,8 @@ export class HostileServer {
   requests = 0;
   upgrades = 0;
   framesSent = 0;
+  /** Frames of `streamFrames` that went out on a live socket (not the answers to subscriptions). */
+  framesStreamed = 0;
 
   private constructor(
     private readonly random: Random,
@@ -63,7 +65,9 @@ export class HostileServer {
     clearInterval(this.#frameTimer);
     this.#frameTimer = setInterval(() => {
       const frame = LIVE_FRAMES[this.#nextFrame++ % LIVE_FRAMES.length] ?? 'null';
-      for (const socket of this.#liveSockets) this.#sendFrame(socket, frame);
+      for (const socket of this.#liveSockets) {
+        if (this.#sendFrame(socket, frame)) this.framesStreamed++;
+      }
     }, everyMs);
   }
 
@@ -124,11 +128,13 @@ export class HostileServer {
     });
   }
 
-  #sendFrame(ws: WebSocket, frame: string | Buffer): void {
-    if (ws.readyState !== ws.OPEN) return;
+  /** Sends one frame if the socket is open; true when it went out. */
+  #sendFrame(ws: WebSocket, frame: string | Buffer): boolean {
+    if (ws.readyState !== ws.OPEN) return false;
     this.framesSent++;
     this.#remember(`frame ${typeof frame === 'string' ? frame.slice(0, 60) : `<binary ${frame.length} bytes>`}`);
     ws.send(frame);
+    return true;
   }
 
   /** The next answer of the shuffle; for the session query, the next one that names no machine. */
