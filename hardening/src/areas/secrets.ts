@@ -24,8 +24,8 @@ const MARKER = 'hardening-log-marker-5d1c';
  * timeouts, a malformed address, and a server that echoes the Authorization header back in its errors. Neither
  * may appear in Node-RED's log (debug level, debug nodes printing every output and error to it), a status
  * text, an error reaching Catch, the flows files or any export. Then the admin API with editor auth on: the
- * dropdown endpoints and the credentials answer nobody without a valid login, readers may read, only admins
- * deploy.
+ * editor's endpoints (dropdowns, director line) and the credentials answer nobody without a valid login,
+ * readers may read, only admins deploy.
  */
 export async function secrets(context: RunContext, session: NodeRedSession): Promise<Tally> {
   const tally = new Tally('node-red: secrets & admin auth');
@@ -154,17 +154,18 @@ async function checkAdminAuth(session: NodeRedSession, tally: Tally): Promise<vo
   const anonymous = AdminApi.anonymous(session.url);
   const forged = anonymous.withToken('not-a-token');
   const viewer = await AdminApi.login(session.red, VIEWER_USER);
-  const dropdowns = ['transports', 'tracks', 'annotations?track=Intro', 'machines'].map((path) => `/stagelink/${path}${path.includes('?') ? '&' : '?'}server=secret-server`);
+  // The dropdowns and the server dialog's director line: every endpoint the editor asks the server through.
+  const editorEndpoints = ['transports', 'tracks', 'annotations?track=Intro', 'machines', 'director'].map((path) => `/stagelink/${path}${path.includes('?') ? '&' : '?'}server=secret-server`);
   const expect = async (api: AdminApi, who: string, path: string, init: RequestInit, allowed: readonly number[]): Promise<void> => {
     tally.inputs++;
     const { status } = await api.request(path, init);
     if (tally.expect(allowed.includes(status), `${init.method ?? 'GET'} ${path} as ${who} answered ${status}, expected ${allowed.join(' or ')}`)) tally.ok++;
   };
-  for (const path of [...dropdowns, '/credentials/stagelink-drive/secret-drive', '/flows']) {
+  for (const path of [...editorEndpoints, '/credentials/stagelink-drive/secret-drive', '/flows']) {
     await expect(anonymous, 'nobody', path, {}, [401]);
     await expect(forged, 'a forged token', path, {}, [401]);
   }
-  for (const path of dropdowns) await expect(viewer, 'a reader', path, {}, [200]);
+  for (const path of editorEndpoints) await expect(viewer, 'a reader', path, {}, [200]);
   await expect(viewer, 'a reader', '/flows', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }, [401, 403]);
   await expect(anonymous, 'nobody', '/flows', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }, [401]);
   // Editor queries with odd addresses: answered (400/502 with a reason), never a crash. Loopback only.
