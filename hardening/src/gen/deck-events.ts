@@ -25,7 +25,14 @@ export type DeckEvent =
 export interface KeyState {
   action: DeckAction;
   controller: 'Keypad' | 'Encoder';
+  multi: boolean;
+  settings: Settings;
+  /** The settings are right and no raw frame has changed them since. */
+  settingsRight: boolean;
 }
+
+/** The request id of the one raw inspector message, so its answer is told apart from the inspector requests'. */
+export const RAW_REQUEST_ID = 'raw-frame';
 
 const ACTIONS: readonly DeckAction[] = ['transport', 'fps', 'health', 'level'];
 const MAX_KEYS = 24;
@@ -36,6 +43,8 @@ function field(random: Random, valid: readonly Wire[]): Wire {
 
 export class DeckEventGenerator {
   readonly keys = new Map<string, KeyState>();
+  /** The host in the deck's global settings: the phase starts with the server's, events change it. */
+  globalHost: Wire | undefined;
   #counter = 0;
 
   constructor(
@@ -43,12 +52,15 @@ export class DeckEventGenerator {
     private readonly simUrl: string,
     /** Contexts are `<prefix>-key-<n>`, so keys of two runs on one deck never share a context. */
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.globalHost = simUrl;
+  }
 
-  settingsFor(action: DeckAction): Settings {
+  /** Settings for a key of `action`, and whether they are right. */
+  settingsFor(action: DeckAction): { settings: Settings; right: boolean } {
     const random = this.random;
     // Two in five are set up right, so cues also fire and values also show; the rest are anything.
-    if (random.chance(0.4)) return goodSettings(action, random);
+    if (random.chance(0.4)) return { settings: goodSettings(action, random), right: true };
     const settings: Settings = {};
     const pools: Record<string, readonly Wire[]> = {
       transport: ['main', 'lobby', 'stage', 'nope', ...PATH_TRICKS.slice(0, 3)],
@@ -72,7 +84,7 @@ export class DeckEventGenerator {
     };
     for (const [name, valid] of Object.entries(pools)) if (random.chance(0.75)) settings[name] = field(random, valid);
     if (random.chance(0.1)) settings.host = random.pick(serverHosts(this.simUrl));
-    return settings;
+    return { settings, right: false };
   }
 
   next(): DeckEvent {
@@ -82,7 +94,11 @@ export class DeckEventGenerator {
     if (contexts.length === 0 || (roll < 0.2 && contexts.length < MAX_KEYS)) return this.#appear();
     const context = random.pick(contexts);
     const key = this.keys.get(context) as KeyState;
-    if (roll < 0.3) return { kind: 'settings', context, settings: this.settingsFor(key.action) };
+    if (roll < 0.3) {
+      const { settings, right } = this.settingsFor(key.action);
+      Object.assign(key, { settings, settingsRight: right });
+      return { kind: 'settings', context, settings };
+    }
     if (roll < 0.55) return key.controller === 'Keypad' ? { kind: 'press', context } : { kind: 'rotate', context, ticks: random.pick<Wire>([1, -1, 3, -7, 0, 1000, -1e6, 2.5, 'x', null]) };
     if (roll < 0.62) return { kind: random.pick(['keyDown', 'keyUp', 'dialDown', 'touchTap'] as const), context };
     if (roll < 0.7) {
@@ -90,8 +106,11 @@ export class DeckEventGenerator {
       return { kind: 'disappear', context };
     }
     if (roll < 0.8) return { kind: 'inspector', context, payload: this.#inspectorPayload() };
-    if (roll < 0.85) return { kind: 'global', settings: random.chance(0.7) ? { host: this.simUrl } : { host: random.pick(serverHosts(this.simUrl)) } };
-    if (roll < 0.95) return { kind: 'raw', text: this.#rawFrame(context) };
+    if (roll < 0.85) {
+      this.globalHost = random.chance(0.7) ? this.simUrl : random.pick(serverHosts(this.simUrl));
+      return { kind: 'global', settings: { host: this.globalHost } };
+    }
+    if (roll < 0.95) return { kind: 'raw', text: this.#rawFrame(key, context) };
     return this.#appear(context);
   }
 
@@ -104,8 +123,10 @@ export class DeckEventGenerator {
     // The app puts the level action on a dial and the others on keys; one in ten is put where it does not belong.
     const natural = action === 'level' ? 'Encoder' : 'Keypad';
     const controller = known?.controller ?? (random.chance(0.9) ? natural : natural === 'Encoder' ? 'Keypad' : 'Encoder');
-    this.keys.set(context, { action, controller });
-    return { kind: 'appear', context, action, controller, settings: this.settingsFor(action), multi: random.chance(0.1) };
+    const { settings, right } = this.settingsFor(action);
+    const multi = random.chance(0.1);
+    this.keys.set(context, { action, controller, multi, settings, settingsRight: right });
+    return { kind: 'appear', context, action, controller, settings, multi };
   }
 
   #inspectorPayload(): Wire {
@@ -119,8 +140,9 @@ export class DeckEventGenerator {
     };
   }
 
-  #rawFrame(context: string): string {
-    return this.random.pick([
+  /** A frame the app never sends; some change the key's settings, one drops the global host. */
+  #rawFrame(key: KeyState, context: string): string {
+    const frame = this.random.pick([
       'not json',
       '',
       '[]',
@@ -135,9 +157,12 @@ export class DeckEventGenerator {
       '{"event":"didReceiveGlobalSettings","payload":{"settings":[1,2]}}',
       '{"event":"systemDidWakeUp"}',
       '{"event":"deviceDidConnect","device":"x","deviceInfo":null}',
-      `{"event":"sendToPlugin","action":"com.stagelink.mediaserver.transport","context":"${context}","payload":{"request":"transports","host":"127.0.0.1:1"}}`,
+      `{"event":"sendToPlugin","action":"com.stagelink.mediaserver.transport","context":"${context}","payload":{"request":"transports","host":"127.0.0.1:1","requestId":"${RAW_REQUEST_ID}"}}`,
       `{"event":"${'e'.repeat(100_000)}"}`,
     ]);
+    if (frame.includes(`"${context}"`) && /willAppear|didReceiveSettings/.test(frame)) key.settingsRight = false;
+    if (frame.includes('didReceiveGlobalSettings')) this.globalHost = undefined;
+    return frame;
   }
 }
 

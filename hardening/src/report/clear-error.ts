@@ -26,3 +26,14 @@ export function brief(text: string, max = 160): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
+
+/** What an engine says when code met a value it did not expect: never an explanation for a user. */
+const ENGINE_ERROR = /Cannot read propert|Cannot set propert|is not a function|is not iterable|is not defined|is not a constructor|Maximum call stack|Invalid array length|\[object Object\]/;
+
+/**
+ * A clear message where only the text reaches the user (a property inspector's line): a few words at least,
+ * and not a JavaScript engine's error text.
+ */
+export function isClearMessage(text: unknown): boolean {
+  return typeof text === 'string' && text.trim().length >= 10 && !ENGINE_ERROR.test(text);
+}

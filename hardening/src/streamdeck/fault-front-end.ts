@@ -4,6 +4,7 @@ import type { FaultServer } from '../faults/steps.js';
 import type { FaultTargets } from '../faults/targets.js';
 import { waitUntil } from '../support/time.js';
 import { ACTIONS, launchDeck, LIVE_FPS, type LaunchedDeck } from './deck.js';
+import { levelPercent, turnDial } from './dial-turn.js';
 
 const SERVERS: readonly FaultServer[] = ['machine', 'session'];
 /** Cue keys per server: presses go round them, so each key's answers can be counted against its presses. */
@@ -42,29 +43,8 @@ export class DeckFaultFrontEnd implements FaultFrontEnd {
     return new DeckFaultFrontEnd(launched, { machine: reader(hosts.machine), session: reader(hosts.session) });
   }
 
-  async turnDial(server: FaultServer, index: number): Promise<CommandOutcome> {
-    const context = `level-${server}`;
-    const { deck } = this.launched;
-    const alerts = deck.sent('showAlert', context).length;
-    const frames = deck.sent('setFeedback', context).length;
-    deck.dialRotate(context, index % 2 === 0 ? 1 : -1);
-    const outcome = await waitUntil(async (): Promise<CommandOutcome | undefined> => {
-      if (deck.sent('showAlert', context).length > alerts) return 'error';
-      const shown = deck.sent('setFeedback', context).slice(frames).map(percentShown).filter((value) => value !== undefined).at(-1);
-      if (shown === undefined) return undefined;
-      return shown === (await this.#volumePercent(server)) ? 'ack' : undefined;
-    }, ANSWER_LIMIT_MS, 200);
-    return outcome ?? 'silent';
-  }
-
-  async #volumePercent(server: FaultServer): Promise<number | undefined> {
-    try {
-      const { transports } = await this.readers[server].transport.transports();
-      const volume = transports.find((transport) => transport.name === 'lobby')?.volume;
-      return volume === undefined ? undefined : Math.round(volume * 100);
-    } catch {
-      return undefined;
-    }
+  turnDial(server: FaultServer, index: number): Promise<CommandOutcome> {
+    return turnDial(this.launched.deck, `level-${server}`, index % 2 === 0 ? 1 : -1, () => levelPercent(this.readers[server], 'lobby', 'volume'), ANSWER_LIMIT_MS);
   }
 
   async command(server: FaultServer, index: number): Promise<CommandOutcome> {
@@ -135,11 +115,4 @@ export class DeckFaultFrontEnd implements FaultFrontEnd {
   #imagesSince(server: FaultServer, since: LiveMark): string[] {
     return this.launched.deck.images(`fps-${server}`).slice(since.position[server] ?? 0);
   }
-}
-
-/** The percentage a dial's touch strip shows, from its `setFeedback`; undefined for OFFLINE, waiting or set-up. */
-function percentShown(command: { payload?: unknown }): number | undefined {
-  const value = (command.payload as { value?: unknown } | undefined)?.value;
-  const match = typeof value === 'string' ? /^(\d+)%$/.exec(value) : null;
-  return match ? Number(match[1]) : undefined;
 }
