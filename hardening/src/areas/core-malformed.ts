@@ -83,7 +83,8 @@ async function liveFrames(client: MediaServer, hostile: HostileServer, context: 
   let problems = 0;
   client.live.on('problem', () => problems++);
   const subscriptions = requests.map((request) => client.live.subscribe(request, () => values++, { onError: () => problems++ }));
-  await waitUntil(() => hostile.liveSockets > 0, 5000);
+  const opened = await waitUntil(() => hostile.liveSockets > 0, 5000);
+  tally.expect(opened === true, 'no live socket opened to the broken server within 5 s: its malformed frames reached no subscription');
   const framesBefore = hostile.framesSent;
   hostile.streamFrames(25);
   await sleep(context.budget.liveSeconds * 1000);

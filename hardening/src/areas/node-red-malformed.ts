@@ -49,7 +49,8 @@ export async function nodeRedMalformedAnswers(context: RunContext, session: Node
   try {
     const commandProbes = probes();
     await deploy(session, hostile, commandProbes);
-    await waitUntil(() => hostile.liveSockets > 0, 10_000);
+    const opened = await waitUntil(() => hostile.liveSockets > 0, 10_000);
+    tally.expect(opened === true, 'the live nodes opened no socket to the broken server within 10 s: its malformed frames reached no node');
     hostile.streamFrames(50);
     const rounds = context.budget.coreRounds * 4;
     const commands = Array.from({ length: rounds }, () => commandProbes).flat();
