@@ -4,6 +4,7 @@ import { faultSequence, type FaultStep } from '../faults/steps.js';
 import { FaultTargets } from '../faults/targets.js';
 import { NodeRedFaultFrontEnd } from '../node-red/fault-front-end.js';
 import type { NodeRedSession } from '../node-red/session.js';
+import { brief } from '../report/clear-error.js';
 import { Tally } from '../report/tally.js';
 import { DeckFaultFrontEnd } from '../streamdeck/fault-front-end.js';
 import { checkPluginLog } from '../streamdeck/plugin-log.js';
@@ -103,6 +104,7 @@ async function countCommand({ tally, frontEnd }: Counted, step: FaultStep, index
   const outcome = await frontEnd.command(step.server, index);
   if (outcome === 'ack') tally.ok++;
   else if (outcome === 'error') tally.errors++;
+  else if (typeof outcome === 'object') tally.finding(`a cue sent during "${step.name}" failed with an unclear error: ${brief(outcome.unclear)}`);
   else {
     tally.silentLosses++;
     tally.finding(`a cue sent during "${step.name}" got neither an ack nor an error`);

@@ -1,6 +1,14 @@
 import type { FaultServer } from './steps.js';
 
-export type CommandOutcome = 'ack' | 'error' | 'silent';
+/** A dial turn: the value shown reached the server, the dial alerted, or neither within the limit. */
+export type TurnOutcome = 'ack' | 'error' | 'silent';
+
+export type CommandOutcome = TurnOutcome | UnclearError;
+
+/** An error that does not say what failed (no stagelink error): a finding, not a clear error. */
+export interface UnclearError {
+  unclear: string;
+}
 
 /** A front end under the faults: it sends commands to a server and shows that server's live values. */
 export interface FaultFrontEnd {
@@ -8,7 +16,7 @@ export interface FaultFrontEnd {
   /** Sends one cue to `server`; resolves with its outcome once known (silent: none within the limit). */
   command(server: FaultServer, index: number): Promise<CommandOutcome>;
   /** Turns a level dial one tick (up on even `index`, down on odd); acked when the server has the value shown. */
-  turnDial?(server: FaultServer, index: number): Promise<CommandOutcome>;
+  turnDial?(server: FaultServer, index: number): Promise<TurnOutcome>;
   /** A point in time to compare live values and states against. */
   mark(): Promise<LiveMark>;
   /** Milliseconds from `since` until a live value of `server` arrived; undefined when none came within `limitMs`. */

@@ -3,6 +3,7 @@ import type { FaultServer } from '../faults/steps.js';
 import type { FaultTargets } from '../faults/targets.js';
 import { waitUntil } from '../support/time.js';
 import { harnessTab, serverNode, type Probe } from './flows.js';
+import { isClearNodeError } from './outcomes.js';
 import { observed, sendCommand } from './probe-client.js';
 import type { NodeRedSession } from './session.js';
 
@@ -35,7 +36,7 @@ export class NodeRedFaultFrontEnd implements FaultFrontEnd {
   async command(server: FaultServer, index: number): Promise<CommandOutcome> {
     const outcome = await sendCommand(this.session.url, `fault-cue-${server}`, { command: index % 2 === 0 ? 'play' : 'stop' });
     if (outcome.kind === 'ack') return 'ack';
-    if (outcome.kind === 'error') return 'error';
+    if (outcome.kind === 'error') return isClearNodeError(outcome) ? 'error' : { unclear: `${outcome.source ?? 'unknown'}: ${outcome.message}` };
     return 'silent';
   }
 

@@ -15,7 +15,7 @@ export function countOutcome(tally: Tally, outcome: Outcome, where: string, inpu
       tally.ok++;
       return true;
     case 'error':
-      if (outcome.source?.startsWith('stagelink-') && isClearErrorText(outcome.message)) tally.errors++;
+      if (isClearNodeError(outcome)) tally.errors++;
       else example(tally, `unclear error from ${outcome.source ?? 'unknown'}`, `${where}: ${brief(outcome.message)} ← ${input()}`);
       return true;
     case 'silent':
@@ -25,6 +25,11 @@ export function countOutcome(tally: Tally, outcome: Outcome, where: string, inpu
     case 'unreachable':
       return false;
   }
+}
+
+/** An error a stagelink node reported and explained, as a Catch node received it. */
+export function isClearNodeError(outcome: Extract<Outcome, { kind: 'error' }>): boolean {
+  return outcome.source?.startsWith('stagelink-') === true && isClearErrorText(outcome.message);
 }
 
 const shown = new WeakMap<Tally, Map<string, number>>();

@@ -1,5 +1,5 @@
 import type { MediaServer } from '@stagelink/core';
-import type { CommandOutcome } from '../faults/front-end.js';
+import type { TurnOutcome } from '../faults/front-end.js';
 import { waitUntil } from '../support/time.js';
 import type { FakeStreamDeck } from './deck.js';
 
@@ -8,13 +8,13 @@ import type { FakeStreamDeck } from './deck.js';
  * strip showing a percentage the server has ('ack'). A turn against the end stop (up at 100 %, down at 0 %)
  * changes nothing and sends no new frame: the strip's last value answers it.
  */
-export async function turnDial(deck: FakeStreamDeck, context: string, ticks: number, serverPercent: () => Promise<number | undefined>, limitMs: number): Promise<CommandOutcome> {
+export async function turnDial(deck: FakeStreamDeck, context: string, ticks: number, serverPercent: () => Promise<number | undefined>, limitMs: number): Promise<TurnOutcome> {
   const alerts = deck.sent('showAlert', context).length;
   const frames = deck.sent('setFeedback', context).length;
   const before = shownPercent(deck, context);
   const atEndStop = (before === 100 && ticks > 0) || (before === 0 && ticks < 0);
   deck.dialRotate(context, ticks);
-  const outcome = await waitUntil(async (): Promise<CommandOutcome | undefined> => {
+  const outcome = await waitUntil(async (): Promise<TurnOutcome | undefined> => {
     if (deck.sent('showAlert', context).length > alerts) return 'error';
     const fresh = deck.sent('setFeedback', context).slice(frames).map(percentShown).filter((value) => value !== undefined).at(-1);
     const shown = fresh ?? (atEndStop ? before : undefined);

@@ -1,5 +1,5 @@
 import { MediaServer } from '@stagelink/core';
-import type { CommandOutcome, FaultFrontEnd, LiveMark } from '../faults/front-end.js';
+import type { CommandOutcome, FaultFrontEnd, LiveMark, TurnOutcome } from '../faults/front-end.js';
 import type { FaultServer } from '../faults/steps.js';
 import type { FaultTargets } from '../faults/targets.js';
 import { waitUntil } from '../support/time.js';
@@ -43,7 +43,7 @@ export class DeckFaultFrontEnd implements FaultFrontEnd {
     return new DeckFaultFrontEnd(launched, { machine: reader(hosts.machine), session: reader(hosts.session) });
   }
 
-  turnDial(server: FaultServer, index: number): Promise<CommandOutcome> {
+  turnDial(server: FaultServer, index: number): Promise<TurnOutcome> {
     return turnDial(this.launched.deck, `level-${server}`, index % 2 === 0 ? 1 : -1, () => levelPercent(this.readers[server], 'lobby', 'volume'), ANSWER_LIMIT_MS);
   }
 
