@@ -1,23 +1,27 @@
 // `pnpm start` (from the repository root): the simulator, and a Node-RED with the stagelink nodes installed and
-// the example flows deployed against it. Data lives in .stagelink-run/ at the repository root (git-ignored).
+// the example flows deployed against it. Data lives in .stagelink-run/ at the repository root (git-ignored) unless
+// `--data-dir` names another. `--port`, `--sim-port` and `--drive-port` pick the ports (0, or one that is taken:
+// any free port).
 // Ctrl-C stops both.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemo } from './lib/start-demo.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(packageDir, '..', '..');
-const runDir = join(repoRoot, '.stagelink-run');
-const userDir = join(runDir, 'node-red');
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
+const option = (name) => {
   const index = args.indexOf(`--${name}`);
-  return index === -1 ? fallback : Number(args[index + 1]);
+  return index === -1 ? undefined : args[index + 1];
 };
+const portOption = (name, fallback) => Number(option(name) ?? fallback);
+
+const runDir = resolve(option('data-dir') ?? join(repoRoot, '.stagelink-run'));
+const userDir = join(runDir, 'node-red');
 
 const say = (line = '') => console.log(line);
 
@@ -49,7 +53,12 @@ const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   say('\nstagelink: stopping Node-RED and the simulator...');
-  await demo?.stop();
+  try {
+    await demo?.stop();
+  } catch (error) {
+    console.error(`stagelink: stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+    code ||= 1;
+  }
   process.exit(code);
 };
 process.on('SIGINT', () => void stop(0));
@@ -58,9 +67,9 @@ process.on('SIGTERM', () => void stop(0));
 try {
   demo = await startDemo({
     userDir,
-    port: await freePort(option('port', 1880)),
-    simPort: await freePort(option('sim-port', 8080)),
-    drivePort: await freePort(option('drive-port', 8081)),
+    port: await freePort(portOption('port', 1880)),
+    simPort: await freePort(portOption('sim-port', 8080)),
+    drivePort: await freePort(portOption('drive-port', 8081)),
     credentialSecret: credentialSecret(),
     echo: true,
   });

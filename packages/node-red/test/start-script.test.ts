@@ -1,0 +1,129 @@
+import { MediaServer, type Transport } from '@stagelink/core';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DebugSidebar } from './support/editor-comms.js';
+import { eventually } from './support/harness.js';
+import { runStartScript, type StartScript } from './support/start-script.js';
+
+/**
+ * `pnpm start` as a user runs it: the real start script (free ports, a temporary data dir), its editor with the
+ * example flows deployed, each inject of the show-control example pressed as the editor's button presses it
+ * (`POST /inject/<id>`), its effect read from the simulator through @stagelink/core or from the debug sidebar,
+ * and Ctrl-C stopping everything.
+ */
+interface FlowNode {
+  id: string;
+  type: string;
+  z?: string;
+  name?: string;
+  wires?: string[][];
+}
+
+const EXAMPLE: FlowNode[] = JSON.parse(readFileSync(new URL('../examples/show-control.json', import.meta.url), 'utf8')) as FlowNode[];
+const TAB = EXAMPLE.find((node) => node.type === 'tab');
+const INJECTS = EXAMPLE.filter((node) => node.type === 'inject');
+const debugNode = (name: string): string => {
+  const node = EXAMPLE.find((candidate) => candidate.type === 'debug' && candidate.name === name);
+  if (!node) throw new Error(`The show-control example has no debug node "${name}".`);
+  return node.id;
+};
+
+describe('pnpm start', () => {
+  let dataDir: string;
+  let script: StartScript;
+  let client: MediaServer;
+  let sidebar: DebugSidebar;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'stagelink-start-'));
+    script = await runStartScript(['--port', '0', '--sim-port', '0', '--drive-port', '0', '--data-dir', dataDir]);
+    client = new MediaServer({ host: script.mediaServerUrl });
+    sidebar = await DebugSidebar.open(script.editorUrl);
+  }, 120_000);
+
+  afterAll(async () => {
+    sidebar?.close();
+    await client?.close();
+    script?.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const main = async (): Promise<Transport> => {
+    const { transports } = await client.transport.transports();
+    const transport = transports.find(({ name }) => name === 'main');
+    if (!transport) throw new Error('The simulator has no "main" transport.');
+    return transport;
+  };
+  /** The machine standing in for Actor 1, from the health every machine reports. */
+  const standingInForActor1 = async (): Promise<string[]> =>
+    (await client.status.health()).filter((entry) => entry.runningAsMachine.name === 'Actor 1' && entry.machine.name !== 'Actor 1').map((entry) => entry.machine.name);
+  /** The values a debug node has shown since its first `seenBefore` messages, of msgs with `topic` when given. */
+  const shownSince = (debug: string, seenBefore: number, topic?: string): unknown[] =>
+    sidebar
+      .from(debug)
+      .slice(seenBefore)
+      .filter((message) => topic === undefined || message.topic === topic)
+      .map((message) => message.value);
+
+  /** What each inject of the example does, checked on the simulator (or, for a read, in the debug sidebar). */
+  const EFFECTS: Record<string, (seenBefore: Record<string, number>) => void | Promise<void>> = {
+    'play main': async () => expect((await main()).playmode).toBe('play'),
+    'stop main': async () => expect((await main()).playmode).toBe('stop'),
+    'go to Act 1, play': async () => expect(await main()).toMatchObject({ currentTrack: { name: 'Act 1' }, playmode: 'play' }),
+    'next track': async () => {
+      const { tracks } = (await main()).setList;
+      const afterAct1 = tracks[tracks.findIndex(({ name }) => name === 'Act 1') + 1];
+      expect((await main()).currentTrack.name).toBe(afterAct1?.name);
+    },
+    'fail over Actor 1 (confirmed)': async () => expect(await standingInForActor1()).toHaveLength(1),
+    'restore Actor 1 (confirmed)': async () => expect(await standingInForActor1()).toEqual([]),
+    'read failover settings': async (seen) => expect(shownSince(debugNode('failover'), seen.failover ?? 0)).toContainEqual(await client.failover.settings()),
+    'health now': async (seen) => {
+      // The status node also polls every few seconds; a press is told apart by its inject's topic.
+      const [shown] = shownSince(debugNode('health'), seen.health ?? 0, 'health now') as { machine: { name: string } }[][];
+      expect(shown?.map((entry) => entry.machine.name)).toEqual((await client.status.health()).map((entry) => entry.machine.name));
+    },
+    'Doors open': (seen) =>
+      expect(shownSince(debugNode('oled'), seen.oled ?? 0)).toContainEqual(expect.objectContaining({ title: 'Front of house', message: 'Doors open in 5 minutes' })),
+    'list cameras': async (seen) => expect(shownSince(debugNode('request'), seen.request ?? 0)).toContainEqual(await client.mixedReality.cameras()),
+  };
+
+  const admin = async (path: string, init: RequestInit = {}): Promise<Response> => {
+    const response = await fetch(`${script.editorUrl}${path}`, init);
+    if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${response.status}: ${await response.text()}`);
+    return response;
+  };
+
+  it('serves the editor with the show-control example deployed', async () => {
+    expect((await admin('/')).headers.get('content-type')).toMatch(/text\/html/);
+    const deployed = (await (await admin('/flows', { headers: { accept: 'application/json' } })).json()) as FlowNode[];
+    const deployedIds = new Set(deployed.map((node) => node.id));
+    expect(EXAMPLE.filter((node) => !deployedIds.has(node.id)).map((node) => `${node.type} ${node.name ?? node.id}`)).toEqual([]);
+    expect(deployed.find((node) => node.id === TAB?.id)).toMatchObject({ type: 'tab', label: 'stagelink: show control' });
+  });
+
+  it('changes the simulator from every inject button of the show-control example', async () => {
+    expect(INJECTS.map((inject) => inject.name).sort()).toEqual(Object.keys(EFFECTS).sort());
+    // The health debug node starts switched off in the example; the sidebar's toggle switches it on.
+    await admin(`/debug/${debugNode('health')}/enable`, { method: 'POST' });
+    for (const inject of INJECTS) {
+      const name = inject.name ?? inject.id;
+      const seen = Object.fromEntries(['failover', 'health', 'oled', 'request'].map((debug) => [debug, sidebar.from(debugNode(debug)).length]));
+      await admin(`/inject/${inject.id}`, { method: 'POST' });
+      await eventually(() => EFFECTS[name]?.(seen), 10_000).catch((error: unknown) => {
+        throw new Error(`Pressing "${name}": ${error instanceof Error ? error.message : String(error)}\n--- output ---\n${script.output().slice(-3000)}`);
+      });
+    }
+    expect(sidebar.from(debugNode('failures'))).toEqual([]);
+  }, 120_000);
+
+  it('stops Node-RED and the simulator on Ctrl-C and leaves no process behind', async () => {
+    script.child.kill('SIGINT');
+    expect(await script.exited).toEqual({ code: 0, signal: null });
+    expect(script.groupAlive()).toBe(false);
+    await expect(fetch(script.editorUrl)).rejects.toThrow();
+    await expect(fetch(`${script.mediaServerUrl}/api/v1/status/health`)).rejects.toThrow();
+  }, 30_000);
+});
