@@ -129,12 +129,20 @@ describe('stagelink-drive-version', () => {
     expect((await caught).error?.message).toMatch(/no API token/);
   });
 
-  // A password credential is what keeps Node-RED from writing the token to flows.json or sending it back to the
-  // editor; scripts/smoke.mjs and the browser tests check the files, the exports and the editor themselves.
-  it('declares the token a password credential and lists with it', async () => {
-    await helper.load(nodes, flow({ operation: 'list' }), credentials());
-    expect(helper.getNode('drive')?.credentials).toEqual({ token: sim.drive.token });
-    expect(helper._redNodes.getCredentialDefinition('stagelink-drive')).toEqual({ token: { type: 'password' } });
+  // Deployed as the editor deploys: the token inside the drive node's `credentials`, then, on a redeploy, the
+  // editor's placeholder for a password it never got back. The runtime's flows are what GET /flows exports and
+  // what it hands storage for flows.json.
+  it('keeps a deployed token out of the flows Node-RED exports and saves, and still lists with it', async () => {
+    const deployed = flow({ operation: 'list' });
+    await helper.load(nodes, deployed);
+    const withToken = deployed.map((node) => (node.id === 'drive' ? { ...node, credentials: { token: sim.drive.token } } : node));
+    await helper.setFlows(withToken, 'full');
+    expect(JSON.stringify(helper._redNodes.getFlows()?.flows)).not.toContain(sim.drive.token);
+    expect(await listAll()).toHaveLength(40);
+
+    const unchanged = deployed.map((node) => (node.id === 'drive' ? { ...node, name: 'renamed', credentials: { token: '__PWRD__' } } : node));
+    await helper.setFlows(unchanged, 'full');
+    expect(JSON.stringify(helper._redNodes.getFlows()?.flows)).not.toContain(sim.drive.token);
     expect(await listAll()).toHaveLength(40);
   });
 });
