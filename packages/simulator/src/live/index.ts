@@ -1,3 +1,4 @@
 export { LiveUpdateServer, type LiveFaults, type LiveStats } from './live-server.js';
+export type { SubscribedValue } from './live-session.js';
 export type { LiveWorld } from './expressions.js';
 export { registerLiveActions } from './control-actions.js';

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { LIVE_UPDATE_PATH } from '@stagelink/core';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LiveWorld } from './expressions.js';
-import { LiveSession } from './live-session.js';
+import { LiveSession, type SubscribedValue } from './live-session.js';
 
 export interface LiveFaults {
   /** Answer upgrades with 503. */
@@ -22,6 +22,8 @@ export interface LiveStats {
   references: number;
   /** Upgrade requests received, answered or not: shows clients retrying. */
   upgradeAttempts: number;
+  /** Every server subscription over every socket, with the interval it sends at. */
+  subscribed: SubscribedValue[];
 }
 
 /**
@@ -51,11 +53,13 @@ export class LiveUpdateServer {
   stats(): LiveStats {
     let subscriptions = 0;
     let references = 0;
+    const subscribed: SubscribedValue[] = [];
     for (const session of this.#sessions.values()) {
       subscriptions += session.subscriptionCount;
       references += session.referenceCount;
+      subscribed.push(...session.subscribed);
     }
-    return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts };
+    return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts, subscribed };
   }
 
   dropSockets(): void {

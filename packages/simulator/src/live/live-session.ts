@@ -8,8 +8,15 @@ const FRAME_MS = 1000 / 60;
 interface ServerSubscription extends SubscriptionEntry {
   evaluate: Evaluator;
   refs: number;
+  intervalMs: number;
   timer: NodeJS.Timeout;
   lastSent?: string;
+}
+
+export interface SubscribedValue {
+  object: string;
+  property: string;
+  intervalMs: number;
 }
 
 export interface SessionContext {
@@ -46,6 +53,11 @@ export class LiveSession {
     let references = 0;
     for (const subscription of this.#subscriptions.values()) references += subscription.refs;
     return references;
+  }
+
+  /** Each server subscription and the interval it sends at: what a client's `updateFrequencyMs` became. */
+  get subscribed(): SubscribedValue[] {
+    return [...this.#subscriptions.values()].map(({ objectPath, propertyPath, intervalMs }) => ({ object: objectPath, property: propertyPath, intervalMs }));
   }
 
   dispose(): void {
@@ -107,6 +119,7 @@ export class LiveSession {
       propertyPath: property,
       evaluate: resolution.evaluate,
       refs: 1,
+      intervalMs,
       timer: setInterval(() => this.#tick(subscription), intervalMs),
     };
     this.#subscriptions.set(key, subscription);
