@@ -1,3 +1,4 @@
+import { livePresets, type LivePresetName } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
 import { control, eventually, helper, nextMessage, nodeModules, statuses, useSimulator, type Msg } from './support/harness.js';
@@ -36,6 +37,76 @@ describe('stagelink-liveupdate-in', () => {
     expect(msg.topic).toBe('localFps');
     expect(msg.object).toBe('subsystem:MonitoringManager.findLocalMonitor("fps")');
     expect(msg.payload).toBeGreaterThan(0);
+  });
+
+  /** An understudy's uid: what the failoverTakeover preset watches. */
+  const understudyUid = (): string => {
+    const [understudy] = sim.state.machines.sessionInfo().understudies;
+    if (!understudy) throw new Error('The simulator session has no understudy.');
+    return understudy.uid;
+  };
+  const aNumber = (value: unknown) => expect(value).toEqual(expect.any(Number));
+  /** Every preset of core: the node settings it needs, the request they make, and what its values look like. */
+  const PRESETS: Record<LivePresetName, { settings: Record<string, string>; request: () => { object: string; properties: string[] }; value: (value: unknown) => void }> = {
+    localFps: { settings: {}, request: () => livePresets.localFps(), value: aNumber },
+    remoteFps: { settings: { machine: 'actor-1' }, request: () => livePresets.remoteFps('actor-1'), value: aNumber },
+    cpu: { settings: {}, request: () => livePresets.cpu(), value: aNumber },
+    gpuMemory: { settings: {}, request: () => livePresets.gpuMemory(), value: aNumber },
+    processMemory: { settings: {}, request: () => livePresets.processMemory(), value: aNumber },
+    gpuProfiler: { settings: {}, request: () => livePresets.gpuProfiler(), value: aNumber },
+    failoverTakeover: {
+      settings: { machine: 'understudy' },
+      request: () => livePresets.failoverTakeover(understudyUid()),
+      value: (value) => expect(value).toBe(false),
+    },
+    workloadReceiveStatuses: {
+      settings: { workload: '1' },
+      request: () => livePresets.workloadReceiveStatuses('1'),
+      value: (value) => expect(value).toEqual([0, 1, 2].map((index) => ({ index, receiving: expect.any(Boolean) as unknown }))),
+    },
+    workloadInstances: {
+      settings: { workload: '2' },
+      request: () => livePresets.workloadInstances('2'),
+      value: (value) => expect(value).toEqual([0, 1].map((index) => ({ index, health: expect.stringMatching(/^(ok|warning)$/) as unknown }))),
+    },
+    instanceHealth: {
+      settings: { workload: '1', instance: '2' },
+      request: () => livePresets.instanceHealth('1', 2),
+      value: (value) => expect(value).toMatch(/^(ok|warning)$/),
+    },
+  };
+
+  for (const [preset, { settings, request, value }] of Object.entries(PRESETS)) {
+    it(`emits the ${preset} preset's values from the machine`, async () => {
+      const machine = settings.machine === 'understudy' ? understudyUid() : settings.machine;
+      await helper.load(nodes, flow({ preset, ...settings, ...(machine === undefined ? {} : { machine }) }));
+      const msg = await next(() => true);
+      const { object, properties } = request();
+      expect(msg).toMatchObject({ topic: preset, object, property: properties[0] });
+      value(msg.payload);
+    });
+  }
+
+  it('tells the flow when the watched understudy takes over a failed machine', async () => {
+    await helper.load(nodes, flow({ preset: 'failoverTakeover', machine: understudyUid() }));
+    expect((await next(() => true)).payload).toBe(false);
+    const takenOver = next((msg) => msg.payload === true);
+    sim.state.failover.failoverMachine({ name: 'Actor 1' });
+    await takenOver;
+  });
+
+  it('asks the server for updates at the node\'s interval, never faster than 20 ms, 100 ms when not set', async () => {
+    const { object, properties } = livePresets.cpu();
+    const intervalOnServer = async (interval: unknown): Promise<number | undefined> => {
+      await helper.load(nodes, flow({ preset: 'cpu', interval }));
+      await next(aValue);
+      const [subscribed] = sim.live.stats().subscribed.filter((entry) => entry.object === object && entry.property === properties[0]);
+      await helper.unload();
+      return subscribed?.intervalMs;
+    };
+    expect(await intervalOnServer(750)).toBe(750);
+    expect(await intervalOnServer(5)).toBe(20);
+    expect(await intervalOnServer('')).toBe(100);
   });
 
   it('watches another machine, and custom expressions, with the node topic', async () => {
