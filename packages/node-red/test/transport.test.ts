@@ -1,4 +1,4 @@
-import { MediaServer, TRANSPORT_COMMANDS, type TransportCommand } from '@stagelink/core';
+import { MediaServer, type TransportCommand } from '@stagelink/core';
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { control, flowWith, helper, nextMessage, nodeModules, simState, startSim, statuses } from './support/harness.js';
@@ -26,37 +26,51 @@ describe('stagelink-transport', () => {
 
   const transportOf = async (name: string) => (await simState(sim)).transports.find((t) => t.name === name);
 
-  // Every command of the spec, with the fields it needs, from a state where it can act: main on its second track
-  // ("Intro" is first), or in section 2 of "Intro" for the commands that act within the current track.
-  const everyCommand: Record<TransportCommand, { msg: Record<string, unknown>; onIntro?: boolean }> = {
-    play: { msg: {} },
-    stop: { msg: {} },
-    playsection: { msg: {}, onIntro: true },
-    playloopsection: { msg: {}, onIntro: true },
-    returntostart: { msg: {} },
-    gototrack: { msg: { track: 'Finale', playmode: 'play' } },
-    gotonexttrack: { msg: {} },
-    gotoprevtrack: { msg: {} },
-    gotosection: { msg: { section: '3' }, onIntro: true },
-    gotonextsection: { msg: {}, onIntro: true },
-    gotoprevsection: { msg: {}, onIntro: true },
-    gotonote: { msg: { note: 'Lights cue 12' }, onIntro: true },
-    gototag: { msg: { tagType: 'CUE', tagValue: 'Q2', allowGlobalJump: true } },
-    gototime: { msg: { time: 12.5 } },
-    gototimecode: { msg: { timecode: '00:00:05:00', ignoreTags: true } },
-    gotoframe: { msg: { frame: 120 } },
-    volume: { msg: { volume: 0.3 } },
-    brightness: { msg: { brightness: 0.4 } },
-    engaged: { msg: { engaged: false } },
+  /** Where main stands now: its playhead from the simulator, its levels and engagement as the API reports them. */
+  const mainNow = async () => {
+    const { track, time, playmode } = sim.state.transports.positionOf({ name: 'main' });
+    const { transports } = await ms.transport.transports();
+    const main = transports.find(({ name }) => name === 'main');
+    return { track: track.name, time, playmode, volume: main?.volume, brightness: main?.brightness, engaged: main?.engaged };
   };
 
-  it('covers every transport command of the spec', () => {
-    expect(Object.keys(everyCommand).sort()).toEqual(Object.keys(TRANSPORT_COMMANDS).sort());
-  });
+  // Every command of the spec, with the fields it needs, from a place where it has a visible effect (main stopped
+  // on "Act 1", or on "Intro", whose sections start at 0, 60 and 120 s and whose note "Lights cue 12" is at 60 s),
+  // and where main stands after it. Tracks: Preshow (300 s), Intro, Act 1, Interval, Finale.
+  interface Case {
+    msg: Record<string, unknown>;
+    from: { track: 'Act 1' | 'Intro'; section?: string; playing?: true };
+    then: Partial<Awaited<ReturnType<typeof mainNow>>>;
+  }
+  const everyCommand: Record<TransportCommand, Case> = {
+    play: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Act 1', playmode: 'play' } },
+    stop: { msg: {}, from: { track: 'Act 1', playing: true }, then: { track: 'Act 1', playmode: 'stop' } },
+    playsection: { msg: {}, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', playmode: 'play to end of section' } },
+    playloopsection: { msg: {}, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', playmode: 'loop section' } },
+    returntostart: { msg: {}, from: { track: 'Act 1', playing: true }, then: { track: 'Preshow', time: 0, playmode: 'stop' } },
+    gototrack: { msg: { track: 'Finale', playmode: 'play' }, from: { track: 'Act 1' }, then: { track: 'Finale', playmode: 'play' } },
+    gotonexttrack: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Interval', time: 0 } },
+    gotoprevtrack: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Intro', time: 0 } },
+    gotosection: { msg: { section: '3' }, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', time: 120 } },
+    gotonextsection: { msg: {}, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', time: 120 } },
+    gotoprevsection: { msg: {}, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', time: 0 } },
+    gotonote: { msg: { note: 'Lights cue 12' }, from: { track: 'Intro' }, then: { track: 'Intro', time: 60 } },
+    gototag: { msg: { tagType: 'CUE', tagValue: 'Q2', allowGlobalJump: true }, from: { track: 'Act 1' }, then: { track: 'Intro', time: 60 } },
+    gototime: { msg: { time: 12.5 }, from: { track: 'Act 1' }, then: { track: 'Act 1', time: 12.5 } },
+    // Without the TC tags a timecode is a time in the set list: 5 s into its first track.
+    gototimecode: { msg: { timecode: '00:00:05:00', ignoreTags: true }, from: { track: 'Act 1' }, then: { track: 'Preshow', time: 5 } },
+    // 30 frames per second.
+    gotoframe: { msg: { frame: 120 }, from: { track: 'Act 1' }, then: { track: 'Act 1', time: 4 } },
+    volume: { msg: { volume: 0.3 }, from: { track: 'Act 1' }, then: { volume: 0.3 } },
+    brightness: { msg: { brightness: 0.4 }, from: { track: 'Act 1' }, then: { brightness: 0.4 } },
+    engaged: { msg: { engaged: false }, from: { track: 'Act 1' }, then: { engaged: false } },
+  };
 
-  it.each(Object.entries(everyCommand))('sends %s with its fields and passes on the acknowledged cue', async (command, { msg, onIntro }) => {
-    await ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: onIntro ? 'Intro' : 'Act 1' } });
-    if (onIntro) await ms.transport.gotoSection({ transport: { name: 'main' }, section: '2' });
+  it.each(Object.entries(everyCommand))('sends %s with its fields, moves the transport and passes on the cue', async (command, { msg, from, then }) => {
+    await ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: from.track } });
+    if (from.section) await ms.transport.gotoSection({ transport: { name: 'main' }, section: from.section });
+    if (from.playing) await ms.transport.play({ name: 'main' });
+    const before = await mainNow();
     await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' }));
     const seen = statuses('n1');
     const out = nextMessage('out');
@@ -65,6 +79,10 @@ describe('stagelink-transport', () => {
     const { track, ...fields } = msg;
     expect(payload).toEqual({ command, transports: [{ name: 'main' }], ...fields, ...(track ? { track: { name: track } } : {}) });
     expect(seen.at(-1)).toMatchObject({ fill: 'green' });
+    const after = await mainNow();
+    expect(after).toMatchObject(then);
+    // Each case starts where the command has something to change.
+    expect(after).not.toEqual(before);
   });
 
   it('plays the transport named in the node and passes on what was sent', async () => {
