@@ -107,6 +107,17 @@ describe('stagelink-transport', () => {
     expect((await transportOf('lobby'))?.playmode).toBe('stop');
   });
 
+  it('keeps the node settings for msg properties that are empty strings', async () => {
+    await helper.load(
+      nodes,
+      flowWith(sim, { type: 'stagelink-transport', command: 'gototrack', transport: 'main', transportType: 'str', track: 'Finale', trackType: 'str' }),
+    );
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ command: '', transport: '', track: '', playmode: '' });
+    expect((await out).payload).toEqual({ command: 'gototrack', transports: [{ name: 'main' }], track: { name: 'Finale' } });
+    expect((await transportOf('main'))?.currentTrack).toBe('Finale');
+  });
+
   it('addresses a transport by a uid above 2^53 without losing digits', async () => {
     await helper.load(
       nodes,

@@ -14,10 +14,13 @@ export class MessageProperties {
     private readonly msg: NodeMessage,
   ) {}
 
-  /** `msg[name]` when set, else the node's setting; `undefined` when neither gives a value. */
+  /**
+   * `msg[name]` when set, else the node's setting; `undefined` when neither gives a value. An empty string is not
+   * set: a change node or a form that leaves a field blank must not wipe out the node's setting.
+   */
   async value(name: string): Promise<unknown> {
     const override = this.msg[name];
-    if (override !== undefined && override !== null) return override;
+    if (override !== undefined && override !== null && override !== '') return override;
     const setting = this.def[name];
     const type = this.def[`${name}Type`];
     if (setting === undefined || setting === null || setting === '') return undefined;
