@@ -1,6 +1,6 @@
 import type { Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
-import { flowWith, helper, nextMessage, nodeModules, simState, useSimulator } from './support/harness.js';
+import { eventually, flowWith, helper, nextMessage, nodeModules, simState, statuses, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-failover');
 
@@ -45,6 +45,21 @@ describe('stagelink-failover', () => {
     helper.getNode('n1')?.receive({ machine: 'Actor 2' });
     expect((await out).payload).toEqual({ operation: 'failovermachine', machine: { name: 'Actor 2' } });
     expect((await simState(sim)).failedOver).toEqual([{ actor: 'actor-2', understudy: 'understudy-1' }]);
+  });
+
+  it('keeps "armed" on the status line after each result, success or failure', async () => {
+    await helper.load(nodes, flowWith(sim, { ...failover, armed: true }));
+    const seen = statuses('n1');
+    const node = helper.getNode('n1') as unknown as { status: { getCalls(): { args: [{ fill?: string; text?: string }] }[] } };
+    expect(node.status.getCalls()[0]?.args[0]).toMatchObject({ fill: 'yellow', text: 'armed' });
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({});
+    await out;
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green', text: 'armed · failed over Actor 1' }));
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ machine: 'Actor 9' });
+    await caught;
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'red', text: expect.stringMatching(/^armed · /) as unknown }));
   });
 
   it('reads the settings and the understudy targets', async () => {

@@ -7,41 +7,49 @@ const MAX_TEXT = 40;
 /**
  * The status line under a node, throttled (see Throttle). Green for success, red for failure, yellow for work
  * in progress or a warning, grey ring for offline: the colours a show operator reads at a glance.
+ * A `standing` word (a failover node's "armed") stays in front of every text, so the next result never hides it.
  */
 export class StatusLine {
   readonly #throttle: Throttle<NodeStatus | Record<string, never>>;
+  readonly #standing: string | undefined;
 
-  constructor(node: Node<never> | Node<Record<string, string>>) {
+  constructor(node: Node<never> | Node<Record<string, string>>, { standing }: { standing?: string } = {}) {
     this.#throttle = new Throttle((status) => node.status(status));
+    this.#standing = standing;
   }
 
   ok(text: string): void {
-    this.#throttle.push({ fill: 'green', shape: 'dot', text: short(text) });
+    this.#throttle.push({ fill: 'green', shape: 'dot', text: this.#text(text) });
   }
 
   failed(error: unknown): void {
-    this.#throttle.push({ fill: 'red', shape: 'dot', text: short(errorSummary(error)) });
+    this.#throttle.push({ fill: 'red', shape: 'dot', text: this.#text(errorSummary(error)) });
   }
 
   warning(text: string): void {
-    this.#throttle.push({ fill: 'yellow', shape: 'dot', text: short(text) });
+    this.#throttle.push({ fill: 'yellow', shape: 'dot', text: this.#text(text) });
+  }
+
+  /** The standing word alone, as a warning: what the node shows before its first message. */
+  standingWarning(): void {
+    if (this.#standing !== undefined) this.#throttle.push({ fill: 'yellow', shape: 'dot', text: short(this.#standing) });
   }
 
   working(text: string): void {
-    this.#throttle.push({ fill: 'blue', shape: 'ring', text: short(text) });
+    this.#throttle.push({ fill: 'blue', shape: 'ring', text: this.#text(text) });
   }
 
   connecting(): void {
-    this.#throttle.push({ fill: 'yellow', shape: 'ring', text: 'connecting' });
+    this.#throttle.push({ fill: 'yellow', shape: 'ring', text: this.#text('connecting') });
   }
 
   /** Never leave a value on screen that looks live while it is not. */
   offline(text = 'offline'): void {
-    this.#throttle.push({ fill: 'red', shape: 'ring', text: short(text) });
+    this.#throttle.push({ fill: 'red', shape: 'ring', text: this.#text(text) });
   }
 
   show(status: NodeStatus): void {
-    this.#throttle.push({ ...status, text: status.text === undefined ? undefined : short(status.text) });
+    this.#throttle.push({ ...status, text: status.text === undefined ? undefined : this.#text(status.text) });
   }
 
   clear(): void {
@@ -50,6 +58,10 @@ export class StatusLine {
 
   close(): void {
     this.#throttle.close();
+  }
+
+  #text(text: string): string {
+    return short(this.#standing === undefined ? text : `${this.#standing} · ${text}`);
   }
 }
 

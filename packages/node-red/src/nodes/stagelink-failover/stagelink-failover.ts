@@ -25,9 +25,9 @@ export default function register(RED: NodeAPI): void {
 }
 
 function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
-  const status = new StatusLine(node);
   const armed = def.armed === true;
-  if (armed) status.warning('armed');
+  const status = new StatusLine(node, armed ? { standing: 'armed' } : {});
+  status.standingWarning();
 
   handleInput(node, status, async (msg, { send, signal }) => {
     const server = serverConnection(RED, def.server);
