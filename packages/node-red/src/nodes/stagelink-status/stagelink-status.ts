@@ -55,30 +55,38 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   };
 
   let timer: NodeJS.Timeout | undefined;
+  let first: NodeJS.Immediate | undefined;
   let polling = false;
   const work = handleInput(node, status, async (msg, { send, signal }) => {
     await read(msg, signal);
     send(msg);
-  }, () => clearInterval(timer));
+  }, () => {
+    clearImmediate(first);
+    clearInterval(timer);
+  });
+
+  const poll = (): void => {
+    // A slow server must not pile up requests: skip a tick while the last poll is still out.
+    if (polling || work.closing) return;
+    polling = true;
+    const msg: NodeMessage = {};
+    void work.track(
+      async () => {
+        await read(msg, work.signal);
+        node.send(msg);
+      },
+      (error) => {
+        status.failed(error);
+        node.error(error, msg);
+      },
+    ).finally(() => (polling = false));
+  };
 
   const seconds = Number(def.interval);
   if (Number.isFinite(seconds) && seconds > 0) {
-    timer = setInterval(() => {
-      // A slow server must not pile up requests: skip a tick while the last poll is still out.
-      if (polling || work.closing) return;
-      polling = true;
-      const msg: NodeMessage = {};
-      void work.track(
-        async () => {
-          await read(msg, work.signal);
-          node.send(msg);
-        },
-        (error) => {
-          status.failed(error);
-          node.error(error, msg);
-        },
-      ).finally(() => (polling = false));
-    }, Math.max(MIN_POLL_SECONDS, seconds) * 1000);
+    // Read once as soon as the whole flow has started (so a Catch node sees a failure), not only after a period.
+    first = setImmediate(poll);
+    timer = setInterval(poll, Math.max(MIN_POLL_SECONDS, seconds) * 1000);
   }
 }
 
