@@ -1,7 +1,7 @@
 import { MediaServer, type TransportCommand } from '@stagelink/core';
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { control, flowWith, helper, nextMessage, nodeModules, simState, startSim, statuses } from './support/harness.js';
+import { collect, control, eventually, flowWith, helper, nextMessage, nodeModules, simState, startSim, statuses } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-transport');
 
@@ -148,6 +148,23 @@ describe('stagelink-transport', () => {
     expect((await out).payload).toMatchObject({ command: 'volume', volume: 0.75 });
     const { transports } = await ms.transport.transports();
     expect(transports.find((t) => t.name === 'lobby')?.volume).toBeCloseTo(0.75);
+  });
+
+  it('carries many cues in flight at once without a listener-leak warning', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' }));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const messages = collect('out');
+      for (let cue = 0; cue < 32; cue++) helper.getNode('n1')?.receive({ payload: cue });
+      await eventually(() => expect(messages).toHaveLength(32));
+      // Node emits process warnings on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map(({ name, message }) => `${name}: ${message}`)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('sends an unknown transport to Catch with the msg, shows red and sends nothing on', async () => {

@@ -1,4 +1,5 @@
 import { AbortedError } from '@stagelink/core';
+import { setMaxListeners } from 'node:events';
 import type { DoneFunction, Node, NodeMessage, SendFunction } from './node-red.js';
 import type { StatusLine } from './status.js';
 
@@ -20,6 +21,12 @@ export class NodeWork {
   readonly #controller = new AbortController();
   readonly #running = new Set<Promise<void>>();
   #closing = false;
+
+  constructor() {
+    // Each request in flight listens on this signal until it ends: twenty cues at once are not a leak, and
+    // Node's "possible memory leak" warning for them would only alarm whoever reads the Node-RED log.
+    setMaxListeners(0, this.#controller.signal);
+  }
 
   get signal(): AbortSignal {
     return this.#controller.signal;
