@@ -14,7 +14,8 @@ export class StatusLine {
   readonly #standing: string | undefined;
 
   constructor(node: Node<never> | Node<Record<string, string>>, { standing }: { standing?: string } = {}) {
-    this.#throttle = new Throttle((status) => node.status(status));
+    // Texts are cut when shown, not when pushed: most pushes of a busy node are replaced before they show.
+    this.#throttle = new Throttle((status) => node.status(status.text === undefined ? status : { ...status, text: short(status.text) }));
     this.#standing = standing;
   }
 
@@ -32,7 +33,7 @@ export class StatusLine {
 
   /** The standing word alone, as a warning: what the node shows before its first message. */
   standingWarning(): void {
-    if (this.#standing !== undefined) this.#throttle.push({ fill: 'yellow', shape: 'dot', text: short(this.#standing) });
+    if (this.#standing !== undefined) this.#throttle.push({ fill: 'yellow', shape: 'dot', text: this.#standing });
   }
 
   working(text: string): void {
@@ -61,7 +62,7 @@ export class StatusLine {
   }
 
   #text(text: string): string {
-    return short(this.#standing === undefined ? text : `${this.#standing} · ${text}`);
+    return this.#standing === undefined ? text : `${this.#standing} · ${text}`;
   }
 }
 
