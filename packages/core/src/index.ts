@@ -25,8 +25,6 @@ export {
   TRANSPORT_COMMAND_NAMES,
   TRANSPORT_FIELDS,
   isTransportCommand,
-  isWithinTrack,
-  runTransportCommand,
   type TransportCommand,
   type TransportCommandFields,
   type TransportCommandShape,

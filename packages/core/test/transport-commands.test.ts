@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidInputError, MediaServer, runTransportCommand, StatusError } from '../src/index.js';
+import { InvalidInputError, MediaServer, StatusError } from '../src/index.js';
 import { json, ok, startScriptedServer } from './support/scripted-server.js';
 
 let cleanup: (() => Promise<void>)[] = [];
@@ -21,7 +21,7 @@ const refused = json(200, { status: { code: 5, message: 'Track "Finale" was not 
 describe('transport commands that act on the current track', () => {
   it('goes to the given track first, keeping the playmode, then to the section with the cue playmode', async () => {
     const { ms, sent } = await serverAnswering();
-    await runTransportCommand(ms.transport, 'gotosection', { name: 'main' }, { track: { name: 'Finale' }, section: '3', playmode: 'play' });
+    await ms.transport.send('gotosection', { name: 'main' }, { track: { name: 'Finale' }, section: '3', playmode: 'play' });
     expect(sent()).toEqual([
       { path: '/api/session/transport/gototrack', body: { transports: [{ transport: { name: 'main' }, track: { name: 'Finale' } }] } },
       { path: '/api/session/transport/gotosection', body: { transports: [{ transport: { name: 'main' }, section: '3', playmode: 'play' }] } },
@@ -30,14 +30,14 @@ describe('transport commands that act on the current track', () => {
 
   it('goes to a note of the given track the same way', async () => {
     const { ms, sent } = await serverAnswering();
-    await runTransportCommand(ms.transport, 'gotonote', [{ name: 'main' }], { track: { uid: '42' }, note: 'Lights cue 12' });
+    await ms.transport.send('gotonote', [{ name: 'main' }], { track: { uid: '42' }, note: 'Lights cue 12' });
     expect(sent().map((request) => request.path)).toEqual(['/api/session/transport/gototrack', '/api/session/transport/gotonote']);
     expect(sent()[0]?.body).toEqual({ transports: [{ transport: { name: 'main' }, track: { uid: '42' } }] });
   });
 
   it('sends nothing more when the track step is refused, and says it was that step', async () => {
     const { ms, sent } = await serverAnswering(refused);
-    const failure = runTransportCommand(ms.transport, 'gotosection', { name: 'main' }, { track: { name: 'Finale' }, section: '3' });
+    const failure = ms.transport.send('gotosection', { name: 'main' }, { track: { name: 'Finale' }, section: '3' });
     await expect(failure).rejects.toBeInstanceOf(StatusError);
     await expect(failure).rejects.toThrow(/^Going to track "Finale" failed, so section 3 was not sent: .*not found/);
     expect(sent()).toHaveLength(1);
@@ -45,23 +45,24 @@ describe('transport commands that act on the current track', () => {
 
   it('says the track was reached when the section step is refused', async () => {
     const { ms } = await serverAnswering(json(200, { status: ok }), refused);
-    const failure = runTransportCommand(ms.transport, 'gotonote', { name: 'main' }, { track: { name: 'Finale' }, note: 'Q1' });
+    const failure = ms.transport.send('gotonote', { name: 'main' }, { track: { name: 'Finale' }, note: 'Q1' });
     await expect(failure).rejects.toBeInstanceOf(StatusError);
     await expect(failure).rejects.toThrow(/^Went to track "Finale", but going to note "Q1" failed: /);
   });
 
-  it('acts on the current track when no track is given, and checks the section before sending anything', async () => {
+  it('acts on the current track when no track is given, and checks the section and track before sending anything', async () => {
     const { ms, sent } = await serverAnswering();
-    await runTransportCommand(ms.transport, 'gotosection', { name: 'main' }, { section: '2' });
+    await ms.transport.send('gotosection', { name: 'main' }, { section: '2' });
     expect(sent().map((request) => request.path)).toEqual(['/api/session/transport/gotosection']);
-    await expect(runTransportCommand(ms.transport, 'gotosection', { name: 'main' }, { track: { name: 'Finale' } })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(ms.transport.send('gotosection', { name: 'main' }, { track: { name: 'Finale' } })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(ms.transport.send('gotonote', { name: 'main' }, { track: {}, note: 'Q1' })).rejects.toThrow(/^track needs a uid or a name/);
     expect(sent()).toHaveLength(1);
   });
 
   it('sends other commands as they are, track or not', async () => {
     const { ms, sent } = await serverAnswering();
-    await runTransportCommand(ms.transport, 'gototrack', { name: 'main' }, { track: { name: 'Finale' }, playmode: 'stop' });
-    await runTransportCommand(ms.transport, 'gotonextsection', { name: 'main' }, { track: { name: 'Finale' } });
+    await ms.transport.send('gototrack', { name: 'main' }, { track: { name: 'Finale' }, playmode: 'stop' });
+    await ms.transport.send('gotonextsection', { name: 'main' }, { track: { name: 'Finale' } });
     expect(sent().map((request) => request.path)).toEqual(['/api/session/transport/gototrack', '/api/session/transport/gotonextsection']);
   });
 });

@@ -5,8 +5,6 @@
  */
 import {
   isTransportCommand,
-  isWithinTrack,
-  runTransportCommand,
   TRANSPORT_COMMANDS,
   TRANSPORT_FIELDS,
   type MediaServer,
@@ -75,10 +73,8 @@ export function readCue(settings: TransportKeySettings): CueReading {
   const transportName = textSetting(settings.transport);
   if (!transportName) return { ok: false, label, problem: 'Choose a transport.' };
   const { required, optional }: TransportCommandShape = TRANSPORT_COMMANDS[command];
-  // Go to section / note keys name their track: the cue goes there first (core's runTransportCommand).
-  const trackFirst: TransportField[] = isWithinTrack(command) ? ['track'] : [];
   const fields: Record<string, unknown> = {};
-  for (const field of [...required, ...optional, ...trackFirst]) {
+  for (const field of [...required, ...optional]) {
     if (command === 'engaged') break;
     const value = settingOf(settings[field], field);
     if (value !== undefined) fields[field] = value;
@@ -137,7 +133,8 @@ function onTrack(fields: TransportCommandFields, target: string): string {
 /** Sends the cue through core; rejects with core's error (which says what failed) when it did not fire. */
 export async function fireCue(server: MediaServer, cue: Cue, signal?: AbortSignal): Promise<void> {
   if (cue.command === 'engaged') return toggleEngaged(server, cue.transportName, { signal });
-  return runTransportCommand(server.transport, cue.command, cue.transport, cue.fields, { signal });
+  // Go to section / note keys may name their track: core's send goes there first.
+  return server.transport.send(cue.command, cue.transport, cue.fields, { signal });
 }
 
 /**

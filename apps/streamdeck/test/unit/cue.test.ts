@@ -93,15 +93,13 @@ describe('firing a cue through core', () => {
     expect(calls).toEqual([[settings.command, { name: 'main' }, fields]]);
   });
 
-  it('goes to the track of a go to section or note key first, then to its section or note', async () => {
+  it('hands core the track of a go to section or note key with its section or note', async () => {
     const { calls, server } = recordingServer();
     await fireCue(server, cueOf({ command: 'gotosection', transport: 'main', track: 'Finale', section: '3', playmode: 'play' }));
     await fireCue(server, cueOf({ command: 'gotonote', transport: 'main', track: 'Finale', note: 'Q1' }));
     expect(calls).toEqual([
-      ['gototrack', { name: 'main' }, { track: { name: 'Finale' } }],
-      ['gotosection', { name: 'main' }, { section: '3', playmode: 'play' }],
-      ['gototrack', { name: 'main' }, { track: { name: 'Finale' } }],
-      ['gotonote', { name: 'main' }, { note: 'Q1' }],
+      ['gotosection', { name: 'main' }, { section: '3', playmode: 'play', track: { name: 'Finale' } }],
+      ['gotonote', { name: 'main' }, { note: 'Q1', track: { name: 'Finale' } }],
     ]);
   });
 

@@ -1,6 +1,4 @@
-import { InvalidInputError, StagelinkError } from '../errors.js';
-import type { CallOptions } from './endpoint-caller.js';
-import type { TransportApi } from './transport.js';
+import { InvalidInputError } from '../errors.js';
 import type { Ref } from './types.js';
 
 /** What kind of value each field of a transport command is. */
@@ -26,11 +24,14 @@ export type TransportField = keyof typeof TRANSPORT_FIELDS;
 export interface TransportCommandShape {
   required: readonly TransportField[];
   optional: readonly TransportField[];
-  /** Acts on the current track; a `track` given with it is gone to first (see runTransportCommand). */
-  withinTrack?: boolean;
 }
 
 const cue = (...required: TransportField[]): TransportCommandShape => ({ required, optional: ['playmode'] });
+/**
+ * The spec's gotosection and gotonote act on the current track: a `track` given with them is gone to first
+ * (see TransportApi.send), so a key or a node can name the section's own track.
+ */
+const withinTrack = (...required: TransportField[]): TransportCommandShape => ({ required, optional: ['playmode', 'track'] });
 const plain: TransportCommandShape = { required: [], optional: [] };
 const setting = (field: TransportField): TransportCommandShape => ({ required: [field], optional: [] });
 
@@ -48,10 +49,10 @@ export const TRANSPORT_COMMANDS = {
   gototrack: cue('track'),
   gotonexttrack: cue(),
   gotoprevtrack: cue(),
-  gotosection: { ...cue('section'), withinTrack: true },
+  gotosection: withinTrack('section'),
   gotonextsection: cue(),
   gotoprevsection: cue(),
-  gotonote: { ...cue('note'), withinTrack: true },
+  gotonote: withinTrack('note'),
   gototag: { required: ['tagType', 'tagValue'], optional: ['allowGlobalJump', 'playmode'] },
   gototime: cue('time'),
   gototimecode: { required: ['timecode'], optional: ['ignoreTags', 'playmode'] },
@@ -98,49 +99,4 @@ export function requiredField<F extends TransportField>(
     throw new InvalidInputError(`The ${command} command needs ${field}: nothing was sent.`);
   }
   return value;
-}
-
-/** Whether the command acts on the current track, so a key or node may name the track to go to first. */
-export function isWithinTrack(command: TransportCommand): boolean {
-  const shape: TransportCommandShape = TRANSPORT_COMMANDS[command];
-  return shape.withinTrack === true;
-}
-
-/**
- * Sends a transport command as a key or a node means it. The spec's gotosection and gotonote act on the
- * current track, so when a track is given with them the transports go to that track first (gototrack with no
- * playmode: playing or stopped stays as it was), then to the section or note with the cue's playmode. When
- * the track step fails nothing more is sent; either step's error says which step it was.
- */
-export async function runTransportCommand(
-  transport: Pick<TransportApi, 'send'>,
-  command: TransportCommand,
-  transports: Ref | readonly Ref[],
-  fields: TransportCommandFields = {},
-  options?: CallOptions,
-): Promise<void> {
-  const { track, ...rest } = fields;
-  if (!isTransportCommand(command) || !isWithinTrack(command) || track === undefined) {
-    return transport.send(command, transports, fields, options);
-  }
-  for (const field of TRANSPORT_COMMANDS[command].required) requiredField(command, fields, field);
-  const trackName = JSON.stringify(track.name ?? track.uid);
-  const target = command === 'gotosection' ? `section ${String(rest.section)}` : `note ${JSON.stringify(rest.note)}`;
-  try {
-    await transport.send('gototrack', transports, { track }, options);
-  } catch (error) {
-    throw withStep(error, `Going to track ${trackName} failed, so ${target} was not sent`);
-  }
-  try {
-    await transport.send(command, transports, rest, options);
-  } catch (error) {
-    throw withStep(error, `Went to track ${trackName}, but going to ${target} failed`);
-  }
-}
-
-/** The same error (its class tells offline from refused), its message prefixed with the step that failed. */
-function withStep(error: unknown, step: string): Error {
-  if (!(error instanceof Error)) return new StagelinkError(`${step}: ${String(error)}`, undefined, { cause: error });
-  error.message = `${step}: ${error.message}`;
-  return error;
 }

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError, StagelinkError } from '../errors.js';
 import { endpoints, type EndpointSpec } from './catalogue.js';
 import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
 import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery } from './input-checks.js';
@@ -146,6 +146,7 @@ export class TransportApi {
   /**
    * Sends a transport command by its spec path name (`play`, `gototrack`, `volume`, ...) to one or more
    * transports, with the fields TRANSPORT_COMMANDS says it needs: what front ends driven by settings use.
+   * gotosection and gotonote given a `track` go to that track first (see #afterTrack).
    */
   async send(command: TransportCommand, transports: OneOrMany<Ref>, fields: TransportCommandFields = {}, options?: CallOptions): Promise<void> {
     if (!isTransportCommand(command)) {
@@ -175,10 +176,14 @@ export class TransportApi {
         return this.gotoPrevSection(cue({}), options);
       case 'gototrack':
         return this.gotoTrack(cue({ track: need('track') }), options);
-      case 'gotosection':
-        return this.gotoSection(cue({ section: need('section') }), options);
-      case 'gotonote':
-        return this.gotoNote(cue({ note: need('note') }), options);
+      case 'gotosection': {
+        const section = need('section');
+        return this.#afterTrack(transports, fields.track, `section ${section}`, options, () => this.gotoSection(cue({ section }), options));
+      }
+      case 'gotonote': {
+        const note = need('note');
+        return this.#afterTrack(transports, fields.track, `note ${JSON.stringify(note)}`, options, () => this.gotoNote(cue({ note }), options));
+      }
       case 'gototag':
         return this.gotoTag(cue({ type: need('tagType'), value: need('tagValue'), allowGlobalJump: fields.allowGlobalJump ?? false }), options);
       case 'gototime':
@@ -193,6 +198,33 @@ export class TransportApi {
         return this.setBrightness(each({ brightness: need('brightness') }), options);
       case 'engaged':
         return this.setEngaged(each({ engaged: need('engaged') }), options);
+    }
+  }
+
+  /**
+   * Sends a cue that acts on the current track, going to `track` first when one is given: gototrack with no
+   * playmode, so playing or stopped stays as it was until the cue's own playmode. When the track step fails
+   * nothing more is sent; either step's error says which step it was.
+   */
+  async #afterTrack(
+    transports: OneOrMany<Ref>,
+    track: Ref | undefined,
+    target: string,
+    options: CallOptions | undefined,
+    sendCue: () => Promise<void>,
+  ): Promise<void> {
+    if (track === undefined) return sendCue();
+    const { name, uid } = checkRef(track, 'track');
+    const trackName = JSON.stringify(name ?? uid);
+    try {
+      await this.gotoTrack(asArray(transports).map((transport) => ({ transport, track })), options);
+    } catch (error) {
+      throw withStep(error, `Going to track ${trackName} failed, so ${target} was not sent`);
+    }
+    try {
+      await sendCue();
+    } catch (error) {
+      throw withStep(error, `Went to track ${trackName}, but going to ${target} failed`);
     }
   }
 
@@ -219,4 +251,11 @@ export class TransportApi {
 function nonEmpty<T>(items: T[], spec: EndpointSpec): T[] {
   if (items.length === 0) throw new InvalidInputError(`${spec.path} needs at least one transport.`);
   return items;
+}
+
+/** The same error (its class tells offline from refused), its message prefixed with the step that failed. */
+function withStep(error: unknown, step: string): Error {
+  if (!(error instanceof Error)) return new StagelinkError(`${step}: ${String(error)}`, undefined, { cause: error });
+  error.message = `${step}: ${error.message}`;
+  return error;
 }
