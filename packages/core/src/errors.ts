@@ -109,6 +109,14 @@ export class InvalidInputError extends StagelinkError {
   override name = 'InvalidInputError';
 }
 
+/**
+ * The server answered, but not as the API specifies: no envelope, or fields a result promises are missing or
+ * of the wrong kind (another service on that port, a proxy, an unsupported version). Nothing of it is used.
+ */
+export class UnexpectedAnswerError extends StagelinkError {
+  override name = 'UnexpectedAnswerError';
+}
+
 /** Something went wrong on the live-update stream: a refused subscription, a property error, a bad frame. */
 export class LiveUpdateError extends StagelinkError {
   override name = 'LiveUpdateError';

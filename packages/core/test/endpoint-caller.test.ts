@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpError, MediaServer, StagelinkError, StatusError } from '../src/index.js';
+import { HttpError, MediaServer, StatusError, UnexpectedAnswerError } from '../src/index.js';
 import { json, startScriptedServer } from './support/scripted-server.js';
 
 let cleanup: (() => Promise<void>)[] = [];
@@ -39,7 +39,7 @@ describe('answers that are not the API speaking (hardening)', () => {
     cleanup.push(() => ms.close(), () => server.close());
     for (let index = 0; index < answers.length; index++) {
       const failure = ms.status.health();
-      await expect(failure).rejects.toBeInstanceOf(StagelinkError);
+      await expect(failure).rejects.toBeInstanceOf(UnexpectedAnswerError);
       await expect(failure).rejects.toThrow(/answered 200 with .* instead of the API's JSON envelope/);
     }
   });

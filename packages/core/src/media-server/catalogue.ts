@@ -3,6 +3,8 @@
  * simulator routes by them, and the Node-RED request node lists them: one table, so the three cannot drift.
  */
 
+import { ANNOTATIONS_ANSWER, HEALTH_ANSWER, SESSION_ANSWER, TRACKS_ANSWER, TRANSPORTS_ANSWER, type AnswerShape } from './answer-shape.js';
+
 export type HttpMethod = 'GET' | 'POST';
 
 /**
@@ -27,6 +29,8 @@ export interface EndpointSpec {
    * and session answers whose fields sit beside the envelope).
    */
   returns: string;
+  /** The fields of the answer front ends read, checked before it is returned. */
+  answer?: AnswerShape;
   /** Irreversible or disruptive: refused unless called with `{ confirm: true }`. */
   guarded?: true;
   summary: string;
@@ -68,18 +72,25 @@ export const TRANSPORT_REF_COMMANDS = ['play', 'playloopsection', 'playsection',
 
 export const endpoints = {
   // 4.1 status
-  health: session('status', 'health', 'GET', 'status/health', 'result', 'Health of every machine'),
+  health: session('status', 'health', 'GET', 'status/health', 'result', 'Health of every machine', { answer: HEALTH_ANSWER }),
   notifications: session('status', 'notifications', 'GET', 'status/notifications', 'result', 'Notifications per machine'),
   project: session('status', 'project', 'GET', 'status/project', 'result', 'Project path and version'),
-  session: session('status', 'session', 'GET', 'status/session', 'result', 'Director, actors and understudies'),
+  session: session('status', 'session', 'GET', 'status/session', 'result', 'Director, actors and understudies', {
+    answer: SESSION_ANSWER,
+  }),
   setGuiMode: session('status', 'setGuiMode', 'POST', 'status/setguimode', 'body', 'Set the GUI mode of a machine'),
 
   // 4.2 transport
   activeTransport: session('transport', 'activeTransport', 'GET', 'transport/activetransport', 'result', 'The active transport(s)'),
-  annotations: session('transport', 'annotations', 'GET', 'transport/annotations', 'result', 'Notes, tags and sections of a track', { query: byRef }),
+  annotations: session('transport', 'annotations', 'GET', 'transport/annotations', 'result', 'Notes, tags and sections of a track', {
+    query: byRef,
+    answer: ANNOTATIONS_ANSWER,
+  }),
   setLists: session('transport', 'setLists', 'GET', 'transport/setlists', 'result', 'Set lists'),
-  tracks: session('transport', 'tracks', 'GET', 'transport/tracks', 'result', 'All tracks'),
-  transports: session('transport', 'transports', 'GET', 'transport/transports', 'body', 'Transports and multitransports'),
+  tracks: session('transport', 'tracks', 'GET', 'transport/tracks', 'result', 'All tracks', { answer: TRACKS_ANSWER }),
+  transports: session('transport', 'transports', 'GET', 'transport/transports', 'body', 'Transports and multitransports', {
+    answer: TRANSPORTS_ANSWER,
+  }),
   brightness: session('transport', 'setBrightness', 'POST', 'transport/brightness', 'body', 'Set brightness'),
   engaged: session('transport', 'setEngaged', 'POST', 'transport/engaged', 'body', 'Engage or disengage'),
   volume: session('transport', 'setVolume', 'POST', 'transport/volume', 'body', 'Set volume'),

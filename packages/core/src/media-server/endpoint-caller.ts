@@ -7,8 +7,8 @@ import {
   TimeoutError,
   HttpError,
   NotFoundError,
-  StagelinkError,
   StatusError,
+  UnexpectedAnswerError,
   type RequestContext,
 } from '../errors.js';
 import type { HttpClient, HttpResponse, QueryValue } from '../http/http-client.js';
@@ -102,8 +102,10 @@ function resultOf<T>(spec: EndpointSpec, { status, body, context }: HttpResponse
       );
     }
   }
-  if (spec.returns === 'body') return body as T;
-  return (body as Record<string, unknown> | undefined)?.[spec.returns] as T;
+  const result = spec.returns === 'body' ? body : (body as Record<string, unknown> | undefined)?.[spec.returns];
+  const problem = spec.answer?.(result, spec.returns === 'body' ? '' : spec.returns);
+  if (problem) throw notInShape(problem, context);
+  return result as T;
 }
 
 /** The `status` envelope every session and service answer carries (spec section 1); undefined when there is none. */
@@ -118,9 +120,17 @@ function envelopeOf(body: unknown): Envelope['status'] | undefined {
  * A 2xx answer without the envelope is not the media-server API speaking (a proxy, a captive portal, another
  * service on that port, a cut-off answer): its fields cannot be trusted, so it is an error, not a result.
  */
-function notTheApi(status: number, body: unknown, context: RequestContext): StagelinkError {
-  return new StagelinkError(
+function notTheApi(status: number, body: unknown, context: RequestContext): UnexpectedAnswerError {
+  return new UnexpectedAnswerError(
     `${context.method} ${context.url} answered ${status} with ${bodyKind(body)} instead of the API's JSON envelope: check that this address is the media server's API (another service, a proxy or a cut-off answer may be answering).`,
+    context,
+  );
+}
+
+/** An answer with the envelope whose result lacks what its type promises: a front end would read undefined. */
+function notInShape(problem: string, context: RequestContext): UnexpectedAnswerError {
+  return new UnexpectedAnswerError(
+    `${context.method} ${context.url} answered, but not in the shape the API specifies: ${problem}. Check that this address is a media server of a supported version.`,
     context,
   );
 }
