@@ -67,6 +67,15 @@ export function textSetting(value: JsonValue | undefined): string | undefined {
   return trimmed === '' ? undefined : trimmed;
 }
 
+/**
+ * A host setting as it was stored: absent or blank is unset; anything else goes to core's originOf as it is,
+ * which refuses what is not an address rather than read a number as an IPv4 address (5 is 0.0.0.5).
+ */
+export function hostSetting(value: JsonValue | undefined): JsonValue | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? textSetting(value) : value;
+}
+
 /** A finite number, also from the text an inspector field stores; undefined when absent or not a number. */
 export function numberSetting(value: JsonValue | undefined): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
@@ -81,16 +90,16 @@ export function asSettings<T extends JsonObject>(value: unknown): T {
   return (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {}) as T;
 }
 
-export type HostChoice = { kind: 'host'; host: string } | { kind: 'unset' } | { kind: 'unknown' };
+export type HostChoice = { kind: 'host'; host: JsonValue } | { kind: 'unset' } | { kind: 'unknown' };
 
 /**
  * Which server a key talks to: its own `host` setting, else the global one. `unknown` until the global
  * settings have arrived, so a key does not ask the operator to set up what is merely loading.
  */
 export function chooseHost(keyHost: JsonValue | undefined, global: GlobalSettings | undefined): HostChoice {
-  const own = textSetting(keyHost);
-  if (own) return { kind: 'host', host: own };
+  const own = hostSetting(keyHost);
+  if (own !== undefined) return { kind: 'host', host: own };
   if (global === undefined) return { kind: 'unknown' };
-  const shared = textSetting(global.host);
-  return shared ? { kind: 'host', host: shared } : { kind: 'unset' };
+  const shared = hostSetting(global.host);
+  return shared === undefined ? { kind: 'unset' } : { kind: 'host', host: shared };
 }

@@ -4,14 +4,15 @@
  * from the live server through the plugin, which talks to it through core like every key.
  *
  * Request  `{ "request": "connection" | "transports" | "tracks" | "sections" | "notes" | "machines",
- *             "requestId"?: any, "host"?: string, "track"?: string }`
+ *             "requestId"?: any, "host"?: string, "track"?: string }` (a host that is not text is answered as
+ *             `invalid`, with core's reason)
  * Answer   `{ "response": <request>, "requestId"?, "host": <origin or "">,
  *             "items": [{ "value", "label" }] }`  or  `{ ..., "error": "what went wrong" }`
  * The connection answer carries `"state": "online" | "offline" | "unset" | "invalid" | "refused"` and a
  * `"message"` line instead of items.
  */
 import { originOf, type MediaServer } from '@stagelink/core';
-import { asSettings, textSetting, type JsonObject, type JsonValue } from '../settings.js';
+import { asSettings, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
 import { isLinkDown } from '../state/link.js';
 import type { DirectorMove, ServerLease, ServerPool } from '../state/server-pool.js';
 import { errorMessage } from '../error-message.js';
@@ -34,14 +35,14 @@ function isInspectorRequest(value: string | undefined): value is InspectorReques
  * Answers one inspector message. `host` is the server the key uses (its own setting or the global one),
  * unless the message names another (the inspector asks about an address being typed). Never rejects.
  */
-export async function answerInspector(pool: ServerPool, message: JsonValue, host: string | undefined): Promise<JsonObject> {
+export async function answerInspector(pool: ServerPool, message: JsonValue, host: JsonValue | undefined): Promise<JsonObject> {
   const payload = asSettings<JsonObject>(message);
   const asked = textSetting(payload.request);
   const base: JsonObject = { response: asked ?? 'unknown', ...(payload.requestId === undefined ? {} : { requestId: payload.requestId }) };
   if (!isInspectorRequest(asked)) return { ...base, error: `Unknown inspector request "${String(asked)}".` };
   const request = asked;
-  const address = textSetting(payload.host) ?? host;
-  if (!address) {
+  const address = hostSetting(payload.host) ?? host;
+  if (address === undefined) {
     return request === 'connection'
       ? { ...base, host: '', state: 'unset', message: 'No media server set: enter its address.' }
       : { ...base, host: '', error: 'No media server set: enter its address.' };

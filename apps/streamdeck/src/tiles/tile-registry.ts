@@ -3,7 +3,7 @@
  * when its settings change and when the global host changes, and disposed when it leaves the screen.
  */
 import type { Logger } from '@stagelink/core';
-import { asSettings, chooseHost, textSetting, type GlobalSettings, type JsonObject } from '../settings.js';
+import { asSettings, chooseHost, hostSetting, type GlobalSettings, type JsonObject, type JsonValue } from '../settings.js';
 import { errorMessage } from '../error-message.js';
 import type { Tile } from './tile.js';
 
@@ -74,8 +74,8 @@ export class TileRegistry {
   }
 
   /** The host a key talks to: its own setting, else the global one. */
-  hostOf(context: string): string | undefined {
-    return textSetting(this.#entries.get(context)?.settings.host) ?? textSetting(this.#global?.host);
+  hostOf(context: string): JsonValue | undefined {
+    return hostSetting(this.#entries.get(context)?.settings.host) ?? hostSetting(this.#global?.host);
   }
 
   disposeAll(): void {

@@ -66,6 +66,13 @@ describe('inspector requests against the simulator', () => {
     expect(await answerInspector(pool, { request: 'connection' }, 'ftp://nope')).toMatchObject({ state: 'invalid' });
   });
 
+  it('refuses a host that is not text instead of reading 5 as the address 0.0.0.5', async () => {
+    const connection = await answerInspector(pool, { request: 'connection', host: 5 }, sim.mediaServer.url);
+    expect(connection).toMatchObject({ state: 'invalid', host: '' });
+    expect(text(connection.message)).toContain('must be text, not the number 5');
+    expect(text((await answerInspector(pool, { request: 'tracks' }, 5)).error)).toContain('must be text, not the number 5');
+  });
+
   it('reports a server that does not answer as offline', async () => {
     const answer = await answerInspector(pool, { request: 'connection' }, 'http://127.0.0.1:9');
     expect(answer).toMatchObject({ state: 'offline' });

@@ -247,6 +247,23 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     expect((answer.payload as { items: { value: string }[] }).items.map((item) => item.value)).toEqual(tracks.map((track) => track.name));
   });
 
+  it('tells the inspector a host that is not text is no address, and a key with one that it has no server', async () => {
+    deck.appear({ action: TRANSPORT, context: 'numbered', settings: { command: 'play', transport: 'main', host: 5 } });
+    deck.inspectorAppear('numbered');
+    deck.sendToPlugin('numbered', { request: 'connection', requestId: 'numbered-host', host: 5 });
+
+    const answer = await deck.waitFor(
+      (commands) => commands.find((c) => c.event === 'sendToPropertyInspector' && (c.payload as JsonObject).requestId === 'numbered-host'),
+      'the connection answer',
+    );
+    expect(answer.payload).toMatchObject({ state: 'invalid', host: '' });
+    expect((answer.payload as JsonObject).message).toMatch(/must be text, not the number 5/);
+    await deck.waitForImage('numbered', (svg) => svg.includes('>SET UP<'), 'the set-up face');
+    deck.press('numbered');
+    await deck.waitFor(() => deck.sent('showAlert', 'numbered').length > 0 || undefined, 'an alert for the key without a server');
+    expect(await playmodeOf('main')).not.toBe('play');
+  });
+
   it('lives through malformed events, settings and inspector messages, and still fires a cue', async () => {
     deck.appear({ action: TRANSPORT, context: 'odd-cue', settings: { command: 5, transport: { name: ['main'] } } });
     deck.appear({ action: FPS, context: 'odd-fps', settings: { machine: '"); drop(', target: 'fast' }, column: 1 });

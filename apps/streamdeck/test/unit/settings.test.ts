@@ -7,7 +7,9 @@ describe('settings', () => {
     expect(chooseHost('  ', { host: '10.0.0.5' })).toEqual({ kind: 'host', host: '10.0.0.5' });
     expect(chooseHost(undefined, {})).toEqual({ kind: 'unset' });
     expect(chooseHost(undefined, undefined)).toEqual({ kind: 'unknown' });
-    expect(chooseHost(undefined, { host: 5 } as never)).toEqual({ kind: 'host', host: '5' });
+    // A number is handed on as it is, for core to refuse, never read as the address "5" (0.0.0.5).
+    expect(chooseHost(undefined, { host: 5 } as never)).toEqual({ kind: 'host', host: 5 });
+    expect(chooseHost(null, { host: null } as never)).toEqual({ kind: 'unset' });
   });
 
   it('never throws on odd JSON', () => {
