@@ -85,6 +85,20 @@ describe('stagelink-transport', () => {
     expect(after).not.toEqual(before);
   });
 
+  it('goes to the track a gotosection names first, then to its section', async () => {
+    await ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: 'Act 1' } });
+    const { annotations } = await ms.transport.annotations({ name: 'Finale' });
+    const section = annotations.sections.at(-1);
+    if (!section) throw new Error("The simulator's track Finale has no sections");
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'gotosection', transport: 'main', transportType: 'str' }));
+    const seen = statuses('n1');
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ track: 'Finale', section: String(section.index) });
+    await out;
+    expect(await mainNow()).toMatchObject({ track: 'Finale', time: section.time });
+    expect(seen.at(-1)).toMatchObject({ fill: 'green', text: `gotosection main → Finale ${section.index}` });
+  });
+
   it('plays the transport named in the node and passes on what was sent', async () => {
     await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' }));
     const seen = statuses('n1');

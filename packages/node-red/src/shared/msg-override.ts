@@ -83,10 +83,17 @@ export class MessageProperties {
     return refs;
   }
 
-  async ref(name: string, what = name): Promise<Ref> {
-    const refs = await this.requiredRefs(name, what);
+  async ref(name: string, what = name): Promise<Ref | undefined> {
+    const refs = await this.refs(name, what);
+    if (refs === undefined) return undefined;
     if (refs.length !== 1 || !refs[0]) throw new InvalidInputError(`${what} must be one ${what}, not a list of ${refs.length}.`);
     return refs[0];
+  }
+
+  async requiredRef(name: string, what = name): Promise<Ref> {
+    const ref = await this.ref(name, what);
+    if (ref === undefined) throw missing(name, what);
+    return ref;
   }
 }
 

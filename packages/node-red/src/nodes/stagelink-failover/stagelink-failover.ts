@@ -61,7 +61,7 @@ async function run(
   switch (operation) {
     case 'failovermachine':
     case 'restoremachine': {
-      const machine = await props.ref('machine');
+      const machine = await props.requiredRef('machine');
       if (operation === 'failovermachine') await client.failover.failoverMachine(machine, options);
       else await client.failover.restoreMachine(machine, options);
       const word = operation === 'failovermachine' ? 'failed over' : 'restored';

@@ -58,13 +58,12 @@ export async function sendTransportCommand(
 
 const DETAIL_FIELDS: TransportField[] = ['section', 'note', 'tagValue', 'time', 'timecode', 'frame', 'volume', 'brightness', 'engaged'];
 
-/** "play main", "gototrack main → Intro", "volume main 0.5": what the status line shows after a cue. */
+/** "play main", "gototrack main → Intro", "gotosection main → Intro 3", "volume main 0.5": the status after a cue. */
 export function describeCue(sent: SentCue): string {
   const cue = `${sent.command} ${sent.transports.map((ref) => ref.name ?? ref.uid).join(', ')}`;
-  const track = sent.track;
-  if (track) return `${cue} → ${track.name ?? track.uid}`;
+  const track = sent.track ? ` → ${sent.track.name ?? sent.track.uid}` : '';
   const detail = DETAIL_FIELDS.map((key) => sent[key]).find(
     (value): value is string | number | boolean => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean',
   );
-  return detail === undefined ? cue : `${cue} ${String(detail)}`;
+  return detail === undefined ? `${cue}${track}` : `${cue}${track} ${String(detail)}`;
 }
