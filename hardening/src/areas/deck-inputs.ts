@@ -4,7 +4,7 @@ import type { RunContext } from '../context.js';
 import { DeckEventGenerator, type DeckEvent, type KeyState } from '../gen/deck-events.js';
 import type { Wire } from '../gen/values.js';
 import { ACTIONS, launchDeck, type LaunchedDeck } from '../streamdeck/deck.js';
-import { levelPercent, shownPercent, turnDial } from '../streamdeck/dial-turn.js';
+import { countTurnOutcome, levelPercent, shownPercent, turnDial, type DialCounts } from '../streamdeck/dial-turn.js';
 import { InspectorRequests } from '../streamdeck/inspector-requests.js';
 import { KeyPresses } from '../streamdeck/key-presses.js';
 import { checkPluginLog } from '../streamdeck/plugin-log.js';
@@ -60,7 +60,7 @@ export async function deckInputs(context: RunContext): Promise<Tally> {
 interface Answers {
   presses: KeyPresses;
   inspector: InspectorRequests;
-  dials: { turned: number; landed: number; alerts: number };
+  dials: DialCounts;
   /** The phase's server, and a client reading what it has, to compare with what a dial shows. */
   url: string;
   reader: MediaServer;
@@ -137,16 +137,7 @@ async function countDialTurn(launched: LaunchedDeck, answers: Answers, context: 
   const property = key.settings.property === 'brightness' ? 'brightness' : 'volume';
   const transport = typeof key.settings.transport === 'string' ? key.settings.transport : '';
   const outcome = await turnDial(launched.deck, context, ticks, () => levelPercent(reader, transport, property), SETTLE_MS);
-  if (outcome === 'ack') {
-    tally.ok++;
-    dials.landed++;
-  } else if (outcome === 'error') {
-    tally.errors++;
-    dials.alerts++;
-  } else {
-    tally.silentLosses++;
-    tally.finding(`a turn of ${ticks} ticks on a set-up dial (${phase}) neither reached the server as shown nor raised an alert`);
-  }
+  countTurnOutcome(outcome, tally, dials, `a turn of ${ticks} ticks on a set-up dial (${phase})`);
 }
 
 async function apply(launched: LaunchedDeck, generator: DeckEventGenerator, answers: Answers, event: DeckEvent, tally: Tally, phase: string): Promise<void> {

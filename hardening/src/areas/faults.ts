@@ -8,6 +8,7 @@ import { brief } from '../report/clear-error.js';
 import { Tally } from '../report/tally.js';
 import { DeckFaultFrontEnd } from '../streamdeck/fault-front-end.js';
 import { checkPluginLog } from '../streamdeck/plugin-log.js';
+import { countTurnOutcome, type DialCounts } from '../streamdeck/dial-turn.js';
 import { sleep, waitUntil } from '../support/time.js';
 
 /** A cue every this often, from each front end, while a fault holds. */
@@ -26,7 +27,7 @@ interface Counted {
   tally: Tally;
   frontEnd: FaultFrontEnd;
   resumeTimes: { step: string; ms: number }[];
-  dials: { turned: number; landed: number; alerts: number };
+  dials: DialCounts;
 }
 
 /**
@@ -115,16 +116,7 @@ async function countCommand({ tally, frontEnd }: Counted, step: FaultStep, index
 async function countDialTurn({ tally, frontEnd, dials }: Counted, step: FaultStep): Promise<void> {
   tally.inputs++;
   const outcome = await frontEnd.turnDial?.(step.server, dials.turned++);
-  if (outcome === 'ack') {
-    tally.ok++;
-    dials.landed++;
-  } else if (outcome === 'error') {
-    tally.errors++;
-    dials.alerts++;
-  } else {
-    tally.silentLosses++;
-    tally.finding(`a dial turn during "${step.name}" neither reached the server nor raised an alert`);
-  }
+  countTurnOutcome(outcome, tally, dials, `a dial turn during "${step.name}"`);
 }
 
 async function checkLive({ tally, frontEnd, resumeTimes }: Counted, step: FaultStep, before: Awaited<ReturnType<FaultFrontEnd['mark']>> | undefined, after: Awaited<ReturnType<FaultFrontEnd['mark']>> | undefined): Promise<void> {

@@ -1,5 +1,6 @@
 import type { MediaServer } from '@stagelink/core';
 import type { TurnOutcome } from '../faults/front-end.js';
+import type { Tally } from '../report/tally.js';
 import { waitUntil } from '../support/time.js';
 import type { FakeStreamDeck } from './deck.js';
 
@@ -44,5 +45,26 @@ export async function levelPercent(server: MediaServer, transport: string, prope
     return typeof value === 'number' ? Math.round(value * 100) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** What turns of set-up dials came to, for an area's notes. */
+export interface DialCounts {
+  turned: number;
+  landed: number;
+  alerts: number;
+}
+
+/** Counts one turn's outcome: landed on the server, refused with an alert, or lost (a finding that says `turn`). */
+export function countTurnOutcome(outcome: TurnOutcome | undefined, tally: Tally, dials: DialCounts, turn: string): void {
+  if (outcome === 'ack') {
+    tally.ok++;
+    dials.landed++;
+  } else if (outcome === 'error') {
+    tally.errors++;
+    dials.alerts++;
+  } else {
+    tally.silentLosses++;
+    tally.finding(`${turn} neither reached the server as shown nor raised an alert`);
   }
 }
