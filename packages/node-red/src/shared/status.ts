@@ -87,6 +87,7 @@ export function errorSummary(error: unknown): string {
       AbortedError: 'stopped',
       ConflictError: 'conflict',
       HttpError: 'server error',
+      UnexpectedAnswerError: 'not the API',
     };
     return words[error.name] ?? 'failed';
   }
