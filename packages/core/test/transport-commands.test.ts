@@ -59,6 +59,15 @@ describe('transport commands that act on the current track', () => {
     expect(sent()).toHaveLength(1);
   });
 
+  it('checks the section, note and playmode before going to the track', async () => {
+    const { ms, sent } = await serverAnswering();
+    const finale = { name: 'Finale' };
+    await expect(ms.transport.send('gotosection', { name: 'main' }, { track: finale, section: '3', playmode: 5 as unknown as string })).rejects.toThrow(/playmode/);
+    await expect(ms.transport.send('gotonote', { name: 'main' }, { track: finale, note: {} as unknown as string })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(ms.transport.send('gotosection', [{ name: 'main' }, {}], { track: finale, section: '3' })).rejects.toThrow(/transport/);
+    expect(sent()).toEqual([]);
+  });
+
   it('sends other commands as they are, track or not', async () => {
     const { ms, sent } = await serverAnswering();
     await ms.transport.send('gototrack', { name: 'main' }, { track: { name: 'Finale' }, playmode: 'stop' });

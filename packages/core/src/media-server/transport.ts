@@ -97,10 +97,10 @@ export class TransportApi {
     return this.#sendCues(endpoints.gotoFrame, cues, options, (cue) => ({ frame: checkNumber(cue.frame, 'frame') }));
   }
   async gotoNote(cues: OneOrMany<GotoNote>, options?: CallOptions): Promise<void> {
-    return this.#sendCues(endpoints.gotoNote, cues, options, (cue) => ({ note: checkText(cue.note, 'note') }));
+    return this.#sendCues(endpoints.gotoNote, cues, options, noteField);
   }
   async gotoSection(cues: OneOrMany<GotoSection>, options?: CallOptions): Promise<void> {
-    return this.#sendCues(endpoints.gotoSection, cues, options, (cue) => ({ section: checkText(cue.section, 'section') }));
+    return this.#sendCues(endpoints.gotoSection, cues, options, sectionField);
   }
   async gotoTag(cues: OneOrMany<GotoTag>, options?: CallOptions): Promise<void> {
     return this.#sendCues(endpoints.gotoTag, cues, options, (cue) => ({
@@ -178,11 +178,13 @@ export class TransportApi {
         return this.gotoTrack(cue({ track: need('track') }), options);
       case 'gotosection': {
         const section = need('section');
-        return this.#afterTrack(transports, fields.track, `section ${section}`, options, () => this.gotoSection(cue({ section }), options));
+        const sendSection = this.#checkedCues(endpoints.gotoSection, cue({ section }), sectionField);
+        return this.#afterTrack(transports, fields.track, `section ${section}`, options, sendSection);
       }
       case 'gotonote': {
         const note = need('note');
-        return this.#afterTrack(transports, fields.track, `note ${JSON.stringify(note)}`, options, () => this.gotoNote(cue({ note }), options));
+        const sendNote = this.#checkedCues(endpoints.gotoNote, cue({ note }), noteField);
+        return this.#afterTrack(transports, fields.track, `note ${JSON.stringify(note)}`, options, sendNote);
       }
       case 'gototag':
         return this.gotoTag(cue({ type: need('tagType'), value: need('tagValue'), allowGlobalJump: fields.allowGlobalJump ?? false }), options);
@@ -204,16 +206,16 @@ export class TransportApi {
   /**
    * Sends a cue that acts on the current track, going to `track` first when one is given: gototrack with no
    * playmode, so playing or stopped stays as it was until the cue's own playmode. When the track step fails
-   * nothing more is sent; either step's error says which step it was.
+   * nothing more is sent; either step's error says which step it was. The cue is checked before either step.
    */
   async #afterTrack(
     transports: OneOrMany<Ref>,
     track: Ref | undefined,
     target: string,
     options: CallOptions | undefined,
-    sendCue: () => Promise<void>,
+    sendCue: (options?: CallOptions) => Promise<void>,
   ): Promise<void> {
-    if (track === undefined) return sendCue();
+    if (track === undefined) return sendCue(options);
     const { name, uid } = checkRef(track, 'track');
     const trackName = JSON.stringify(name ?? uid);
     try {
@@ -222,7 +224,7 @@ export class TransportApi {
       throw withStep(error, `Going to track ${trackName} failed, so ${target} was not sent`);
     }
     try {
-      await sendCue();
+      await sendCue(options);
     } catch (error) {
       throw withStep(error, `Went to track ${trackName}, but going to ${target} failed`);
     }
@@ -239,14 +241,29 @@ export class TransportApi {
     options: CallOptions | undefined,
     fields: (cue: C) => Record<string, unknown>,
   ): Promise<void> {
+    await this.#checkedCues(spec, cues, fields)(options);
+  }
+
+  /** Checks the cues and builds their body now; the function returned sends it. */
+  #checkedCues<C extends { transport: Ref; playmode?: string }>(
+    spec: EndpointSpec,
+    cues: OneOrMany<C>,
+    fields: (cue: C) => Record<string, unknown>,
+  ): (options?: CallOptions) => Promise<void> {
     const items = nonEmpty(asArray(cues), spec).map((cue) => ({
       transport: checkRef(cue.transport, 'transport'),
       ...fields(cue),
       ...(cue.playmode === undefined ? {} : { playmode: checkText(cue.playmode, 'playmode') }),
     }));
-    await this.api.call(spec, { body: { transports: items } }, options);
+    return async (options) => {
+      await this.api.call(spec, { body: { transports: items } }, options);
+    };
   }
+
 }
+
+const sectionField = (cue: GotoSection) => ({ section: checkText(cue.section, 'section') });
+const noteField = (cue: GotoNote) => ({ note: checkText(cue.note, 'note') });
 
 function nonEmpty<T>(items: T[], spec: EndpointSpec): T[] {
   if (items.length === 0) throw new InvalidInputError(`${spec.path} needs at least one transport.`);
