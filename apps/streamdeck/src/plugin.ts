@@ -4,6 +4,7 @@
  * and exits when the app's socket closes: the SDK has no reconnect, and open sockets and timers would
  * otherwise keep an orphaned process running.
  */
+import { reasonOf } from '@stagelink/core';
 import streamDeck from '@elgato/streamdeck';
 import type { Logger } from '@stagelink/core';
 import { onAppSocketClosed } from './app-socket.js';
@@ -13,7 +14,6 @@ import { HealthAction } from './actions/health-action.js';
 import { LevelAction } from './actions/level-action.js';
 import type { PluginServices } from './actions/stagelink-action.js';
 import { TransportAction } from './actions/transport-action.js';
-import { errorMessage } from './error-message.js';
 import { ServerPool } from './state/server-pool.js';
 import { TileRegistry } from './tiles/tile-registry.js';
 
@@ -27,8 +27,8 @@ const logger: Logger & { error(message: string): void } = {
 };
 
 // Last line of defence: the SDK logs the first uncaught exception and lets the second one kill the process.
-process.on('uncaughtException', (error) => logger.error(`Uncaught exception (the plugin carries on): ${errorMessage(error)}`));
-process.on('unhandledRejection', (reason) => logger.error(`Unhandled rejection (the plugin carries on): ${errorMessage(reason)}`));
+process.on('uncaughtException', (error) => logger.error(`Uncaught exception (the plugin carries on): ${reasonOf(error)}`));
+process.on('unhandledRejection', (reason) => logger.error(`Unhandled rejection (the plugin carries on): ${reasonOf(reason)}`));
 
 const pool = new ServerPool({ logger });
 const tiles = new TileRegistry(logger);

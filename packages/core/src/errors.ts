@@ -121,3 +121,8 @@ export class UnexpectedAnswerError extends StagelinkError {
 export class LiveUpdateError extends StagelinkError {
   override name = 'LiveUpdateError';
 }
+
+/** The message of anything thrown, for a log line or a wrapping error's text. */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

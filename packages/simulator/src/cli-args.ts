@@ -1,3 +1,4 @@
+import { reasonOf } from '@stagelink/core';
 import { parseArgs } from 'node:util';
 import { OptionError, SCENARIOS, type Scenario, type SimulatorOptions } from './options.js';
 
@@ -38,7 +39,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       },
     }));
   } catch (error) {
-    throw new OptionError(error instanceof Error ? error.message : String(error));
+    throw new OptionError(reasonOf(error));
   }
   if (values['help'] === true) return { kind: 'help' };
   return {

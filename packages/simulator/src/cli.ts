@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { reasonOf } from '@stagelink/core';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { jsonLines } from './log.js';
 import { OptionError, resolveOptions } from './options.js';
@@ -24,7 +25,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     sim = await startSimulator({ ...command.options, log });
   } catch (error) {
-    log({ event: 'error', message: `Could not start: ${error instanceof Error ? error.message : String(error)}` });
+    log({ event: 'error', message: `Could not start: ${reasonOf(error)}` });
     return 1;
   }
   // Listen for signals before announcing: a script may stop us as soon as it reads the ready line.

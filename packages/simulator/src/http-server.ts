@@ -1,3 +1,4 @@
+import { reasonOf } from '@stagelink/core';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { LogSink } from './log.js';
@@ -84,7 +85,7 @@ function requestUrl(target: string): URL | undefined {
 /** What is left when the handler itself failed: the simulator answers, it never crashes. */
 function lastResort(error: unknown): Answer {
   if (error instanceof BodyTooLarge) return { status: 413, body: { message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` } };
-  return { status: 500, body: { message: `Internal simulator error: ${error instanceof Error ? error.message : String(error)}` } };
+  return { status: 500, body: { message: `Internal simulator error: ${reasonOf(error)}` } };
 }
 
 function send(response: ServerResponse, answer: Answer): void {

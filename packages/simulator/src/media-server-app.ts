@@ -1,3 +1,4 @@
+import { reasonOf } from '@stagelink/core';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ApiFamily } from '@stagelink/core';
 import { CONTROL_PATH, type ControlPanel } from './control.js';
@@ -79,7 +80,7 @@ function answerForError(error: unknown, family: ApiFamily, log: LogSink): Answer
     return failureAnswer(family, error.code === StatusCode.notFound ? 404 : 400, error.code, error.message);
   }
   log({ event: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  const message = `Internal simulator error: ${error instanceof Error ? error.message : String(error)}`;
+  const message = `Internal simulator error: ${reasonOf(error)}`;
   return failureAnswer(family, 500, StatusCode.internal, message);
 }
 
@@ -93,6 +94,6 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new BadRequest(`The request body is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+    throw new BadRequest(`The request body is not valid JSON (${reasonOf(error)}).`);
   }
 }

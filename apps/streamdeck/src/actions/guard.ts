@@ -3,14 +3,14 @@
  * error ends the plugin (notes/toolchain.md). Every handler runs through `guarded`: a failure is logged and
  * the plugin lives on.
  */
+import { reasonOf } from '@stagelink/core';
 import type { Logger } from '@stagelink/core';
-import { errorMessage } from '../error-message.js';
 
 export function guarded(logger: Logger, what: string, run: () => unknown): void {
   try {
     const result = run();
-    if (result instanceof Promise) result.catch((error: unknown) => logger.warn(`${what} failed: ${errorMessage(error)}`));
+    if (result instanceof Promise) result.catch((error: unknown) => logger.warn(`${what} failed: ${reasonOf(error)}`));
   } catch (error) {
-    logger.warn(`${what} failed: ${errorMessage(error)}`);
+    logger.warn(`${what} failed: ${reasonOf(error)}`);
   }
 }

@@ -2,15 +2,15 @@
  * The Stream Deck actions as the tiles see them. Every command to the app is a promise the SDK leaves to
  * us; a failed send is logged, never left unhandled.
  */
+import { reasonOf } from '@stagelink/core';
 import type { DialAction, KeyAction } from '@elgato/streamdeck';
 import type { Logger } from '@stagelink/core';
 import { svgDataUrl } from '../render/svg.js';
 import type { JsonObject } from '../settings.js';
-import { errorMessage } from '../error-message.js';
 import type { DialSurface, KeySurface } from '../tiles/tile.js';
 
 function sent(logger: Logger, what: string, promise: Promise<void>): void {
-  promise.catch((error: unknown) => logger.warn(`${what} did not reach the Stream Deck app: ${errorMessage(error)}`));
+  promise.catch((error: unknown) => logger.warn(`${what} did not reach the Stream Deck app: ${reasonOf(error)}`));
 }
 
 export function keySurface(action: KeyAction<JsonObject>, logger: Logger): KeySurface {

@@ -11,11 +11,10 @@
  * The connection answer carries `"state": "online" | "offline" | "unset" | "invalid" | "refused"` and a
  * `"message"` line instead of items.
  */
-import { originOf, type MediaServer } from '@stagelink/core';
+import { type MediaServer, originOf, reasonOf } from '@stagelink/core';
 import { asSettings, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
 import { isLinkDown } from '../state/link.js';
 import type { DirectorMove, ServerLease, ServerPool } from '../state/server-pool.js';
-import { errorMessage } from '../error-message.js';
 
 export const INSPECTOR_REQUESTS = ['connection', 'transports', 'tracks', 'sections', 'notes', 'machines'] as const;
 export type InspectorRequest = (typeof INSPECTOR_REQUESTS)[number];
@@ -51,13 +50,13 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
   try {
     origin = originOf(address);
   } catch (error) {
-    return request === 'connection' ? { ...base, host: '', state: 'invalid', message: errorMessage(error) } : { ...base, host: '', error: errorMessage(error) };
+    return request === 'connection' ? { ...base, host: '', state: 'invalid', message: reasonOf(error) } : { ...base, host: '', error: reasonOf(error) };
   }
   let lease: ServerLease;
   try {
     lease = pool.acquire(origin);
   } catch (error) {
-    return { ...base, host: origin, error: errorMessage(error) };
+    return { ...base, host: origin, error: reasonOf(error) };
   }
   try {
     const server = lease.server;
@@ -65,7 +64,7 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
     try {
       return { ...base, host: origin, items: await items(server, request, textSetting(payload.track)) };
     } catch (error) {
-      return { ...base, host: origin, error: errorMessage(error) };
+      return { ...base, host: origin, error: reasonOf(error) };
     }
   } finally {
     lease.release();
@@ -85,7 +84,7 @@ async function connection(server: MediaServer, move: DirectorMove | undefined): 
     const moved = move && Date.now() - move.at < DIRECTOR_MOVE_NOTICE_MS ? ` Director moved to ${move.to} (was ${move.from}).` : '';
     return { state: 'online', message: `Connected: director ${director}${following}, ${machines} machine${machines === 1 ? '' : 's'}.${moved}` };
   } catch (error) {
-    return { state: isLinkDown(error) ? 'offline' : 'refused', message: errorMessage(error) };
+    return { state: isLinkDown(error) ? 'offline' : 'refused', message: reasonOf(error) };
   }
 }
 

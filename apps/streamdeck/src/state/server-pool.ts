@@ -3,8 +3,7 @@
  * and the transport list. A host's client lives while some key holds a lease on it (and a short grace after,
  * so flipping pages does not rebuild connections); its polls run only while some key watches them.
  */
-import { MediaServer, originOf, type DirectorChange, type HealthEntry, type Logger, type MediaServerOptions, type Multitransport, type Transport } from '@stagelink/core';
-import { errorMessage } from '../error-message.js';
+import { type DirectorChange, type HealthEntry, type Logger, MediaServer, type MediaServerOptions, type Multitransport, originOf, reasonOf, type Transport } from '@stagelink/core';
 import { SharedPoll } from './shared-poll.js';
 
 export interface TransportList {
@@ -106,7 +105,7 @@ export class ServerPool {
     const create = this.options.create ?? ((options: MediaServerOptions) => new MediaServer(options));
     // Keys keep working through a director change: core finds the director and follows it.
     const server = create({ host: origin, timeoutMs: this.options.timeoutMs ?? 4000, logger, live: LIVE_TIMING, followDirector: true });
-    const onListenerError = (error: unknown): void => logger.warn(`A key failed to show a poll result: ${errorMessage(error)}`);
+    const onListenerError = (error: unknown): void => logger.warn(`A key failed to show a poll result: ${reasonOf(error)}`);
     const entry: Entry = {
       origin,
       server,
@@ -153,7 +152,7 @@ export class ServerPool {
     try {
       await entry.server.close();
     } catch (error) {
-      this.options.logger.warn(`Closing the client of ${entry.origin} failed: ${errorMessage(error)}`);
+      this.options.logger.warn(`Closing the client of ${entry.origin} failed: ${reasonOf(error)}`);
     }
   }
 }

@@ -6,18 +6,18 @@
 import {
   classifyFps,
   livePresets,
-  RollingAverage,
   type LiveRequest,
   type LiveStatus,
   type LiveSubscription,
   type LiveValue,
   type MediaServer,
+  reasonOf,
+  RollingAverage,
 } from '@stagelink/core';
 import { fpsFace } from '../render/fps-face.js';
 import { offlineFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
 import { numberSetting, textSetting, type FpsKeySettings, type HostChoice } from '../settings.js';
 import { FramePresenter } from '../state/frame-presenter.js';
-import { errorMessage } from '../error-message.js';
 import { HostBinding, hostLabel, hostProblem } from './host-binding.js';
 import type { KeySurface, Tile, TileContext } from './tile.js';
 
@@ -60,7 +60,7 @@ export class FpsTile implements Tile<FpsKeySettings> {
     } catch (error) {
       this.#unsubscribe();
       this.#binding.release();
-      this.#presenter.show(setupFace('FPS', errorMessage(error)));
+      this.#presenter.show(setupFace('FPS', reasonOf(error)));
       return;
     }
     const binding = this.#binding.bind(host);
@@ -98,7 +98,7 @@ export class FpsTile implements Tile<FpsKeySettings> {
         },
       });
     } catch (error) {
-      this.#presenter.show(problemFace(this.#machineLabel, errorMessage(error)));
+      this.#presenter.show(problemFace(this.#machineLabel, reasonOf(error)));
     }
   }
 

@@ -3,13 +3,12 @@
  * polled gently and shared by every health key of the host (the live stream is unreliable for severity,
  * notes/field-notes.md). A press polls at once.
  */
-import { worstHealth, type HealthEntry } from '@stagelink/core';
+import { type HealthEntry, reasonOf, worstHealth } from '@stagelink/core';
 import { offlineFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
 import { healthFace } from '../render/health-face.js';
 import { textSetting, type HealthKeySettings, type HostChoice } from '../settings.js';
 import { FramePresenter } from '../state/frame-presenter.js';
 import { isLinkDown } from '../state/link.js';
-import { errorMessage } from '../error-message.js';
 import type { PollState } from '../state/shared-poll.js';
 import { HostBinding, hostLabel, hostProblem } from './host-binding.js';
 import type { KeySurface, Tile, TileContext } from './tile.js';
@@ -77,7 +76,7 @@ export class HealthTile implements Tile<HealthKeySettings> {
         return;
       case 'offline':
         this.#presenter.show(
-          isLinkDown(state.error) ? offlineFace(`HEALTH ${scope}`, hostLabel(origin)) : problemFace(`HEALTH ${scope}`, errorMessage(state.error)),
+          isLinkDown(state.error) ? offlineFace(`HEALTH ${scope}`, hostLabel(origin)) : problemFace(`HEALTH ${scope}`, reasonOf(state.error)),
         );
         return;
       case 'online':

@@ -2,10 +2,9 @@
  * A tile's hold on the client of its host: kept while the host stays the same, exchanged when it changes,
  * released on dispose. A malformed address becomes a sentence for the key face, not an exception.
  */
-import { originOf } from '@stagelink/core';
+import { originOf, reasonOf } from '@stagelink/core';
 import type { HostChoice } from '../settings.js';
 import type { ServerLease, ServerPool } from '../state/server-pool.js';
-import { errorMessage } from '../error-message.js';
 
 export type Binding =
   | { kind: 'bound'; lease: ServerLease; changed: boolean }
@@ -32,14 +31,14 @@ export class HostBinding {
       origin = originOf(choice.host);
     } catch (error) {
       this.release();
-      return { kind: 'invalid', message: errorMessage(error) };
+      return { kind: 'invalid', message: reasonOf(error) };
     }
     if (this.#lease?.origin === origin) return { kind: 'bound', lease: this.#lease, changed: false };
     this.release();
     try {
       this.#lease = this.pool.acquire(origin);
     } catch (error) {
-      return { kind: 'invalid', message: errorMessage(error) };
+      return { kind: 'invalid', message: reasonOf(error) };
     }
     return { kind: 'bound', lease: this.#lease, changed: true };
   }

@@ -4,13 +4,13 @@
  * down). The current value comes from the shared transport poll; pressing the dial or touching the strip
  * polls at once.
  */
+import { reasonOf } from '@stagelink/core';
 import { levelFeedback, type LevelProperty, type LevelView } from '../render/level-feedback.js';
 import { numberSetting, textSetting, type HostChoice, type LevelDialSettings } from '../settings.js';
 import { FramePresenter } from '../state/frame-presenter.js';
 import { LevelChanger } from '../state/level-changer.js';
 import { isLinkDown } from '../state/link.js';
 import type { ServerLease, TransportList } from '../state/server-pool.js';
-import { errorMessage } from '../error-message.js';
 import type { PollState } from '../state/shared-poll.js';
 import { asTransportList, levelSource } from '../state/transport-activity.js';
 import { HostBinding, hostProblem } from './host-binding.js';
@@ -100,7 +100,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
           : lease.server.transport.setBrightness({ transport, brightness: value }),
       onValue: (value) => this.#show({ kind: 'value', ...target, value }),
       onFailure: (error) => {
-        this.context.logger.warn(`Setting ${target.property} of ${target.transport} on ${lease.origin} failed: ${errorMessage(error)}`);
+        this.context.logger.warn(`Setting ${target.property} of ${target.transport} on ${lease.origin} failed: ${reasonOf(error)}`);
         this.surface.showAlert();
         lease.transports.refresh();
       },

@@ -2,9 +2,9 @@
  * Every key on screen, by its Stream Deck context, with its settings: a key is configured when it appears,
  * when its settings change and when the global host changes, and disposed when it leaves the screen.
  */
+import { reasonOf } from '@stagelink/core';
 import type { Logger } from '@stagelink/core';
 import { asSettings, chooseHost, hostSetting, type GlobalSettings, type JsonObject, type JsonValue } from '../settings.js';
-import { errorMessage } from '../error-message.js';
 import type { Tile } from './tile.js';
 
 interface Entry {
@@ -52,7 +52,7 @@ export class TileRegistry {
     try {
       entry.tile.dispose();
     } catch (error) {
-      this.logger.warn(`Disposing key ${context} failed: ${errorMessage(error)}`);
+      this.logger.warn(`Disposing key ${context} failed: ${reasonOf(error)}`);
     }
   }
 
@@ -87,7 +87,7 @@ export class TileRegistry {
     try {
       entry.tile.configure(entry.settings, chooseHost(entry.settings.host, this.#global));
     } catch (error) {
-      this.logger.warn(`Configuring key ${context} failed: ${errorMessage(error)}`);
+      this.logger.warn(`Configuring key ${context} failed: ${reasonOf(error)}`);
     }
   }
 }

@@ -3,6 +3,7 @@
  * the cue's name, green with a play mark while its transport plays. Whether it plays comes from the
  * transport list, polled gently and shared by every key and dial of the host.
  */
+import { reasonOf } from '@stagelink/core';
 import { cueFace, type TransportActivity } from '../render/cue-face.js';
 import { setupFace, waitingFace } from '../render/faces.js';
 import type { HostChoice, TransportKeySettings } from '../settings.js';
@@ -10,7 +11,6 @@ import { fireCue, readCue, type CueReading } from '../state/cue.js';
 import { FramePresenter } from '../state/frame-presenter.js';
 import { isLinkDown } from '../state/link.js';
 import type { TransportList } from '../state/server-pool.js';
-import { errorMessage } from '../error-message.js';
 import type { PollState } from '../state/shared-poll.js';
 import { activityOf, asTransportList, engagedOf } from '../state/transport-activity.js';
 import { HostBinding, hostProblem } from './host-binding.js';
@@ -74,7 +74,7 @@ export class TransportTile implements Tile<TransportKeySettings> {
         lease.transports.refresh();
       },
       (error: unknown) => {
-        this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin} failed: ${errorMessage(error)}`);
+        this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin} failed: ${reasonOf(error)}`);
         this.surface.showAlert();
       },
     );

@@ -1,5 +1,6 @@
 import type { Logger } from '../http/logger.js';
 import { directorFrom, machineOrigin, queryDirector } from './query.js';
+import { reasonOf } from '../errors.js';
 
 export interface DirectorChange {
   hostname: string;
@@ -111,8 +112,4 @@ export class DirectorFollower {
     }
     return moved;
   }
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

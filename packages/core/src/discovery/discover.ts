@@ -1,4 +1,4 @@
-import { ConnectionError, StagelinkError } from '../errors.js';
+import { ConnectionError, reasonOf, StagelinkError } from '../errors.js';
 import { browseDirector } from './dnssd.js';
 import { queryDirector } from './query.js';
 
@@ -45,8 +45,4 @@ export async function discoverDirector(options: DiscoverOptions = {}): Promise<D
   throw queryError instanceof StagelinkError
     ? queryError
     : new ConnectionError(`No director found: ${host} did not answer (${reasonOf(queryError)}).`, undefined, { cause: queryError });
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { Bonjour, type Service, type ServiceConfig } from 'bonjour-service';
+import { reasonOf } from '../errors.js';
 import { parseTxtRecord } from './txt-record.js';
 
 /** The spec's DNS-SD names: `_svcdirector._tcp.local.` and `_svcapi._http._tcp.local.` */
@@ -41,7 +42,7 @@ export function browseDirector(options: DnssdOptions = {}, onProblem: (message: 
     };
     const onAbort = (): void => finish(undefined);
     const onError = (error: unknown): void => {
-      onProblem(`DNS-SD: ${error instanceof Error ? error.message : String(error)}`);
+      onProblem(`DNS-SD: ${reasonOf(error)}`);
       finish(undefined);
     };
     const bonjour = new Bonjour(bonjourOptions, onError);

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { ConnectionError, StagelinkError, type RequestContext } from '../errors.js';
+import { ConnectionError, reasonOf, type RequestContext, StagelinkError } from '../errors.js';
 import { fullJitter, sleep } from './backoff.js';
 import { CallDeadline } from './call-deadline.js';
 
@@ -148,7 +148,7 @@ function errorCode(error: unknown): string {
 
 function connectionError(error: unknown, code: string, context: RequestContext): StagelinkError {
   if (error instanceof StagelinkError) return error;
-  const reason = code || (error instanceof Error ? error.message : String(error));
+  const reason = code || reasonOf(error);
   return new ConnectionError(
     `Could not reach ${new URL(context.url).host} for ${context.method} ${context.url} (${reason}): check the address and that the server is running.`,
     context,

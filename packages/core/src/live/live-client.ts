@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { LiveUpdateError } from '../errors.js';
+import { LiveUpdateError, reasonOf } from '../errors.js';
 import type { Logger } from '../http/logger.js';
 import { livePresets, type LiveRequest } from './presets.js';
 import { LIVE_UPDATE_PATH } from './protocol.js';
@@ -149,7 +149,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
       await this.originKnown();
     } catch (error) {
       // The machine the client was given is then the best guess; a director found later moves the socket.
-      this.logger.warn(`live update: the look for the director failed (${error instanceof Error ? error.message : String(error)}); connecting meanwhile.`);
+      this.logger.warn(`live update: the look for the director failed (${reasonOf(error)}); connecting meanwhile.`);
     }
     if (!this.#closed && this.#registry.size > 0) this.#socket.start();
   }
@@ -180,7 +180,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     try {
       callback();
     } catch (error) {
-      this.#problem(new LiveUpdateError(`A live-update consumer threw: ${error instanceof Error ? error.message : String(error)}`));
+      this.#problem(new LiveUpdateError(`A live-update consumer threw: ${reasonOf(error)}`));
     }
   }
 }

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { LiveUpdateError } from '../errors.js';
+import { LiveUpdateError, reasonOf } from '../errors.js';
 import type { Logger } from '../http/logger.js';
 import type { ClientFrame, ServerFrame } from './protocol.js';
 import { ReconnectBackoff } from './reconnect-backoff.js';
@@ -143,7 +143,7 @@ export class LiveSocket {
       this.handlers.onFrame(frame);
     } catch (error) {
       // Thrown inside the socket's message event it would be an uncaught exception: it ends Node-RED.
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = reasonOf(error);
       this.handlers.onProblem(new LiveUpdateError(`A frame of the live-update stream of ${this.url()} could not be handled and was ignored (${reason}): ${text.slice(0, 80)}`));
     }
   }

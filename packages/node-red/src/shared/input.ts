@@ -1,4 +1,4 @@
-import { AbortedError } from '@stagelink/core';
+import { AbortedError, reasonOf } from '@stagelink/core';
 import { setMaxListeners } from 'node:events';
 import type { DoneFunction, Node, NodeMessage, SendFunction } from './node-red.js';
 import type { StatusLine } from './status.js';
@@ -12,6 +12,9 @@ export interface InputContext {
   signal: AbortSignal;
 }
 
+/** Requests in flight on one node beyond which Node warns of a listener leak. */
+const IN_FLIGHT_WARNING = 1000;
+
 /**
  * What every stagelink node with an input does with a message: run the async handler, end in `done()` or
  * `done(err)` (so Catch nodes see the failure, and nothing becomes an unhandled rejection that takes Node-RED
@@ -23,9 +26,10 @@ export class NodeWork {
   #closing = false;
 
   constructor() {
-    // Each request in flight listens on this signal until it ends: twenty cues at once are not a leak, and
-    // Node's "possible memory leak" warning for them would only alarm whoever reads the Node-RED log.
-    setMaxListeners(0, this.#controller.signal);
+    // Each request in flight listens on this signal until it ends: a burst of cues is not a leak, and Node's
+    // "possible memory leak" warning at its default of ten would only alarm whoever reads the Node-RED log.
+    // A bound remains, so listeners that are never released still warn.
+    setMaxListeners(IN_FLIGHT_WARNING, this.#controller.signal);
   }
 
   get signal(): AbortSignal {
@@ -109,7 +113,7 @@ export function handleInput(
         await onClose?.();
         await work.close();
       } catch (error) {
-        node.warn(`stagelink: closing failed: ${error instanceof Error ? error.message : String(error)}`);
+        node.warn(`stagelink: closing failed: ${reasonOf(error)}`);
       } finally {
         status.close();
         done();

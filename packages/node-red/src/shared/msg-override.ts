@@ -1,4 +1,4 @@
-import { InvalidInputError, type Ref } from '@stagelink/core';
+import { InvalidInputError, reasonOf, type Ref } from '@stagelink/core';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './node-red.js';
 
 /**
@@ -27,7 +27,7 @@ export class MessageProperties {
     if (typeof type !== 'string' || type === '' || type === 'str') return setting;
     return new Promise((resolve, reject) => {
       const fail = (error: unknown): void =>
-        reject(new InvalidInputError(`Could not read ${name} (${type} ${settingText(setting)}): ${error instanceof Error ? error.message : String(error)}`));
+        reject(new InvalidInputError(`Could not read ${name} (${type} ${settingText(setting)}): ${reasonOf(error)}`));
       try {
         this.RED.util.evaluateNodeProperty(setting, type, this.node, this.msg, (error, result) => {
           if (error) fail(error);

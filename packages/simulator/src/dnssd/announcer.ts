@@ -1,4 +1,4 @@
-import { API_SERVICE_TYPE, DIRECTOR_SERVICE_TYPE, onMdnsSocketError } from '@stagelink/core';
+import { API_SERVICE_TYPE, DIRECTOR_SERVICE_TYPE, onMdnsSocketError, reasonOf } from '@stagelink/core';
 import { Bonjour, type ServiceConfig } from 'bonjour-service';
 
 export interface AnnouncedDirector {
@@ -17,7 +17,7 @@ export class DirectorAnnouncer {
 
   constructor(onProblem: (message: string) => void) {
     const options = { interface: '127.0.0.1', bind: '0.0.0.0' } as Partial<ServiceConfig>;
-    const report = (error: unknown): void => onProblem(`DNS-SD: ${error instanceof Error ? error.message : String(error)}`);
+    const report = (error: unknown): void => onProblem(`DNS-SD: ${reasonOf(error)}`);
     this.#bonjour = new Bonjour(options, report);
     onMdnsSocketError(this.#bonjour, report);
   }

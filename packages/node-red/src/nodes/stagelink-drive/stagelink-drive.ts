@@ -1,3 +1,4 @@
+import { reasonOf } from '@stagelink/core';
 import { DriveConnection, type DriveConfigNode } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 
@@ -27,7 +28,7 @@ function startDrive(node: DriveConfigNode, def: NodeDef): void {
   node.on('close', (_removed, done) => {
     node.connection
       .close()
-      .catch((error: unknown) => node.warn(`Closing the drive client of ${baseUrl} failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => node.warn(`Closing the drive client of ${baseUrl} failed: ${reasonOf(error)}`))
       .finally(done);
   });
 }

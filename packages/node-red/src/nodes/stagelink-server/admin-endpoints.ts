@@ -1,4 +1,4 @@
-import { MediaServer, type CallOptions } from '@stagelink/core';
+import { type CallOptions, MediaServer, reasonOf } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import type { NodeAPI, Request, Response } from '../../shared/node-red.js';
 
@@ -107,7 +107,7 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
     }
     res.json(await lookup(client, { timeoutMs: EDITOR_TIMEOUT_MS }, req));
   } catch (error) {
-    res.status(502).json({ error: error instanceof Error ? error.message : String(error) });
+    res.status(502).json({ error: reasonOf(error) });
   } finally {
     await temporary?.close().catch(() => undefined);
   }

@@ -1,3 +1,4 @@
+import { reasonOf } from '@stagelink/core';
 import { nodeLogger, ServerConnection, type ServerConfigNode } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { registerAdminEndpoints } from './admin-endpoints.js';
@@ -24,7 +25,7 @@ function startServer(node: ServerConfigNode, def: NodeDef): void {
   node.on('close', (_removed, done) => {
     node.connection
       .close()
-      .catch((error: unknown) => node.warn(`Closing the connection to ${node.connection.label} failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => node.warn(`Closing the connection to ${node.connection.label} failed: ${reasonOf(error)}`))
       .finally(done);
   });
 }
