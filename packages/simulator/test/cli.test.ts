@@ -12,7 +12,7 @@ interface ReadyLine {
   mediaServer: string;
   drive: string;
   driveToken: string;
-  demoDrive: { driveId: string; contentId: string; singleVersionContentId: string };
+  demoDrive: { driveId: string; contentId: string; singleVersionContentId: string; emptyContentId: string };
   machines?: { hostname: string; role: string; url: string }[];
 }
 
@@ -79,7 +79,12 @@ describe('stagelink-sim', () => {
       mediaServer: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as unknown,
       drive: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as unknown,
       driveToken: expect.stringMatching(/.{16,}/) as unknown,
-      demoDrive: { driveId: expect.any(String) as unknown, contentId: expect.any(String) as unknown, singleVersionContentId: expect.any(String) as unknown },
+      demoDrive: {
+        driveId: expect.any(String) as unknown,
+        contentId: expect.any(String) as unknown,
+        singleVersionContentId: expect.any(String) as unknown,
+        emptyContentId: expect.any(String) as unknown,
+      },
     });
     expect(ready.mediaServer).not.toMatch(/:0$/);
 
@@ -89,6 +94,7 @@ describe('stagelink-sim', () => {
 
     expect(await versionCount(ready, ready.demoDrive.contentId)).toBe(40);
     expect(await versionCount(ready, ready.demoDrive.singleVersionContentId)).toBe(1);
+    expect(await versionCount(ready, ready.demoDrive.emptyContentId)).toBe(0);
 
     expect((await control(ready.mediaServer, { action: 'failNext', status: 503, count: 1 })).status).toBe(200);
     expect((await fetch(`${ready.mediaServer}/api/session/status/health`)).status).toBe(503);
