@@ -115,7 +115,10 @@ describe('following the director', () => {
     await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });
     await ms.transport.stop({ name: 'main' });
     expect(ms.origin).toBe(machine(sim, 'director').url);
-    expect(moves.at(-1)?.hostname).toBe('127.0.0.4');
+    expect(moves.map(({ hostname, previous }) => ({ hostname, previous }))).toEqual([
+      { hostname: '127.0.0.2', previous: undefined },
+      { hostname: '127.0.0.4', previous: '127.0.0.2' },
+    ]);
 
     const before = values.length;
     await eventually(() => values.length > before && ms.live.status === 'online', 'live values from the new director');

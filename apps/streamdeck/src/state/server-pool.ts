@@ -120,14 +120,10 @@ export class ServerPool {
       leases: 0,
       stopWatchingDirector: () => server.off('director', onDirector),
     };
-    // The operator is told when the director moves (the inspector says so for a while); keys just follow it.
-    let director = server.director?.hostname;
-    const onDirector = (change: DirectorChange): void => {
-      if (director !== undefined && director !== change.hostname) {
-        entry.directorMove = { from: director, to: change.hostname, at: Date.now() };
-        logger.warn(`The director of ${origin}'s session moved from ${director} to ${change.hostname}.`);
-      }
-      director = change.hostname;
+    // The operator is told when the director moves (the inspector says so for a while; core logs it); keys
+    // just follow it.
+    const onDirector = ({ hostname, previous }: DirectorChange): void => {
+      if (previous !== undefined) entry.directorMove = { from: previous, to: hostname, at: Date.now() };
     };
     server.on('director', onDirector);
     this.#entries.set(origin, entry);

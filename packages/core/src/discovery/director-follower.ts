@@ -6,6 +6,8 @@ export interface DirectorChange {
   hostname: string;
   url: string;
   solo: boolean;
+  /** The machine that directed the session before, when the role moved from one machine to another. */
+  previous?: string;
 }
 
 /** Field tools re-check the role of each known machine every few seconds. */
@@ -96,13 +98,14 @@ export class DirectorFollower {
     }
   }
 
-  #found(director: DirectorChange): boolean {
+  #found(found: DirectorChange): boolean {
     if (this.#stopped) return false;
-    const first = this.#director === undefined;
-    const moved = director.url !== this.#current;
+    const previous = this.#director?.hostname;
+    const moved = found.url !== this.#current;
+    const director = moved && previous !== undefined && previous !== found.hostname ? { ...found, previous } : found;
     this.#director = director;
-    if (!first && !moved) return false;
-    if (moved) this.logger.warn(`The director of the session is now ${director.hostname} (${director.url}); following it.`);
+    if (previous !== undefined && !moved) return false;
+    if (moved) this.logger.warn(`The director of the session is now ${director.hostname} (${director.url})${director.previous ? `, after ${director.previous}` : ''}; following it.`);
     this.#current = director.url;
     try {
       this.onDirector(director, moved);
