@@ -4,9 +4,8 @@
  * and exits when the app's socket closes: the SDK has no reconnect, and open sockets and timers would
  * otherwise keep an orphaned process running.
  */
-import { reasonOf } from '@stagelink/core';
 import streamDeck from '@elgato/streamdeck';
-import type { Logger } from '@stagelink/core';
+import { reasonOf, type Logger } from '@stagelink/core';
 import { onAppSocketClosed } from './app-socket.js';
 import { guarded } from './actions/guard.js';
 import { FpsAction } from './actions/fps-action.js';

@@ -1,6 +1,5 @@
-import { reasonOf } from '@stagelink/core';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ApiFamily } from '@stagelink/core';
+import { reasonOf, type ApiFamily } from '@stagelink/core';
 import { CONTROL_PATH, type ControlPanel } from './control.js';
 import type { Faults } from './faults.js';
 import { BadRequest, LoginRequired } from './http-errors.js';

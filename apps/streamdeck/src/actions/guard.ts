@@ -3,8 +3,7 @@
  * error ends the plugin (notes/toolchain.md). Every handler runs through `guarded`: a failure is logged and
  * the plugin lives on.
  */
-import { reasonOf } from '@stagelink/core';
-import type { Logger } from '@stagelink/core';
+import { reasonOf, type Logger } from '@stagelink/core';
 
 export function guarded(logger: Logger, what: string, run: () => unknown): void {
   try {

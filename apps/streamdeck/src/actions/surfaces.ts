@@ -2,9 +2,8 @@
  * The Stream Deck actions as the tiles see them. Every command to the app is a promise the SDK leaves to
  * us; a failed send is logged, never left unhandled.
  */
-import { reasonOf } from '@stagelink/core';
 import type { DialAction, KeyAction } from '@elgato/streamdeck';
-import type { Logger } from '@stagelink/core';
+import { reasonOf, type Logger } from '@stagelink/core';
 import { svgDataUrl } from '../render/svg.js';
 import type { JsonObject } from '../settings.js';
 import type { DialSurface, KeySurface } from '../tiles/tile.js';

@@ -2,9 +2,8 @@
  * Every key on screen, by its Stream Deck context, with its settings: a key is configured when it appears,
  * when its settings change and when the global host changes, and disposed when it leaves the screen.
  */
-import { reasonOf } from '@stagelink/core';
-import type { Logger } from '@stagelink/core';
-import { asSettings, chooseHost, hostSetting, type GlobalSettings, type JsonObject, type JsonValue } from '../settings.js';
+import { reasonOf, type Logger } from '@stagelink/core';
+import { asSettings, chooseHost, type GlobalSettings, type JsonObject, type JsonValue } from '../settings.js';
 import type { Tile } from './tile.js';
 
 interface Entry {
@@ -75,7 +74,8 @@ export class TileRegistry {
 
   /** The host a key talks to: its own setting, else the global one. */
   hostOf(context: string): JsonValue | undefined {
-    return hostSetting(this.#entries.get(context)?.settings.host) ?? hostSetting(this.#global?.host);
+    const choice = chooseHost(this.#entries.get(context)?.settings.host, this.#global);
+    return choice.kind === 'host' ? choice.host : undefined;
   }
 
   disposeAll(): void {
