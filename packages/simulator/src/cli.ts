@@ -47,6 +47,7 @@ function readyLine(sim: Simulator) {
     driveToken: sim.drive.token,
     demoDrive: sim.drive.demoDrive,
     scenario: sim.options.scenario,
+    dialect: sim.options.dialect,
     seed: sim.options.seed,
     ...(sim.options.scenario === 'session' ? { machines: sim.machines().map(({ hostname, role, url }) => ({ hostname, role, url })) } : {}),
   };

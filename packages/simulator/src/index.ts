@@ -1,5 +1,15 @@
 export { startSimulator, type Simulator } from './simulator.js';
-export { DEFAULT_SEED, OptionError, SCENARIOS, type ResolvedOptions, type Scenario, type SimulatorOptions } from './options.js';
+export {
+  DEFAULT_SEED,
+  DIALECT_ENV,
+  DIALECTS,
+  OptionError,
+  SCENARIOS,
+  type Dialect,
+  type ResolvedOptions,
+  type Scenario,
+  type SimulatorOptions,
+} from './options.js';
 export { CONTROL_PATH, ControlPanel, type ControlAction } from './control.js';
 export { Faults, type FailNext } from './faults.js';
 export { jsonLines, silentLog, type LogEntry, type LogSink } from './log.js';

@@ -12,6 +12,17 @@ export type Scenario = 'demo' | 'solo' | 'session';
 
 export const SCENARIOS: readonly Scenario[] = ['demo', 'solo', 'session'];
 
+/**
+ * How the simulated machines speak: `spec` uses exactly the words of the API documents; `r34` speaks as a
+ * shipping r34 director does where it differs from them (see the README's "Dialects").
+ */
+export type Dialect = 'spec' | 'r34';
+
+export const DIALECTS: readonly Dialect[] = ['spec', 'r34'];
+
+/** Sets the default dialect of every simulator a process starts, so a whole test suite can run against either. */
+export const DIALECT_ENV = 'STAGELINK_SIM_DIALECT';
+
 export interface SimulatorOptions {
   /** Address to listen on (default 127.0.0.1); it is also this machine's hostname in the session. */
   host?: string;
@@ -20,6 +31,8 @@ export interface SimulatorOptions {
   /** Drive-service port; 0 (the default here, 8081 for the CLI) picks a free port. */
   drivePort?: number;
   scenario?: Scenario;
+  /** Default `spec`, or the value of the STAGELINK_SIM_DIALECT environment variable. */
+  dialect?: Dialect;
   /** Seed of the PRNG behind uids, readings and drive fixtures (default 1). */
   seed?: number;
   /** Where log lines go; silent by default. */
@@ -35,6 +48,7 @@ export interface ResolvedOptions {
   port: number;
   drivePort: number;
   scenario: ModelScenario;
+  dialect: Dialect;
   seed: number;
 }
 
@@ -48,11 +62,16 @@ export class OptionError extends Error {
 export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
   const scenario = options.scenario ?? 'demo';
   if (!SCENARIOS.includes(scenario)) throw new OptionError(`Unknown scenario "${String(scenario)}": use ${SCENARIOS.join(', ')}.`);
+  const dialect = options.dialect ?? process.env[DIALECT_ENV] ?? 'spec';
+  if (!(DIALECTS as readonly string[]).includes(dialect)) {
+    throw new OptionError(`Unknown dialect "${String(dialect)}"${options.dialect ? '' : ` (from ${DIALECT_ENV})`}: use ${DIALECTS.join(', ')}.`);
+  }
   return {
     host: options.host ?? '127.0.0.1',
     port: checkInteger(options.port ?? 0, 'port', 0, 65535),
     drivePort: checkInteger(options.drivePort ?? 0, 'drive port', 0, 65535),
     scenario,
+    dialect: dialect as Dialect,
     seed: checkInteger(options.seed ?? DEFAULT_SEED, 'seed', 0, 4294967295),
   };
 }
