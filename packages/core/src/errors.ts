@@ -40,6 +40,14 @@ export class NotFoundError extends HttpError {
   override name = 'NotFoundError';
 }
 
+/**
+ * The machine answered 404 or 405 for a path of the session or service family: this build of the server does not
+ * offer the command (older or newer than the API documents). Not a transient fault: never retried.
+ */
+export class NotOfferedError extends NotFoundError {
+  override name = 'NotOfferedError';
+}
+
 /** 401 or 403. On the hardware family this means a login is required on the machine. */
 export class AuthError extends HttpError {
   override name = 'AuthError';

@@ -5,6 +5,7 @@ export { fullJitter } from './http/backoff.js';
 export { MediaServer, type MediaServerOptions } from './media-server/media-server.js';
 export { discoverDirector, type DiscoverOptions, type DiscoveredDirector } from './discovery/discover.js';
 export type { DirectorChange } from './discovery/director-follower.js';
+export type { HostMap } from './discovery/query.js';
 export { parseTxtRecord } from './discovery/txt-record.js';
 export { DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE, onMdnsSocketError } from './discovery/dnssd.js';
 export type { CallOptions, GuardedCallOptions, EndpointInput, EndpointCaller } from './media-server/endpoint-caller.js';
@@ -30,7 +31,10 @@ export {
   type TransportCommandShape,
   type TransportField,
 } from './media-server/transport-commands.js';
-export type { OledResult } from './media-server/hardware.js';
+export { PLAYMODES, isPlaying, toPlaymode, playmodeToSend, type Playmode, type RequestedPlaymode } from './media-server/playmode.js';
+export { readPowerStatus, type OledResult } from './media-server/hardware.js';
+export { API_DESCRIPTION_PATH, type ApiDescription } from './media-server/api-description.js';
+export { SmcClient, type SmcOptions } from './media-server/smc-client.js';
 export type * from './media-server/types.js';
 export { LiveClient, LiveSubscription, type LiveSubscribeOptions } from './live/live-client.js';
 export type { LiveStatus, LiveSocketTiming } from './live/live-socket.js';

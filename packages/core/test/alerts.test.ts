@@ -67,12 +67,17 @@ describe('RollingAverage', () => {
 });
 
 describe('livePresets', () => {
-  it('builds the spec expressions, remote machines with the :svc suffix', () => {
-    expect(livePresets.remoteFps('media-2')).toEqual({
+  it('builds the spec expressions, remote machines with the :svc suffix unless the director lists another node', () => {
+    const remote = livePresets.remoteFps('media-2');
+    expect(remote).toMatchObject({
       object: 'subsystem:MonitoringManager.findRemoteMonitor("media-2:svc", "fps")',
       properties: ['object.seriesAverage("Actual", 1)'],
       updateFrequencyMs: 100,
+      remoteMonitor: { hostname: 'media-2' },
     });
+    expect(remote.remoteMonitor?.objectFor('MEDIA-2:d3')).toBe('subsystem:MonitoringManager.findRemoteMonitor("MEDIA-2:d3", "fps")');
+    expect(livePresets.workloadInstances('7')).toMatchObject({ object: 'subsystem:RenderStreamSystem', otherObjects: ['subsystem:StreamRenderSystem'] });
+    expect(livePresets.transportBrightness('Main Stage')).toMatchObject({ object: 'transportManager:"Main Stage"', properties: ['object.brightness'] });
     expect(livePresets.instanceHealth('7', 2).properties).toEqual(['object.getWorkloadInstance(7, 2).health()']);
     expect(livePresets.failoverTakeover('18446744073709551615').object).toBe('getByUID(18446744073709551615)');
   });

@@ -44,13 +44,13 @@ describe('answers that are not the API speaking (hardening)', () => {
     }
   });
 
-  it('names a refusal whose message is not text "no message" rather than [object Object]', async () => {
+  it('says a refusal gave no reason when its message is not text, rather than [object Object]', async () => {
     const server = await startScriptedServer([json(200, { status: { code: 5, message: { text: 'x' }, details: [] } })]);
     const ms = new MediaServer({ host: server.url, timeoutMs: 2000 });
     cleanup.push(() => ms.close(), () => server.close());
     const failure = ms.transport.play({ name: 'main' });
     await expect(failure).rejects.toBeInstanceOf(StatusError);
-    await expect(failure).rejects.toThrow(/refused by the server: no message \(status code 5\)/);
+    await expect(failure).rejects.toThrow(/refused by the server: no reason given \(status code 5\)/);
   });
 
   it('still takes hardware answers, which have no envelope, as they are', async () => {

@@ -258,7 +258,7 @@ describe('what is sent', () => {
     const { server, ms } = await serverAnswering();
     await ms.transport.gotoTrack({ transport: { uid: '18446744073709551615' }, track: { name: '42' }, playmode: 'play' });
     expect(JSON.parse(server.received[0]?.body ?? '')).toEqual({
-      transports: [{ transport: { uid: '18446744073709551615' }, track: { name: '42' }, playmode: 'play' }],
+      transports: [{ transport: { uid: '18446744073709551615' }, track: { name: '42' }, playmode: 'Play' }],
     });
   });
 
@@ -294,11 +294,11 @@ describe('what is sent', () => {
 describe('transport commands by name', () => {
   it('sends each command with the fields it needs, in the spec body shape', async () => {
     const { server, ms } = await serverAnswering();
-    await ms.transport.send('gototag', { name: 'main' }, { tagType: 'TC', tagValue: 'A', playmode: 'play' });
+    await ms.transport.send('gototag', { name: 'main' }, { tagType: 'tc', tagValue: 'A', playmode: 'loop section' });
     await ms.transport.send('volume', [{ name: 'main' }, { uid: '7' }], { volume: 0.5 });
     await ms.transport.send('stop', { name: 'main' });
     expect(server.received.map((r) => [r.url, JSON.parse(r.body) as unknown])).toEqual([
-      ['/api/session/transport/gototag', { transports: [{ transport: { name: 'main' }, type: 'TC', value: 'A', allowGlobalJump: false, playmode: 'play' }] }],
+      ['/api/session/transport/gototag', { transports: [{ transport: { name: 'main' }, type: 'TC', value: 'A', allowGlobalJump: false, playmode: 'Loop' }] }],
       ['/api/session/transport/volume', { transports: [{ transport: { name: 'main' }, volume: 0.5 }, { transport: { uid: '7' }, volume: 0.5 }] }],
       ['/api/session/transport/stop', { transports: [{ name: 'main' }] }],
     ]);

@@ -23,7 +23,7 @@ describe('SubscriptionRegistry', () => {
     vi.useFakeTimers();
     sent = [];
     now = 0;
-    registry = new SubscriptionRegistry({ send: (f) => (sent.push(f), true), now: () => now, onProblem: (p) => problems.push(p) });
+    registry = new SubscriptionRegistry({ send: (f) => (sent.push(f), true), isOpen: () => true, now: () => now, onProblem: (p) => problems.push(p) });
   });
   afterEach(() => {
     registry.dispose();
@@ -157,5 +157,33 @@ describe('SubscriptionRegistry', () => {
     registry.remove(OBJECT, PROPERTY, a.it);
     list([7, OBJECT, PROPERTY]);
     expect(sent.at(-1)).toEqual({ unsubscribe: { ids: [7] } });
+  });
+
+  describe('writes', () => {
+    it('sends a write with the server id once the pair has one, and not before', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      const written = registry.write(OBJECT, PROPERTY, 0.95);
+      expect(sent.filter((f) => 'set' in f)).toEqual([]);
+      list([0, OBJECT, PROPERTY]);
+      await written;
+      expect(sent.filter((f) => 'set' in f)).toEqual([{ set: [{ id: 0, value: 0.95 }] }]);
+    });
+
+    it('refuses a write to a pair nobody watches, or one the server refused', async () => {
+      await expect(registry.write(OBJECT, PROPERTY, 1)).rejects.toThrow(/not watched/);
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      registry.onFrame({ error: `Unable to subscribe to ${OBJECT} / ${PROPERTY} - Invalid property` });
+      await expect(registry.write(OBJECT, PROPERTY, 1)).rejects.toThrow(/Invalid property/);
+    });
+
+    it('fails a waiting write when the stream drops instead of sending it late', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      const written = registry.write(OBJECT, PROPERTY, 0.5);
+      registry.onClose();
+      await expect(written).rejects.toThrow(/dropped/);
+      registry.onOpen();
+      list([4, OBJECT, PROPERTY]);
+      expect(sent.filter((f) => 'set' in f)).toEqual([]);
+    });
   });
 });

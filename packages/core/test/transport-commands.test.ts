@@ -24,7 +24,7 @@ describe('transport commands that act on the current track', () => {
     await ms.transport.send('gotosection', { name: 'main' }, { track: { name: 'Finale' }, section: '3', playmode: 'play' });
     expect(sent()).toEqual([
       { path: '/api/session/transport/gototrack', body: { transports: [{ transport: { name: 'main' }, track: { name: 'Finale' } }] } },
-      { path: '/api/session/transport/gotosection', body: { transports: [{ transport: { name: 'main' }, section: '3', playmode: 'play' }] } },
+      { path: '/api/session/transport/gotosection', body: { transports: [{ transport: { name: 'main' }, section: '3', playmode: 'Play' }] } },
     ]);
   });
 
@@ -73,5 +73,92 @@ describe('transport commands that act on the current track', () => {
     await ms.transport.send('gototrack', { name: 'main' }, { track: { name: 'Finale' }, playmode: 'stop' });
     await ms.transport.send('gotonextsection', { name: 'main' }, { track: { name: 'Finale' } });
     expect(sent().map((request) => request.path)).toEqual(['/api/session/transport/gototrack', '/api/session/transport/gotonextsection']);
+  });
+});
+
+describe('the words of shipping directors', () => {
+  it('sends playmodes given in any case or in the documents\' words as the enum names, and leaves an omitted one out', async () => {
+    const { ms, sent } = await serverAnswering();
+    const words = ['play', 'PLAY', 'loop section', 'Loop', 'play to end of section', 'playSection', 'stop', 'NotSet'];
+    for (const playmode of words) await ms.transport.gotoNextTrack({ transport: { name: 'main' }, playmode });
+    await ms.transport.gotoNextTrack({ transport: { name: 'main' } });
+    const playmodes = sent().map((request) => (request.body as { transports: { playmode?: string }[] }).transports[0]?.playmode);
+    expect(playmodes).toEqual(['Play', 'Play', 'Loop', 'Loop', 'PlaySection', 'PlaySection', 'Stop', 'NotSet', undefined]);
+  });
+
+  it('refuses a word that is no playmode before sending', async () => {
+    const { ms, sent } = await serverAnswering();
+    await expect(ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: 'A' }, playmode: 'fast forward' })).rejects.toThrow(/not a playmode: use one of Play/);
+    expect(sent()).toEqual([]);
+  });
+
+  it('takes a section by its 0-based index, as a number or decimal text, and refuses a name pointing to gotoNote', async () => {
+    const { ms, sent } = await serverAnswering();
+    await ms.transport.gotoSection({ transport: { name: 'main' }, section: 1 });
+    await ms.transport.send('gotosection', { name: 'main' }, { section: ' 0 ' });
+    expect(sent().map((request) => request.body)).toEqual([
+      { transports: [{ transport: { name: 'main' }, section: '1' }] },
+      { transports: [{ transport: { name: 'main' }, section: '0' }] },
+    ]);
+    await expect(ms.transport.gotoSection({ transport: { name: 'main' }, section: 'Chorus' })).rejects.toThrow(/not the name "Chorus": to jump to a name, use gotonote/);
+    await expect(ms.transport.gotoSection({ transport: { name: 'main' }, section: -1 })).rejects.toBeInstanceOf(InvalidInputError);
+    expect(sent()).toHaveLength(2);
+  });
+
+  it('sends tag types as the enum in any case and refuses others', async () => {
+    const { ms, sent } = await serverAnswering();
+    for (const type of ['tc', 'Midi', 'CUE', 'tagtype_unknown']) await ms.transport.gotoTag({ transport: { name: 'main' }, type, value: '1' });
+    expect(sent().map((request) => (request.body as { transports: { type: string }[] }).transports[0]?.type)).toEqual(['TC', 'MIDI', 'CUE', 'TagType_Unknown']);
+    await expect(ms.transport.gotoTag({ transport: { name: 'main' }, type: 'smpte', value: '1' })).rejects.toThrow(/TC, MIDI, CUE/);
+  });
+
+  it('sends a speed through transport/speed', async () => {
+    const { ms, sent } = await serverAnswering();
+    await ms.transport.send('speed', { name: 'main' }, { speed: 0.5 });
+    expect(sent()).toEqual([{ path: '/api/session/transport/speed', body: { transports: [{ transport: { name: 'main' }, speed: 0.5 }] } }]);
+  });
+
+  it('reads playmodes of either vocabulary into the enum names, and section indexes as numbers', async () => {
+    const transport = (playmode: string) => ({ uid: '1', name: 'main', playmode, engaged: true });
+    const { ms } = await serverAnswering(
+      json(200, { status: ok, result: [transport('Loop'), transport('play to end of section'), transport('stop'), transport('Rewind')] }),
+      json(200, { status: ok, transports: [transport('loop section')], multitransports: [] }),
+      json(200, { status: ok, result: { uid: '1', name: 'A', annotations: { sections: [{ time: 0, index: 0 }, { time: 5, index: '1' }], notes: [], tags: [] } } }),
+    );
+    expect((await ms.transport.activeTransport()).map((t) => t.playmode)).toEqual(['Loop', 'PlaySection', 'Stop', 'Unknown']);
+    expect((await ms.transport.transports()).transports[0]?.playmode).toBe('Loop');
+    expect((await ms.transport.annotations({ name: 'A' })).annotations.sections.map((section) => section.index)).toEqual([0, 1]);
+  });
+
+  it('tells which playmodes mean playing', async () => {
+    const { isPlaying } = await import('../src/index.js');
+    expect(['Play', 'PlaySection', 'Loop', 'play', 'loop section', 'play to end of section'].every((playmode) => isPlaying({ playmode }))).toBe(true);
+    expect(['Stop', 'stop', 'NotSet', 'Unknown', ''].some((playmode) => isPlaying({ playmode }))).toBe(false);
+    expect(isPlaying(undefined)).toBe(false);
+  });
+});
+
+describe('refusals and commands a build lacks', () => {
+  it('carries the reason from status.details when status.message is empty', async () => {
+    const reason = "Transport speed control is disabled. Enable the 'enableTransportSpeedControl' option to use it.";
+    const { ms } = await serverAnswering(json(200, { status: { code: 1000, message: '', details: [{ message: reason, uid: '9' }] } }));
+    const failure = ms.transport.setSpeed({ transport: { name: 'main' }, speed: 2 });
+    await expect(failure).rejects.toBeInstanceOf(StatusError);
+    await expect(failure).rejects.toThrow(`refused by the server: ${reason} (status code 1000)`);
+  });
+
+  it('falls back to a detail\'s value, the documents\' shape', async () => {
+    const { ms } = await serverAnswering(json(200, { status: { code: 3, message: '', details: [{ type_url: 't', value: 'bad section' }] } }));
+    await expect(ms.transport.play({ name: 'main' })).rejects.toThrow(/refused by the server: bad section \(status code 3\)/);
+  });
+
+  it('reports 404 and 405 on a session path as a command this build does not offer, sent once', async () => {
+    const { NotOfferedError } = await import('../src/index.js');
+    const { ms, server } = await serverAnswering(json(404, { message: 'Not Found' }), json(405, {}));
+    const failure = ms.transport.setSpeed({ transport: { name: 'main' }, speed: 1 });
+    await expect(failure).rejects.toBeInstanceOf(NotOfferedError);
+    await expect(failure).rejects.toThrow(/does not offer transport.setSpeed/);
+    await expect(ms.looks.list()).rejects.toBeInstanceOf(NotOfferedError);
+    expect(server.received).toHaveLength(2);
   });
 });

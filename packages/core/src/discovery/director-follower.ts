@@ -1,6 +1,9 @@
 import type { Logger } from '../http/logger.js';
-import { directorFrom, machineOrigin, queryDirector } from './query.js';
-import { reasonOf } from '../errors.js';
+import { directorFrom, machineOrigin, queryDirector, type HostMap } from './query.js';
+import { isUnreachable, reasonOf } from '../errors.js';
+import { HttpClient } from '../http/http-client.js';
+import { EndpointCaller } from '../media-server/endpoint-caller.js';
+import { endpoints } from '../media-server/catalogue.js';
 
 export interface DirectorChange {
   hostname: string;
@@ -26,6 +29,8 @@ export class DirectorFollower {
   #firstCheck: Promise<boolean>;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  /** Directors already reported as out of reach by name, so the log says it once. */
+  readonly #toldUnreachable = new Set<string>();
 
   constructor(
     seedOrigin: string,
@@ -33,6 +38,7 @@ export class DirectorFollower {
     private readonly onDirector: (change: DirectorChange, moved: boolean) => void,
     private readonly logger: Logger,
     intervalMs = DIRECTOR_CHECK_INTERVAL_MS,
+    private readonly hosts?: HostMap,
   ) {
     this.#current = seedOrigin;
     this.#known.add(seedOrigin);
@@ -77,17 +83,37 @@ export class DirectorFollower {
     return false;
   }
 
-  /** The director as `origin` names it; undefined when it does not answer usefully. */
+  /** The director as `origin` names it, at an address that answers from here; undefined when there is none. */
   async #ask(origin: string): Promise<DirectorChange | undefined> {
+    let named: DirectorChange;
     try {
       const { session } = await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS });
       this.#learnMachines(origin, session.director ? [session.director, ...session.actors, ...session.understudies] : []);
-      const { hostname, url, solo } = directorFrom(origin, session);
-      return { hostname, url, solo };
+      const { hostname, url, solo } = directorFrom(origin, session, this.hosts);
+      named = { hostname, url, solo };
     } catch (error) {
       this.logger.debug?.(`director check: ${origin} did not answer: ${reasonOf(error)}`);
       return undefined;
     }
+    return named.url === origin || named.url === this.#current ? named : this.#reachable(named, origin);
+  }
+
+  /**
+   * The director at its own address when that answers; else, when the machine that named it is the director
+   * itself (its session commands work), at that machine's address: a control desk often cannot resolve a
+   * director's Windows machine name, although the address the user typed is that very machine.
+   */
+  async #reachable(director: DirectorChange, namedBy: string): Promise<DirectorChange | undefined> {
+    const problem = await answers(director.url);
+    if (problem === undefined) return director;
+    if (!isUnreachable(problem) || !(await servesSession(namedBy))) return undefined;
+    if (!this.#toldUnreachable.has(director.hostname)) {
+      this.#toldUnreachable.add(director.hostname);
+      this.logger.warn(
+        `The director ${director.hostname} cannot be reached by its name from here (${reasonOf(problem)}); ${namedBy} answers as the director, so requests keep going there. To follow a move to another machine, give the client a hosts map (hostname to address).`,
+      );
+    }
+    return { ...director, url: namedBy };
   }
 
   /** Machines of the session are reached on the port of the machine that listed them. */
@@ -114,5 +140,28 @@ export class DirectorFollower {
       this.logger.warn(`A listener of the director change to ${director.hostname} threw: ${reasonOf(error)}`);
     }
     return moved;
+  }
+}
+
+/** Undefined when `origin` answers the session query; else why not. */
+async function answers(origin: string): Promise<unknown> {
+  try {
+    await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS });
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+/** True when the machine carries out session commands: it directs the session (others refuse them). */
+async function servesSession(origin: string): Promise<boolean> {
+  const http = new HttpClient({ baseUrl: origin, timeoutMs: QUERY_TIMEOUT_MS, retries: 0 });
+  try {
+    await new EndpointCaller(http).call(endpoints.activeTransport);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await http.close();
   }
 }

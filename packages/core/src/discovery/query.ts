@@ -1,4 +1,4 @@
-import { StagelinkError } from '../errors.js';
+import { InvalidInputError, StagelinkError } from '../errors.js';
 import { hostnameOf, originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
 import { EndpointCaller } from '../media-server/endpoint-caller.js';
@@ -27,12 +27,12 @@ export async function queryDirector(host: string, options: { timeoutMs?: number;
   }
 }
 
-export function directorFrom(origin: string, session: SessionInfo): QueriedDirector {
+export function directorFrom(origin: string, session: SessionInfo, hosts?: HostMap): QueriedDirector {
   if (session.isRunningSolo || !session.director) {
     return { hostname: hostnameOf(origin), url: origin, solo: true, session };
   }
   const hostname: unknown = session.director.hostname;
-  const url = machineOrigin(origin, hostname);
+  const url = machineOrigin(origin, hostname, hosts);
   if (url === undefined) {
     throw new StagelinkError(`${origin} named a director without a usable hostname (${JSON.stringify(hostname) ?? 'none'}): it was not followed.`);
   }
@@ -40,12 +40,36 @@ export function directorFrom(origin: string, session: SessionInfo): QueriedDirec
 }
 
 /**
- * The origin of a machine the session lists, on the port of the machine that listed it; undefined when the
- * answer gives no usable hostname. A broken answer must not send the client after `undefined` or `0.0.0.5`.
+ * Addresses for machine hostnames the control desk cannot resolve (`DIRECTOR01` is a Windows machine name):
+ * hostname, in any case, to an address or `address:port`.
  */
-export function machineOrigin(origin: string, hostname: unknown): string | undefined {
+export type HostMap = Readonly<Record<string, string>>;
+
+/**
+ * The origin of a machine the session lists, on the port of the machine that listed it unless the host map
+ * gives one; undefined when the answer gives no usable hostname. A broken answer must not send the client
+ * after `undefined` or `0.0.0.5`.
+ */
+export function machineOrigin(origin: string, hostname: unknown, hosts?: HostMap): string | undefined {
   if (typeof hostname !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(hostname)) return undefined;
   const url = new URL(origin);
+  const mapped = mappedAddress(hosts, hostname);
+  if (mapped !== undefined) {
+    url.hostname = mapped.hostname;
+    if (mapped.port !== '') url.port = mapped.port;
+    return url.origin;
+  }
   url.hostname = hostname;
   return url.hostname === hostname.toLowerCase() ? url.origin : undefined;
+}
+
+function mappedAddress(hosts: HostMap | undefined, hostname: string): URL | undefined {
+  const wanted = hostname.toLowerCase();
+  const entry = Object.entries(hosts ?? {}).find(([name]) => name.toLowerCase() === wanted);
+  if (!entry) return undefined;
+  try {
+    return new URL(/^https?:\/\//.test(entry[1]) ? entry[1] : `http://${entry[1]}`);
+  } catch {
+    throw new InvalidInputError(`The address given for ${hostname} in hosts (${JSON.stringify(entry[1])}) is not an address or address:port.`);
+  }
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../http/logger.js';
 import { livePresets, type LiveRequest } from './presets.js';
 import { LIVE_UPDATE_PATH } from './protocol.js';
 import { DEFAULT_LIVE_TIMING, LiveSocket, type LiveSocketTiming, type LiveStatus } from './live-socket.js';
+import { subscribeFirstKnown, subscribeRemoteMonitor, type Subscriber } from './resolved-requests.js';
 import { SubscriptionRegistry, type Consumer, type LiveValue } from './subscription-registry.js';
 
 export interface LiveSubscribeOptions {
@@ -25,7 +26,19 @@ export class LiveSubscription {
   constructor(
     private readonly client: LiveClient,
     private readonly release: () => void,
+    private readonly writer: (value: unknown, property?: string) => Promise<void>,
   ) {}
+
+  /**
+   * Writes a value through the stream (brightness, volume, a layer property). Resolves once the write is sent;
+   * the new value comes back as a value of this subscription. Numbers come back as 32-bit floats (0.95 reads
+   * 0.949999988079071): compare with a tolerance. Rejects while the stream is down, so nothing lands late.
+   * `property` picks one when the subscription watches several.
+   */
+  set(value: unknown, property?: string): Promise<void> {
+    if (this.#closed) return Promise.reject(new LiveUpdateError('This live subscription is closed: subscribe again to write.'));
+    return this.writer(value, property);
+  }
 
   get status(): LiveStatus {
     return this.#closed ? 'offline' : this.client.status;
@@ -87,6 +100,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     }, logger);
     this.#registry = new SubscriptionRegistry({
       send: (frame) => this.#socket.send(frame),
+      isOpen: () => this.#socket.isOpen,
       now: () => performance.now(),
       onProblem: (problem) => this.#problem(problem),
     });
@@ -103,27 +117,58 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
 
   subscribe(request: LiveRequest, onValue: (value: LiveValue) => void, options: LiveSubscribeOptions = {}): LiveSubscription {
     if (this.#closed) throw new LiveUpdateError('This media-server client is closed: create a new one to subscribe.');
+    checkRequest(request);
+    const onError = (error: LiveUpdateError): void => this.#safely(() => options.onError?.(error));
+    const plain: Subscriber = { subscribe: (each, onEach, onEachError) => this.#subscribeToPair(each, onEach, onEachError) };
+    const { remoteMonitor, otherObjects } = request;
+    const handle = remoteMonitor
+      ? subscribeRemoteMonitor(plain, { ...request, remoteMonitor }, onValue, onError)
+      : otherObjects?.length
+        ? subscribeFirstKnown(plain, { ...request, otherObjects }, onValue, onError)
+        : this.#subscribeToPair(request, onValue, onError);
+    return this.#withStatus(handle, options);
+  }
+
+  /** Subscribes one object's properties as the request names them. */
+  #subscribeToPair(request: LiveRequest, onValue: (value: LiveValue) => void, onError: (error: LiveUpdateError) => void): LiveSubscription {
     const { object, properties, intervalMs } = checkRequest(request);
-    const consumer: Consumer = {
-      intervalMs,
-      lastDelivery: -Infinity,
-      onValue: (value) => this.#safely(() => onValue(value)),
-      onError: (error) => this.#safely(() => options.onError?.(error)),
+    const consumer: Consumer = { intervalMs, lastDelivery: -Infinity, onValue: (value) => this.#safely(() => onValue(value)), onError };
+    const write = (value: unknown, property?: string): Promise<void> => {
+      const target = property ?? (properties.length === 1 ? properties[0] : undefined);
+      if (target === undefined || !properties.includes(target)) {
+        return Promise.reject(new LiveUpdateError(`Say which property to write: one of ${properties.join(', ')}.`));
+      }
+      return this.#registry.write(object, target, value);
     };
-    const onStatus = (status: LiveStatus): void => this.#safely(() => options.onStatus?.(status));
-    const subscription = new LiveSubscription(this, () => {
+    const subscription = this.#track(() => {
       for (const property of properties) this.#registry.remove(object, property, consumer);
-      this.#statusListeners.delete(onStatus);
-      this.#subscriptions.delete(subscription);
       if (this.#registry.size === 0) this.#goIdle();
-    });
-    this.#subscriptions.add(subscription);
+    }, write);
     for (const property of properties) this.#registry.add(object, property, consumer);
     if (!this.#socket.isStarted) {
       this.#setStatus('connecting');
       void this.#openWhenOriginKnown();
     }
+    return subscription;
+  }
+
+  #track(release: () => void, write: (value: unknown, property?: string) => Promise<void>): LiveSubscription {
+    const subscription = new LiveSubscription(this, () => {
+      this.#subscriptions.delete(subscription);
+      release();
+    }, write);
+    this.#subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** The consumer's own subscription: told the status now and on every change, released with what it holds. */
+  #withStatus(handle: Pick<LiveSubscription, 'close' | 'set'>, options: LiveSubscribeOptions): LiveSubscription {
+    const onStatus = (status: LiveStatus): void => this.#safely(() => options.onStatus?.(status));
     this.#statusListeners.add(onStatus);
+    const subscription = this.#track(() => {
+      this.#statusListeners.delete(onStatus);
+      handle.close();
+    }, (value, property) => handle.set(value, property));
     // A consumer joining a shared socket learns where it stands without waiting for the next change.
     queueMicrotask(() => {
       if (!subscription.closed) onStatus(this.#status);

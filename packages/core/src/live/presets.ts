@@ -6,6 +6,17 @@ export interface LiveRequest {
   properties: string[];
   /** Interval of updates; 0 means every frame, which is never right for a monitor. Default 100 ms. */
   updateFrequencyMs?: number;
+  /**
+   * Other names of `object` on other builds: every name is tried and the one that answers is kept (the stream
+   * render subsystem is `RenderStreamSystem` on shipping directors, `StreamRenderSystem` in the documents).
+   */
+  otherObjects?: readonly string[];
+  /**
+   * A remote machine's monitor: the client builds the object from the node the director lists for this
+   * hostname in `object.remoteNodes()` (`ACTOR01:d3` on shipping builds), and keeps `object` (the documents'
+   * `<hostname>:svc`) for a server without that list.
+   */
+  remoteMonitor?: { hostname: string; objectFor: (node: string) => string };
 }
 
 /** Monitors update at 100 ms in the spec's examples (rule 4). */
@@ -18,8 +29,21 @@ const monitor = (object: string, series: string): LiveRequest => ({
 });
 
 const streamRender = (property: string): LiveRequest => ({
-  object: 'subsystem:StreamRenderSystem',
+  object: 'subsystem:RenderStreamSystem',
+  otherObjects: ['subsystem:StreamRenderSystem'],
   properties: [property],
+  updateFrequencyMs: MONITOR_INTERVAL_MS,
+});
+
+const remoteMonitor = (hostname: string, name: string, series: string): LiveRequest => {
+  const objectFor = (node: string) => monitor(`findRemoteMonitor(${JSON.stringify(node)}, ${JSON.stringify(name)})`, series).object;
+  return { ...monitor(`findRemoteMonitor(${JSON.stringify(`${hostname}:svc`)}, ${JSON.stringify(name)})`, series), remoteMonitor: { hostname, objectFor } };
+};
+
+/** A transport's property, written with `set` as well as read. */
+const transportProperty = (transport: string, property: string): LiveRequest => ({
+  object: `transportManager:${JSON.stringify(checkName(transport))}`,
+  properties: [`object.${property}`],
   updateFrequencyMs: MONITOR_INTERVAL_MS,
 });
 
@@ -29,8 +53,8 @@ const streamRender = (property: string): LiveRequest => ({
  */
 export const livePresets = {
   localFps: () => monitor('findLocalMonitor("fps")', 'Actual'),
-  /** The remote monitor name is the target's hostname followed by `:svc` (rule 5). */
-  remoteFps: (hostname: string) => monitor(`findRemoteMonitor(${JSON.stringify(`${checkHostname(hostname)}:svc`)}, "fps")`, 'Actual'),
+  /** Any case of the hostname; the monitor node is resolved from the director (see LiveRequest.remoteMonitor). */
+  remoteFps: (hostname: string) => remoteMonitor(checkHostname(hostname), 'fps', 'Actual'),
   cpu: () => monitor('findLocalMonitor("CPU")', 'Total'),
   gpuMemory: () => monitor('findLocalMonitor("GPUMemory")', 'Usage(MB)'),
   processMemory: () => monitor('findLocalMonitor("ProcessMemory")', 'Usage (MB)'),
@@ -45,6 +69,10 @@ export const livePresets = {
   workloadInstances: (workloadId: string | number) => streamRender(`object.getWorkloadInstances(${checkUid(workloadId)})`),
   instanceHealth: (workloadId: string | number, instanceIndex: number) =>
     streamRender(`object.getWorkloadInstance(${checkUid(workloadId)}, ${checkIndex(instanceIndex)}).health()`),
+  /** A transport's brightness (0..1); `set` on the subscription changes it smoothly, without a REST call. */
+  transportBrightness: (transport: string) => transportProperty(transport, 'brightness'),
+  /** A transport's volume (0..1), writable like transportBrightness. */
+  transportVolume: (transport: string) => transportProperty(transport, 'volume'),
 } as const;
 
 export type LivePresetName = keyof typeof livePresets;
@@ -54,6 +82,11 @@ function checkHostname(hostname: string): string {
     throw new InvalidInputError(`"${String(hostname)}" is not a machine hostname (letters, digits, dots and dashes).`);
   }
   return hostname;
+}
+
+function checkName(name: string): string {
+  if (typeof name !== 'string' || name.trim() === '') throw new InvalidInputError(`${JSON.stringify(name)} is not a transport name.`);
+  return name;
 }
 
 function checkUid(uid: string | number): string {

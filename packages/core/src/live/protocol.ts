@@ -18,7 +18,15 @@ export interface UnsubscribeFrame {
   unsubscribe: { ids: number[] } | { id: number };
 }
 
-export type ClientFrame = SubscribeFrame | UnsubscribeFrame;
+/**
+ * Writes a value through a subscription id. No acknowledgement: the new value comes back as `valuesChanged`.
+ * Objects merge (`{"x": 0.1}` changes only `x`); numbers are stored as 32-bit floats.
+ */
+export interface SetFrame {
+  set: { id: number; value: unknown }[];
+}
+
+export type ClientFrame = SubscribeFrame | UnsubscribeFrame | SetFrame;
 
 export interface SubscriptionEntry {
   /** `0` is a valid id. */

@@ -32,6 +32,14 @@ interface Pair {
   orphaned?: boolean;
   retries: number;
   retryTimer?: NodeJS.Timeout;
+  /** Writes waiting for the server's id for this pair. */
+  writes: PendingWrite[];
+}
+
+interface PendingWrite {
+  value: unknown;
+  sent(): void;
+  failed(error: LiveUpdateError): void;
 }
 
 type Operation = { kind: 'subscribe'; pair: Pair } | { kind: 'unsubscribe'; id: number };
@@ -39,6 +47,7 @@ type Operation = { kind: 'subscribe'; pair: Pair } | { kind: 'unsubscribe'; id: 
 export interface RegistryWire {
   /** Sends a frame if the socket is open; false when it is not. */
   send(frame: ClientFrame): boolean;
+  isOpen(): boolean;
   now(): number;
   /** A problem no single subscription owns. */
   onProblem(error: LiveUpdateError): void;
@@ -77,7 +86,7 @@ export class SubscriptionRegistry {
     const key = `${object}\u0000${property}`;
     let pair = this.#pairs.get(key);
     if (!pair) {
-      pair = { key, object, property, consumers: new Set(), state: 'queued', retries: 0 };
+      pair = { key, object, property, consumers: new Set(), state: 'queued', retries: 0, writes: [] };
       this.#pairs.set(key, pair);
       pair.consumers.add(consumer);
       this.#enqueue({ kind: 'subscribe', pair });
@@ -88,12 +97,30 @@ export class SubscriptionRegistry {
     if (pair.state === 'failed') this.#tellLateJoiner(pair, consumer);
   }
 
+  /**
+   * Writes a value through the pair's server subscription: at once when the server has given its id, else as soon
+   * as it does. Rejects when the pair is not watched, failed, or the stream is down: a write is never kept
+   * for a later connection, where it would land late.
+   */
+  write(object: string, property: string, value: unknown): Promise<void> {
+    const pair = this.#pairs.get(`${object}\u0000${property}`);
+    const where = `${property} on ${object}`;
+    if (!pair) return Promise.reject(new LiveUpdateError(`${where} is not watched by this client: subscribe to it before writing.`));
+    if (pair.state === 'failed') return Promise.reject(new LiveUpdateError(`${where} cannot be written: ${pair.error?.message ?? 'the server refused it'}`));
+    return new Promise((sent, failed) => {
+      pair.writes.push({ value, sent, failed });
+      if (pair.state === 'active') this.#flushWrites(pair);
+      else if (!this.wire.isOpen()) this.#failWrites(pair, 'the live-update stream is not connected');
+    });
+  }
+
   remove(object: string, property: string, consumer: Consumer): void {
     const key = `${object}\u0000${property}`;
     const pair = this.#pairs.get(key);
     if (!pair?.consumers.delete(consumer) || pair.consumers.size > 0) return;
     this.#pairs.delete(key);
     clearTimeout(pair.retryTimer);
+    this.#failWrites(pair, 'its last subscription closed');
     if (pair.state === 'active' && pair.id !== undefined) {
       this.#byId.delete(pair.id);
       this.#enqueue({ kind: 'unsubscribe', id: pair.id });
@@ -132,6 +159,7 @@ export class SubscriptionRegistry {
   }
 
   #forgetServerState(): void {
+    for (const pair of this.#pairs.values()) this.#failWrites(pair, 'the live-update stream dropped');
     clearTimeout(this.#spacingTimer);
     this.#spacingTimer = undefined;
     this.#queue = [];
@@ -198,6 +226,24 @@ export class SubscriptionRegistry {
     pair.retries = 0;
     this.#byId.set(id, pair);
     this.#ensureRate(pair);
+    this.#flushWrites(pair);
+  }
+
+  #flushWrites(pair: Pair): void {
+    if (pair.id === undefined || pair.writes.length === 0) return;
+    const writes = pair.writes.splice(0);
+    const frame: ClientFrame = { set: writes.map(({ value }) => ({ id: pair.id as number, value })) };
+    if (!this.wire.send(frame)) {
+      pair.writes.unshift(...writes);
+      this.#failWrites(pair, 'the live-update stream is not connected');
+      return;
+    }
+    for (const write of writes) write.sent();
+  }
+
+  #failWrites(pair: Pair, reason: string): void {
+    const error = new LiveUpdateError(`${pair.property} on ${pair.object} was not written: ${reason}.`);
+    for (const write of pair.writes.splice(0)) write.failed(error);
   }
 
   /** The server cannot change a pair's interval: remake it when a faster consumer arrives. */
@@ -248,6 +294,7 @@ export class SubscriptionRegistry {
     this.#awaitingId.delete(pair);
     pair.state = 'failed';
     pair.error = new LiveUpdateError(`Could not watch ${pair.property} on ${pair.object}: ${message}`);
+    this.#failWrites(pair, message);
     for (const consumer of pair.consumers) consumer.onError(pair.error);
     // The project may still be loading: that object will exist soon.
     if (/unable to find object/i.test(message) && !pair.orphaned) this.#retryLater(pair);

@@ -12,6 +12,11 @@ const ofKind =
     typeof value === kind ? undefined : `${where(at)} is ${described(value)}, not a ${kind}`;
 
 const text = ofKind('string');
+/** A decimal index as the documents write it ("2") or as shipping directors send it (2). */
+const index: AnswerShape = (value, at) =>
+  (typeof value === 'number' && Number.isInteger(value) && value >= 0) || (typeof value === 'string' && /^\d+$/.test(value))
+    ? undefined
+    : `${where(at)} is ${described(value)}, not a section index`;
 const flag = ofKind('boolean');
 
 function fields(shape: Record<string, AnswerShape>): AnswerShape {
@@ -69,14 +74,18 @@ export const SESSION_ANSWER = fields({
 
 export const TRACKS_ANSWER = listOf(named);
 
+const transport = fields({ name: text, playmode: text });
+
+export const ACTIVE_TRANSPORT_ANSWER = listOf(transport);
+
 export const TRANSPORTS_ANSWER = fields({
-  transports: listOf(fields({ name: text, playmode: text })),
+  transports: listOf(transport),
   multitransports: listOf(fields({ name: text, transports: listOf(text) })),
 });
 
 export const ANNOTATIONS_ANSWER = fields({
   annotations: fields({
-    sections: listOf(fields({ index: text })),
+    sections: listOf(fields({ index })),
     notes: listOf(fields({ text })),
     tags: listOf(fields({ type: text, value: text })),
   }),

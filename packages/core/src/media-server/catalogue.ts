@@ -3,7 +3,8 @@
  * simulator routes by them, and the Node-RED request node lists them: one table, so the three cannot drift.
  */
 
-import { ANNOTATIONS_ANSWER, HEALTH_ANSWER, SESSION_ANSWER, TRACKS_ANSWER, TRANSPORTS_ANSWER, type AnswerShape } from './answer-shape.js';
+import { ACTIVE_TRANSPORT_ANSWER, ANNOTATIONS_ANSWER, HEALTH_ANSWER, SESSION_ANSWER, TRACKS_ANSWER, TRANSPORTS_ANSWER, type AnswerShape } from './answer-shape.js';
+import { ACTIVE_TRANSPORT_WORDS, ANNOTATIONS_WORDS, TRANSPORTS_WORDS } from './answer-words.js';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -31,8 +32,15 @@ export interface EndpointSpec {
   returns: string;
   /** The fields of the answer front ends read, checked before it is returned. */
   answer?: AnswerShape;
+  /** Puts a checked answer into one vocabulary (see answer-words.ts). */
+  words?: (result: unknown) => unknown;
   /** Irreversible or disruptive: refused unless called with `{ confirm: true }`. */
   guarded?: true;
+  /**
+   * Not in the API documents: shipping builds offer it (recorded on real r34 directors). A build that lacks it
+   * answers 404, which core reports as "not offered by this build".
+   */
+  beyondSpec?: true;
   summary: string;
 }
 
@@ -81,15 +89,20 @@ export const endpoints = {
   setGuiMode: session('status', 'setGuiMode', 'POST', 'status/setguimode', 'body', 'Set the GUI mode of a machine'),
 
   // 4.2 transport
-  activeTransport: session('transport', 'activeTransport', 'GET', 'transport/activetransport', 'result', 'The active transport(s)'),
+  activeTransport: session('transport', 'activeTransport', 'GET', 'transport/activetransport', 'result', 'The active transport(s)', {
+    answer: ACTIVE_TRANSPORT_ANSWER,
+    words: ACTIVE_TRANSPORT_WORDS,
+  }),
   annotations: session('transport', 'annotations', 'GET', 'transport/annotations', 'result', 'Notes, tags and sections of a track', {
     query: byRef,
     answer: ANNOTATIONS_ANSWER,
+    words: ANNOTATIONS_WORDS,
   }),
   setLists: session('transport', 'setLists', 'GET', 'transport/setlists', 'result', 'Set lists'),
   tracks: session('transport', 'tracks', 'GET', 'transport/tracks', 'result', 'All tracks', { answer: TRACKS_ANSWER }),
   transports: session('transport', 'transports', 'GET', 'transport/transports', 'body', 'Transports and multitransports', {
     answer: TRANSPORTS_ANSWER,
+    words: TRANSPORTS_WORDS,
   }),
   brightness: session('transport', 'setBrightness', 'POST', 'transport/brightness', 'body', 'Set brightness'),
   engaged: session('transport', 'setEngaged', 'POST', 'transport/engaged', 'body', 'Engage or disengage'),
@@ -110,6 +123,9 @@ export const endpoints = {
   playSection: session('transport', 'playSection', 'POST', 'transport/playsection', 'body', 'Play to the end of the section'),
   returnToStart: session('transport', 'returnToStart', 'POST', 'transport/returntostart', 'body', 'Return to the start'),
   stop: session('transport', 'stop', 'POST', 'transport/stop', 'body', 'Stop'),
+  speed: session('transport', 'setSpeed', 'POST', 'transport/speed', 'body', 'Set the playback speed (the project must allow it)', {
+    beyondSpec: true,
+  }),
 
   // 4.3 mixed reality
   cameras: session('mixedReality', 'cameras', 'GET', 'mixedreality/cameras', 'result', 'Cameras of the current stage'),
@@ -187,6 +203,8 @@ export const endpoints = {
   whoami: hardware('chassis', 'whoami', 'POST', 'chassis/whoami', 'Blink the OLED and rear LEDs'),
   oledNotify: hardware('oled', 'notify', 'POST', 'oled/notification', 'Show a notification on the front screen'),
   oledDisplayTime: hardware('oled', 'setDisplayTime', 'POST', 'oled/notification/time', 'Set the default display time'),
+  ledStripGet: hardware('ledStrip', 'get', 'GET', 'ledstrip', 'LED strip mode and colour', { beyondSpec: true }),
+  ledStripSet: hardware('ledStrip', 'set', 'POST', 'ledstrip', 'Set the LED strip mode and colour', { beyondSpec: true }),
 } as const satisfies Record<string, EndpointSpec>;
 
 export type EndpointName = keyof typeof endpoints;

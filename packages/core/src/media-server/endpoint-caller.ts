@@ -7,6 +7,7 @@ import {
   TimeoutError,
   HttpError,
   NotFoundError,
+  NotOfferedError,
   StatusError,
   UnexpectedAnswerError,
   type RequestContext,
@@ -93,11 +94,10 @@ function resultOf<T>(spec: EndpointSpec, { status, body, context }: HttpResponse
     const envelope = envelopeOf(body);
     if (!envelope) throw notTheApi(status, body, context);
     if (envelope.code !== 0) {
-      const message = typeof envelope.message === 'string' && envelope.message !== '' ? envelope.message : 'no message';
       throw new StatusError(
-        `${context.method} ${context.url} was refused by the server: ${message} (status code ${envelope.code}).`,
+        `${context.method} ${context.url} was refused by the server: ${refusalReason(envelope) ?? 'no reason given'} (status code ${envelope.code}).`,
         envelope.code,
-        envelope.details ?? [],
+        Array.isArray(envelope.details) ? envelope.details : [],
         context,
       );
     }
@@ -105,7 +105,23 @@ function resultOf<T>(spec: EndpointSpec, { status, body, context }: HttpResponse
   const result = spec.returns === 'body' ? body : (body as Record<string, unknown> | undefined)?.[spec.returns];
   const problem = spec.answer?.(result, spec.returns === 'body' ? '' : spec.returns);
   if (problem) throw notInShape(problem, context);
-  return result as T;
+  return (spec.words ? spec.words(result) : result) as T;
+}
+
+/**
+ * The server's own words for a refusal: `status.message`, or, when that is empty (as shipping directors leave
+ * it), each detail's `message`, then its `value`.
+ */
+function refusalReason(envelope: Envelope['status']): string | undefined {
+  const words = [envelope.message, ...(Array.isArray(envelope.details) ? envelope.details : []).flatMap(detailWords)];
+  const reasons = words.filter((word): word is string => typeof word === 'string' && word.trim() !== '');
+  return reasons.length > 0 ? [...new Set(reasons)].join('; ') : undefined;
+}
+
+function detailWords(detail: unknown): unknown[] {
+  if (typeof detail === 'string') return [detail];
+  const { message, value } = (detail ?? {}) as { message?: unknown; value?: unknown };
+  return [typeof message === 'string' && message !== '' ? message : value];
 }
 
 /** The `status` envelope every session and service answer carries (spec section 1); undefined when there is none. */
@@ -150,9 +166,17 @@ function httpErrorFor(spec: EndpointSpec, status: number, body: unknown, context
   if (status === 401 || status === 403) {
     const advice =
       spec.family === 'hardware'
-        ? 'login required: log in on the machine, then send it again'
+        ? "login required: give the machine's SMC account (username and password) and send it again; if one is given, check it"
         : 'access refused: check the permissions of this machine';
     return new AuthError(`${where} answered ${status}, ${advice}.${detail}`, status, body, context);
+  }
+  if ((status === 404 || status === 405) && spec.family !== 'hardware') {
+    return new NotOfferedError(
+      `${where} answered ${status}: this build of the media server does not offer ${spec.group}.${spec.operation} (${spec.summary.toLowerCase()}). Check the server's version; sending it again will not help.${detail}`,
+      status,
+      body,
+      context,
+    );
   }
   if (status === 404) return new NotFoundError(`${where} answered 404 not found.${detail}`, status, body, context);
   if (status === 409) return new ConflictError(`${where} answered 409 conflict.${detail}`, status, body, context);

@@ -5,10 +5,12 @@ import type { CallOptions, EndpointCaller, GuardedCallOptions } from './endpoint
 import { checkNumber, checkText } from './input-checks.js';
 import type {
   HardwareMessage,
+  LedStrip,
   LocalMachine,
   NetworkAdapter,
   OledNotification,
   OledNotificationResult,
+  PowerStatus,
   SessionRole,
   VideoFormattingCard,
 } from './types.js';
@@ -22,6 +24,7 @@ export class HardwareApi {
   readonly networkAdapters: NetworkAdaptersApi;
   readonly chassis: ChassisApi;
   readonly oled: OledApi;
+  readonly ledStrip: LedStripApi;
 
   constructor(api: EndpointCaller, logger: Logger) {
     this.smc = new SmcApi(api);
@@ -31,6 +34,7 @@ export class HardwareApi {
     this.networkAdapters = new NetworkAdaptersApi(api);
     this.chassis = new ChassisApi(api);
     this.oled = new OledApi(api, logger);
+    this.ledStrip = new LedStripApi(api);
   }
 }
 
@@ -131,8 +135,8 @@ export class ChassisApi {
     return this.api.call(endpoints.powerOn, {}, options);
   }
 
-  async powerStatus(options?: CallOptions): Promise<HardwareMessage> {
-    return this.api.call(endpoints.powerStatus, {}, options);
+  async powerStatus(options?: CallOptions): Promise<PowerStatus> {
+    return readPowerStatus(await this.api.call(endpoints.powerStatus, {}, options));
   }
 
   /** Fan speeds, temperatures and power flags, all as strings. */
@@ -165,11 +169,9 @@ export class OledApi {
     if (truncated) {
       this.logger.warn(`OLED message of ${characters.length} characters cut to ${OLED_MAX_MESSAGE_LENGTH}, as the device would.`);
     }
-    const body = {
-      title: notification.title ?? '',
-      message: characters.slice(0, OLED_MAX_MESSAGE_LENGTH).join(''),
-      priority: notification.priority ?? 0,
-    };
+    const priority = notification.priority ?? 0;
+    if (!OLED_PRIORITIES.includes(priority)) throw new InvalidInputError(`OLED priority must be 0, 1 or 2 (got ${JSON.stringify(priority)}).`);
+    const body = { priority, title: notification.title ?? '', message: characters.slice(0, OLED_MAX_MESSAGE_LENGTH).join('') };
     const result = await this.api.call<OledNotificationResult>(endpoints.oledNotify, { body }, options);
     return { ...result, truncated };
   }
@@ -179,4 +181,47 @@ export class OledApi {
     if (checkNumber(seconds, 'display time') <= 0) throw new InvalidInputError(`OLED display time must be above 0 seconds (got ${seconds}).`);
     return this.api.call(endpoints.oledDisplayTime, { body: { time: seconds } }, options);
   }
+}
+
+export class LedStripApi {
+  constructor(private readonly api: EndpointCaller) {}
+
+  async get(options?: CallOptions): Promise<LedStrip> {
+    return this.api.call(endpoints.ledStripGet, {}, options);
+  }
+
+  async set(strip: LedStrip, options?: CallOptions): Promise<HardwareMessage> {
+    if (!LED_STRIP_MODES.includes(strip?.ledMode)) throw new InvalidInputError(`LED strip mode must be one of ${LED_STRIP_MODES.join(', ')} (got ${JSON.stringify(strip?.ledMode)}).`);
+    const channel = (value: unknown, name: string): number => {
+      const level = checkNumber(value, name);
+      if (!Number.isInteger(level) || level < 0 || level > 255) throw new InvalidInputError(`${name} must be a whole number from 0 to 255 (got ${level}).`);
+      return level;
+    };
+    const body = { ledMode: strip.ledMode, ledR: channel(strip.ledR, 'ledR'), ledG: channel(strip.ledG, 'ledG'), ledB: channel(strip.ledB, 'ledB') };
+    return this.api.call(endpoints.ledStripSet, { body }, options);
+  }
+}
+
+const OLED_PRIORITIES: readonly unknown[] = [0, 1, 2];
+const LED_STRIP_MODES: readonly unknown[] = ['static', 'colour_id', 'rainbow'];
+
+const POWER_FLAGS = {
+  'Power Overload': 'powerOverload',
+  'Main Power Fault': 'mainPowerFault',
+  'Power Control Fault': 'powerControlFault',
+} as const;
+
+/** Power flags from either answer shape; booleans arrive as booleans or as `"true"` / `"false"`. */
+export function readPowerStatus(answer: unknown): PowerStatus {
+  const body = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
+  const status: PowerStatus = {};
+  if (typeof body['message'] === 'string') status.message = body['message'];
+  const power = typeof body['System Power'] === 'string' ? body['System Power'].toLowerCase() : undefined;
+  if (power === 'on' || power === 'off') status.systemPower = power;
+  for (const [key, field] of Object.entries(POWER_FLAGS)) {
+    const flag = body[key];
+    if (typeof flag === 'boolean') status[field] = flag;
+    else if (flag === 'true' || flag === 'false') status[field] = flag === 'true';
+  }
+  return status;
 }

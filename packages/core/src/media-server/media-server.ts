@@ -1,12 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { DirectorFollower, type DirectorChange } from '../discovery/director-follower.js';
+import type { HostMap } from '../discovery/query.js';
 import { originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
 import { silentLogger, type Logger } from '../http/logger.js';
+import { readApiDescription, type ApiDescription } from './api-description.js';
 import { ColourApi } from './colour.js';
-import { EndpointCaller } from './endpoint-caller.js';
+import { EndpointCaller, type CallOptions } from './endpoint-caller.js';
 import { FailoverApi } from './failover.js';
 import { HardwareApi } from './hardware.js';
+import { SmcClient, type SmcOptions } from './smc-client.js';
 import { LooksApi } from './looks.js';
 import { MediaApi } from './media.js';
 import { MixedRealityApi } from './mixed-reality.js';
@@ -35,6 +38,17 @@ export interface MediaServerOptions {
    * moves to another machine (default false). Hardware requests then also go to the director.
    */
   followDirector?: boolean;
+  /**
+   * Addresses of machines by hostname (any case), for hostnames the control desk cannot resolve, e.g.
+   * `{ DIRECTOR01: '10.0.0.5', ACTOR01: '10.0.0.6' }`. Without it, a director out of reach by name is still used
+   * at `host` when `host` is the director.
+   */
+  hosts?: HostMap;
+  /**
+   * Where the hardware family goes: this machine's management controller and its account. Without it, hardware
+   * requests go to `host` as the API documents show (shipping machines serve them on the management address).
+   */
+  smc?: Omit<SmcOptions, 'logger'>;
 }
 
 interface MediaServerEvents {
@@ -68,13 +82,16 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   readonly endpoints: EndpointCaller;
   readonly #http: HttpClient;
   readonly #director: DirectorFollower | undefined;
+  readonly #smc: SmcClient | undefined;
 
   constructor(options: MediaServerOptions) {
     super();
     this.host = originOf(options.host);
     const logger = options.logger ?? silentLogger;
     this.#http = new HttpClient({ baseUrl: this.host, timeoutMs: options.timeoutMs, retries: options.retries });
-    this.#director = options.followDirector ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger) : undefined;
+    this.#director = options.followDirector
+      ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, undefined, options.hosts)
+      : undefined;
     const api = new EndpointCaller(this.#http, this.#director);
     this.endpoints = api;
     this.status = new StatusApi(api);
@@ -89,7 +106,8 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.colour = new ColourApi(api);
     this.media = new MediaApi(api);
     this.system = new SystemApi(api);
-    this.hardware = new HardwareApi(api, logger);
+    this.#smc = options.smc ? new SmcClient({ ...options.smc, timeoutMs: options.smc.timeoutMs ?? options.timeoutMs, logger }) : undefined;
+    this.hardware = this.#smc ?? new HardwareApi(api, logger);
     const director = this.#director;
     this.live = new LiveClient(() => this.origin, options.live ?? {}, logger, director ? () => director.ready() : undefined);
     // A dropped stream is often the first sign that the director went away.
@@ -106,6 +124,15 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     return this.#director?.director;
   }
 
+  /**
+   * The build's own description of its API: which commands this director offers (a front end can hide the
+   * others). NotOfferedError when the build has none.
+   */
+  async apiDescription(options?: CallOptions): Promise<ApiDescription> {
+    await this.#director?.ready();
+    return readApiDescription(this.#http, options);
+  }
+
   #follow(change: DirectorChange, moved: boolean): void {
     if (moved) {
       this.#http.baseUrl = change.url;
@@ -117,6 +144,6 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   /** Closes every live subscription, the live socket and the connection pool. Safe to call more than once. */
   async close(): Promise<void> {
     this.#director?.stop();
-    await Promise.all([this.live.close(), this.#http.close()]);
+    await Promise.all([this.live.close(), this.#http.close(), this.#smc?.close()]);
   }
 }

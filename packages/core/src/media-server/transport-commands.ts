@@ -1,11 +1,14 @@
 import { InvalidInputError } from '../errors.js';
 import type { Ref } from './types.js';
 
-/** What kind of value each field of a transport command is. */
+/**
+ * What kind of value each field of a transport command is. `index` is a 0-based whole number, given as a number
+ * or as decimal text.
+ */
 export const TRANSPORT_FIELDS = {
   playmode: 'text',
   track: 'ref',
-  section: 'text',
+  section: 'index',
   note: 'text',
   tagType: 'text',
   tagValue: 'text',
@@ -17,6 +20,7 @@ export const TRANSPORT_FIELDS = {
   volume: 'number',
   brightness: 'number',
   engaged: 'boolean',
+  speed: 'number',
 } as const;
 
 export type TransportField = keyof typeof TRANSPORT_FIELDS;
@@ -60,6 +64,7 @@ export const TRANSPORT_COMMANDS = {
   volume: setting('volume'),
   brightness: setting('brightness'),
   engaged: setting('engaged'),
+  speed: setting('speed'),
 } as const satisfies Record<string, TransportCommandShape>;
 
 export type TransportCommand = keyof typeof TRANSPORT_COMMANDS;
@@ -74,7 +79,8 @@ export function isTransportCommand(value: unknown): value is TransportCommand {
 export interface TransportCommandFields {
   playmode?: string;
   track?: Ref;
-  section?: string;
+  /** 0-based section index; a section's name is a note: use gotonote. */
+  section?: number | string;
   note?: string;
   tagType?: string;
   tagValue?: string;
@@ -86,6 +92,7 @@ export interface TransportCommandFields {
   volume?: number;
   brightness?: number;
   engaged?: boolean;
+  speed?: number;
 }
 
 /** The value of a field the command needs; a clear InvalidInputError when it is missing. */

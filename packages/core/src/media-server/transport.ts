@@ -2,10 +2,14 @@ import { InvalidInputError, StagelinkError } from '../errors.js';
 import { endpoints, type EndpointSpec } from './catalogue.js';
 import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
 import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery } from './input-checks.js';
+import { playmodeToSend } from './playmode.js';
 import { isTransportCommand, requiredField, TRANSPORT_COMMAND_NAMES, type TransportCommand, type TransportCommandFields } from './transport-commands.js';
 import type { Multitransport, Ref, SetList, Track, TrackAnnotations, Transport } from './types.js';
 
-/** Where a goto command leaves the transport; values are the server's (for example `play`, `stop`). */
+/**
+ * Where a goto command leaves the transport: a Playmode in any case, or the documents' words (`play`, `loop
+ * section`, `play to end of section`); sent as the enum name. Left out, the transport keeps its play state.
+ */
 export interface TransportCue {
   transport: Ref;
   playmode?: string;
@@ -21,9 +25,11 @@ export interface GotoNote extends TransportCue {
   note: string;
 }
 export interface GotoSection extends TransportCue {
-  section: string;
+  /** The 0-based index of the section in the current track, as a number or decimal text. */
+  section: number | string;
 }
 export interface GotoTag extends TransportCue {
+  /** `TC`, `MIDI`, `CUE` or `TagType_Unknown`, in any case. */
   type: string;
   value: string;
   allowGlobalJump?: boolean;
@@ -46,6 +52,11 @@ export interface SetBrightness {
 export interface SetEngaged {
   transport: Ref;
   engaged: boolean;
+}
+export interface SetSpeed {
+  transport: Ref;
+  /** 1 is normal speed. Directors refuse it unless the project enables transport speed control. */
+  speed: number;
 }
 
 type OneOrMany<T> = T | readonly T[];
@@ -104,7 +115,7 @@ export class TransportApi {
   }
   async gotoTag(cues: OneOrMany<GotoTag>, options?: CallOptions): Promise<void> {
     return this.#sendCues(endpoints.gotoTag, cues, options, (cue) => ({
-      type: checkText(cue.type, 'tag type'),
+      type: tagTypeToSend(cue.type),
       value: checkText(cue.value, 'tag value'),
       allowGlobalJump: cue.allowGlobalJump ?? false,
     }));
@@ -141,6 +152,9 @@ export class TransportApi {
   }
   async setEngaged(items: OneOrMany<SetEngaged>, options?: CallOptions): Promise<void> {
     return this.#sendCues(endpoints.engaged, items, options, (item) => ({ engaged: checkBoolean(item.engaged, 'engaged') }));
+  }
+  async setSpeed(items: OneOrMany<SetSpeed>, options?: CallOptions): Promise<void> {
+    return this.#sendCues(endpoints.speed, items, options, (item) => ({ speed: checkNumber(item.speed, 'speed') }));
   }
 
   /**
@@ -200,6 +214,8 @@ export class TransportApi {
         return this.setBrightness(each({ brightness: need('brightness') }), options);
       case 'engaged':
         return this.setEngaged(each({ engaged: need('engaged') }), options);
+      case 'speed':
+        return this.setSpeed(each({ speed: need('speed') }), options);
     }
   }
 
@@ -253,7 +269,7 @@ export class TransportApi {
     const items = nonEmpty(asArray(cues), spec).map((cue) => ({
       transport: checkRef(cue.transport, 'transport'),
       ...fields(cue),
-      ...(cue.playmode === undefined ? {} : { playmode: checkText(cue.playmode, 'playmode') }),
+      ...(cue.playmode === undefined ? {} : { playmode: playmodeToSend(cue.playmode) }),
     }));
     return async (options) => {
       await this.api.call(spec, { body: { transports: items } }, options);
@@ -262,7 +278,29 @@ export class TransportApi {
 
 }
 
-const sectionField = (cue: GotoSection) => ({ section: checkText(cue.section, 'section') });
+/**
+ * Directors take a section by its 0-based index (and refuse a name); sent as decimal text, which both the
+ * documents' string field and shipping builds' uint64 field accept.
+ */
+const sectionField = (cue: GotoSection) => ({ section: sectionIndex(cue.section) });
+
+function sectionIndex(section: unknown): string {
+  if (typeof section === 'number' && Number.isSafeInteger(section) && section >= 0) return String(section);
+  if (typeof section === 'string' && /^\s*\d+\s*$/.test(section)) return String(Number(section));
+  if (typeof section === 'string' && section.trim() !== '') {
+    throw new InvalidInputError(`section takes a 0-based section index (0, 1, 2, ...), not the name ${JSON.stringify(section)}: to jump to a name, use gotonote.`);
+  }
+  throw new InvalidInputError(`section must be a 0-based section index (0, 1, 2, ...) (got ${JSON.stringify(section)}).`);
+}
+
+const TAG_TYPES: Readonly<Record<string, string>> = { tc: 'TC', midi: 'MIDI', cue: 'CUE', tagtype_unknown: 'TagType_Unknown', unknown: 'TagType_Unknown' };
+
+/** Tag types are an enum on the wire: `TC`, `MIDI`, `CUE` or `TagType_Unknown`. */
+function tagTypeToSend(type: unknown): string {
+  const sent = TAG_TYPES[checkText(type, 'tag type').trim().toLowerCase()];
+  if (!sent) throw new InvalidInputError(`tag type ${JSON.stringify(type)} is not one of TC, MIDI, CUE, TagType_Unknown.`);
+  return sent;
+}
 const noteField = (cue: GotoNote) => ({ note: checkText(cue.note, 'note') });
 
 function nonEmpty<T>(items: T[], spec: EndpointSpec): T[] {

@@ -4,6 +4,8 @@
  * uids are strings everywhere: uint64 values do not fit a JS number.
  */
 
+import type { Playmode } from './playmode.js';
+
 /** Identifies an object by uid and/or name. Keep the two apart: a track named "42" is not uid 42. */
 export interface Ref {
   uid?: string;
@@ -27,9 +29,11 @@ export interface Vec3 {
   z: number;
 }
 
+/** The documents show `{type_url, value}`; shipping directors put the reason in `{message}` (sometimes with `uid`). */
 export interface StatusDetail {
-  type_url: string;
-  value: string;
+  type_url?: string;
+  value?: string;
+  message?: string;
 }
 
 /** The envelope carried by every response of the session and service families. */
@@ -116,7 +120,8 @@ export interface Transport {
   engaged: boolean;
   volume: number;
   brightness: number;
-  playmode: string;
+  /** In either vocabulary on the wire; typed results carry the enum name (`isPlaying` reads it). */
+  playmode: Playmode;
   currentTrack: NamedRef;
   receivingTimecode: boolean;
   setList: SetList;
@@ -135,7 +140,8 @@ export interface TrackAnnotations {
   annotations: {
     notes: { time: number; text: string }[];
     tags: { time: number; type: string; value: string }[];
-    sections: { time: number; index: string }[];
+    /** `index` is the 0-based number `gotoSection` takes (the wire has it as text or as a number). */
+    sections: { time: number; index: number }[];
   };
 }
 
@@ -327,9 +333,33 @@ export interface HardwareMessage {
   message: string;
 }
 
+/**
+ * Chassis power as flags, from the documents' `{message}` or the flags object shipping SMCs answer
+ * (`"System Power": "on"`, `"Power Overload": false`, ...; booleans or strings). A flag the answer lacks is absent.
+ */
+export interface PowerStatus {
+  systemPower?: 'on' | 'off';
+  powerOverload?: boolean;
+  mainPowerFault?: boolean;
+  powerControlFault?: boolean;
+  /** The documents' status text, when the answer is a Message. */
+  message?: string;
+}
+
+export type LedStripMode = 'static' | 'colour_id' | 'rainbow';
+
+/** The rear LED strip: a mode and a colour (0..255 per channel). */
+export interface LedStrip {
+  ledMode: LedStripMode;
+  ledR: number;
+  ledG: number;
+  ledB: number;
+}
+
 export interface OledNotification {
   title: string;
   message: string;
+  /** 0 (lowest) to 2; default 0. */
   priority?: number;
 }
 

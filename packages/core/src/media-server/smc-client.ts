@@ -1,0 +1,48 @@
+import { originOf } from '../http/host.js';
+import { HttpClient } from '../http/http-client.js';
+import { silentLogger, type Logger } from '../http/logger.js';
+import { EndpointCaller } from './endpoint-caller.js';
+import { HardwareApi } from './hardware.js';
+
+export interface SmcOptions {
+  /** The machine's management address (its SMC), which is not the address of the session API. */
+  host: string;
+  /** The SMC account that writes need (HTTP Basic); reads work without. Never logged, never in an error. */
+  username?: string;
+  password?: string;
+  timeoutMs?: number;
+  retries?: number;
+  logger?: Logger;
+}
+
+/**
+ * The hardware family of one machine, served by its management controller: `smc`, `vfcs`, `chassis`, `oled`,
+ * `ledStrip`, ... Shipping machines answer it on the management network address with HTTP Basic accounts;
+ * one client per machine. Close it when done.
+ */
+export class SmcClient extends HardwareApi {
+  readonly host: string;
+  readonly #http: HttpClient;
+
+  constructor(options: SmcOptions) {
+    const http = new HttpClient({
+      baseUrl: originOf(options.host),
+      timeoutMs: options.timeoutMs,
+      retries: options.retries,
+      headers: basicAuth(options),
+    });
+    super(new EndpointCaller(http), options.logger ?? silentLogger);
+    this.host = http.baseUrl;
+    this.#http = http;
+  }
+
+  /** Closes the connection pool. Safe to call more than once. */
+  async close(): Promise<void> {
+    await this.#http.close();
+  }
+}
+
+function basicAuth({ username, password }: SmcOptions): Record<string, string> {
+  if (username === undefined && password === undefined) return {};
+  return { authorization: `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`, 'utf8').toString('base64')}` };
+}
