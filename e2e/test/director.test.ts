@@ -96,7 +96,7 @@ describe('following the director', () => {
     expect(ms.origin).toBe(machine(sim, 'director').url);
     expect(ms.director).toEqual({ hostname: '127.0.0.2', url: machine(sim, 'director').url, solo: false });
     const [active] = await ms.transport.activeTransport();
-    expect(active?.playmode).toBe('play');
+    expect(active?.playmode).toBe('Play');
   });
 
   it('refuses session requests on a machine that is not the director, naming the director', async () => {

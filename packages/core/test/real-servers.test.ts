@@ -82,7 +82,7 @@ describe('the hardware family on a management address', () => {
   it('reads power flags from the flags object or the documents\' message', () => {
     const flags = { 'System Power': 'on', 'Power Overload': false, 'Main Power Fault': 'false', 'Power Control Fault': 'true' };
     expect(readPowerStatus(flags)).toEqual({ systemPower: 'on', powerOverload: false, mainPowerFault: false, powerControlFault: true });
-    expect(readPowerStatus({ message: 'Chassis Power is on' })).toEqual({ message: 'Chassis Power is on' });
+    expect(readPowerStatus({ message: 'Chassis Power is on' })).toEqual({ message: 'Chassis Power is on', systemPower: 'on' });
   });
 });
 

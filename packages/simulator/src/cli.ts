@@ -48,6 +48,7 @@ function readyLine(sim: Simulator) {
     demoDrive: sim.drive.demoDrive,
     scenario: sim.options.scenario,
     dialect: sim.options.dialect,
+    ...(sim.smc ? { smc: sim.smc } : {}),
     seed: sim.options.seed,
     ...(sim.options.scenario === 'session' ? { machines: sim.machines().map(({ hostname, role, url }) => ({ hostname, role, url })) } : {}),
   };

@@ -14,7 +14,7 @@ export interface ControlTarget {
   reset(): void;
 }
 
-/** The media-server port's own actions: status, latency, failNext, login, reset and selectTransport. */
+/** The media-server port's own actions: status, latency, failNext, login, reset, projectOption and selectTransport. */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
   panel.register('status', () => undefined); // changes nothing: answers the summary
   panel.register('latency', (params) => target.faults.setLatency(wholeNumber(params, 'ms', 0, MAX_LATENCY_MS)));
@@ -23,10 +23,18 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
     const count = params.raw('count') === undefined ? 1 : wholeNumber(params, 'count', 0, 1_000_000);
     target.faults.failNextRequests(status, count);
   });
+  // The documents do not show how to log in; on an SMC with accounts, logging in also re-creates a cleared account.
   panel.register('login', (params) => {
     target.state.hardware.loggedIn = params.boolean('loggedIn');
+    if (target.state.hardware.loggedIn) target.state.hardware.accountsErased = false;
   });
   panel.register('reset', () => target.reset());
+  // Project options are set in the project, not through the API (`enableTransportSpeedControl`).
+  panel.register('projectOption', (params) => {
+    const name = params.text('name');
+    if (params.boolean('on')) target.state.projectOptions.add(name);
+    else target.state.projectOptions.delete(name);
+  });
   // The API has no call that selects the active transport; tests and demos pick it here.
   panel.register('selectTransport', (params) => target.state.transports.selectActive(params.ref('transport')));
 }

@@ -12,6 +12,8 @@ export interface IncomingJson {
   url: URL;
   /** The raw body; the handler decides whether and how to parse it. */
   text: string;
+  /** The Authorization header, for the management controller's accounts. */
+  authorization?: string;
 }
 
 export type JsonHandler = (request: IncomingJson) => Promise<Answer>;
@@ -59,7 +61,7 @@ async function respond(request: IncomingMessage, response: ServerResponse, optio
   try {
     const text = await readBody(request);
     const url = requestUrl(request.url ?? '/');
-    answer = url ? await options.handle({ method, url, text }) : { status: 400, body: { message: `Cannot read the request target "${request.url}".` } };
+    answer = url ? await options.handle({ method, url, text, authorization: request.headers.authorization }) : { status: 400, body: { message: `Cannot read the request target "${request.url}".` } };
   } catch (error) {
     answer = lastResort(error);
     // A socket destroyed by close() is not an error worth a line.

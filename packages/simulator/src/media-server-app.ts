@@ -1,11 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { reasonOf, type ApiFamily } from '@stagelink/core';
+import { API_DESCRIPTION_PATH, reasonOf, type ApiFamily } from '@stagelink/core';
 import { CONTROL_PATH, type ControlPanel } from './control.js';
 import type { Faults } from './faults.js';
 import { BadRequest, LoginRequired } from './http-errors.js';
 import type { IncomingJson, JsonHandler } from './http-server.js';
 import type { LogSink } from './log.js';
-import { EndpointRouter, type CatalogueEndpoint } from './router.js';
+import { apiDescription } from './api-description.js';
+import { EndpointRouter, type CatalogueEndpoint, type RouteMatch } from './router.js';
+import type { DialectWords } from './state/dialect.js';
 import { failureAnswer } from './routes/answers.js';
 import { routeHandlers } from './routes/index.js';
 import type { Answer, SimRequest } from './routes/route.js';
@@ -21,6 +23,15 @@ export interface MediaServerAppOptions {
   signal: AbortSignal;
   /** Refuses what this machine does not serve (a machine that is not the director); undefined serves it. */
   refuse?(endpoint: CatalogueEndpoint): Answer | undefined;
+  /** Default `all`. */
+  serves?: Served;
+  /** The management controller's account, on a `hardware` listener: writes need it as HTTP Basic. */
+  account?: SmcAccount;
+}
+
+export interface SmcAccount {
+  username: string;
+  password: string;
 }
 
 /**
@@ -33,20 +44,26 @@ export function createMediaServerApp(options: MediaServerAppOptions): JsonHandle
     const path = request.url.pathname;
     if (path === CONTROL_PATH) return control(request, options);
     if (options.faults.latencyMs > 0) await delay(options.faults.latencyMs, undefined, { signal: options.signal });
-    const match = router.match(request.method, path);
+    const words = options.state().words;
+    if (path === API_DESCRIPTION_PATH && options.serves !== 'hardware') return apiDescription(words);
+    const match = offered(router.match(request.method, path), words, options.serves ?? 'all');
     const failure = options.faults.takeFailure();
     const family = match.kind === 'endpoint' ? match.endpoint.family : match.family;
     if (failure !== undefined) {
-      return failureAnswer(family, failure, StatusCode.internal, `Failure injected by ${CONTROL_PATH} failNext: answering ${failure}.`);
+      return failureAnswer(family, failure, StatusCode.internal, `Failure injected by ${CONTROL_PATH} failNext: answering ${failure}.`, words);
     }
-    if (match.kind === 'unknown') return failureAnswer(family, 404, StatusCode.notFound, `No such endpoint: ${request.method} ${path}.`);
+    if (match.kind === 'unknown') return failureAnswer(family, 404, StatusCode.notFound, `No such endpoint: ${request.method} ${path}.`, words);
     if (match.kind === 'wrong-method') {
       const allowed = match.allowed.join(', ');
-      return { ...failureAnswer(family, 405, StatusCode.invalidArgument, `${request.method} ${path} is not allowed: use ${allowed}.`), headers: { allow: allowed } };
+      return {
+        ...failureAnswer(family, 405, StatusCode.invalidArgument, `${request.method} ${path} is not allowed: use ${allowed}.`, words),
+        headers: { allow: allowed },
+      };
     }
     const refusal = options.refuse?.(match.endpoint);
     if (refusal) return refusal;
-    return dispatch(match.endpoint, { params: match.params, query: request.url.searchParams, body: jsonOnFirstUse(request.text) }, options);
+    const authorized = options.account ? carriesAccount(request.authorization, options.account) && !options.state().hardware.accountsErased : undefined;
+    return dispatch(match.endpoint, { params: match.params, query: request.url.searchParams, body: jsonOnFirstUse(request.text), authorized }, options);
   };
 }
 
@@ -63,7 +80,7 @@ function dispatch(endpoint: CatalogueEndpoint, request: SimRequest, options: Med
   try {
     return routeHandlers[endpoint.id](request, options.state());
   } catch (error) {
-    return answerForError(error, endpoint.family, options.log);
+    return answerForError(error, endpoint.family, options.log, options.state().words);
   }
 }
 
@@ -71,16 +88,34 @@ function dispatch(endpoint: CatalogueEndpoint, request: SimRequest, options: Med
  * Session and service: a refusal is HTTP 200 with its non-zero `status.code`; a request of the wrong shape is
  * HTTP 400 with the envelope (code 3). Hardware: 401, 400 and 404 with `{message}`.
  */
-function answerForError(error: unknown, family: ApiFamily, log: LogSink): Answer {
-  if (error instanceof LoginRequired) return failureAnswer(family, 401, StatusCode.failedPrecondition, error.message);
-  if (error instanceof BadRequest) return failureAnswer(family, 400, StatusCode.invalidArgument, error.message);
+function answerForError(error: unknown, family: ApiFamily, log: LogSink, words: DialectWords): Answer {
+  if (error instanceof LoginRequired) return failureAnswer(family, 401, StatusCode.failedPrecondition, error.message, words);
+  if (error instanceof BadRequest) return failureAnswer(family, 400, StatusCode.invalidArgument, error.message, words);
   if (error instanceof Refusal) {
-    if (family !== 'hardware') return failureAnswer(family, 200, error.code, error.message);
-    return failureAnswer(family, error.code === StatusCode.notFound ? 404 : 400, error.code, error.message);
+    if (family !== 'hardware') return failureAnswer(family, 200, error.code, error.message, words);
+    return failureAnswer(family, error.code === StatusCode.notFound ? 404 : 400, error.code, error.message, words);
   }
   log({ event: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   const message = `Internal simulator error: ${reasonOf(error)}`;
-  return failureAnswer(family, 500, StatusCode.internal, message);
+  return failureAnswer(family, 500, StatusCode.internal, message, words);
+}
+
+/**
+ * What this listener serves: everything (the documents' single address), the session and service families (a
+ * shipping machine's API address) or the hardware family (its management controller). An endpoint this build
+ * or listener lacks is answered as an unknown path.
+ */
+export type Served = 'all' | 'session' | 'hardware';
+
+function offered(match: RouteMatch, words: DialectWords, serves: Served): RouteMatch {
+  if (match.kind !== 'endpoint') return match;
+  const here = serves === 'all' || (serves === 'hardware') === (match.endpoint.family === 'hardware');
+  return here && words.offers(match.endpoint) ? match : { kind: 'unknown', family: match.endpoint.family };
+}
+
+function carriesAccount(authorization: string | undefined, account: SmcAccount): boolean {
+  const encoded = /^Basic\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  return encoded !== undefined && Buffer.from(encoded, 'base64').toString('utf8') === `${account.username}:${account.password}`;
 }
 
 function jsonOnFirstUse(text: string): () => unknown {

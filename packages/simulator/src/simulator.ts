@@ -6,7 +6,7 @@ import { Faults } from './faults.js';
 import { startHttpServer } from './http-server.js';
 import { LiveUpdateServer, registerLiveActions } from './live/index.js';
 import { silentLog } from './log.js';
-import { createMediaServerApp } from './media-server-app.js';
+import { createMediaServerApp, type SmcAccount } from './media-server-app.js';
 import { resolveOptions, sessionHostname, type ResolvedOptions, type SimulatorOptions } from './options.js';
 import { SessionMachines, type SessionMachineView } from './session/session-machines.js';
 import { SESSION_HOSTS } from './state/seed/session.js';
@@ -20,6 +20,11 @@ export interface Simulator {
     readonly url: string;
     readonly port: number;
   };
+  /**
+   * The machine's management controller in the r34 dialect (outside `session`): the hardware family is served
+   * there, writes with this account as HTTP Basic. Undefined where the hardware family shares the API address.
+   */
+  readonly smc?: { readonly url: string } & SmcAccount;
   /** The machines of the `session` scenario, each on its own loopback alias; empty in the other scenarios. */
   machines(): SessionMachineView[];
   /** The drive service: URL, demo token, the demo drive's ids and what it received. Closed by `close`. */
@@ -40,6 +45,7 @@ export interface Simulator {
 interface MachineServers {
   readonly url: string;
   readonly port: number;
+  readonly smcUrl?: string;
   machines(): SessionMachineView[];
   close(): Promise<void>;
 }
@@ -49,7 +55,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const resolved = resolveOptions(options);
   const log = options.log ?? silentLog;
   const hostname = resolved.scenario === 'session' ? SESSION_HOSTS.director : sessionHostname(resolved.host);
-  const newState = () => new SessionState({ scenario: resolved.scenario, seed: resolved.seed, hostname, clock: options.clock });
+  const newState = () =>
+    new SessionState({ scenario: resolved.scenario, seed: resolved.seed, hostname, dialect: resolved.dialect, clock: options.clock });
   let state = newState();
   const faults = new Faults();
   const control: ControlPanel = new ControlPanel(() => summarise(state, faults, control.actionNames));
@@ -91,6 +98,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let closing: Promise<void> | undefined;
   return {
     options: resolved,
+    ...(servers.smcUrl ? { smc: { url: servers.smcUrl, ...SMC_ACCOUNT } } : {}),
     get mediaServer() {
       return { url: servers.url, port: servers.port };
     },
@@ -116,10 +124,35 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
 type AppParts = Omit<Parameters<typeof createMediaServerApp>[0], 'refuse'>;
 
+/** The demo account of every simulated management controller. */
+const SMC_ACCOUNT: SmcAccount = { username: 'admin', password: 'stagelink-demo' };
+
+/**
+ * One machine. In the r34 dialect its hardware family is served by a management controller of its own, on
+ * another port, with an account: as a shipping machine's SMC on the management network.
+ */
 async function startSingleMachine(resolved: ResolvedOptions, app: AppParts, live: LiveUpdateServer): Promise<MachineServers> {
-  const http = await startHttpServer({ host: resolved.host, port: resolved.port, handle: createMediaServerApp(app), log: app.log });
+  const ownSmc = resolved.dialect === 'r34';
+  const handle = createMediaServerApp({ ...app, serves: ownSmc ? 'session' : 'all' });
+  const http = await startHttpServer({ host: resolved.host, port: resolved.port, handle, log: app.log });
   live.attach(http.server);
-  return { url: http.url, port: http.port, machines: () => [], close: () => http.close() };
+  const smc = ownSmc
+    ? await startHttpServer({ host: resolved.host, port: 0, handle: createMediaServerApp({ ...app, serves: 'hardware', account: SMC_ACCOUNT }), log: app.log }).catch(
+        async (error: unknown) => {
+          await http.close();
+          throw error;
+        },
+      )
+    : undefined;
+  return {
+    url: http.url,
+    port: http.port,
+    ...(smc ? { smcUrl: smc.url } : {}),
+    machines: () => [],
+    close: async () => {
+      await Promise.all([http.close(), smc?.close()]);
+    },
+  };
 }
 
 async function startSessionMachines(

@@ -5,7 +5,10 @@ import type { SessionState } from './state/session-state.js';
 export function summarise(state: SessionState, faults: Faults, actions: readonly string[]): Record<string, unknown> {
   return {
     scenario: state.scenario,
+    dialect: state.words.dialect,
     seed: state.seed,
+    projectOptions: [...state.projectOptions],
+    speeds: state.transports.speeds(),
     loggedIn: state.hardware.loggedIn,
     latencyMs: faults.latencyMs,
     failNext: faults.failNext ?? null,

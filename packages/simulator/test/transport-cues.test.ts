@@ -8,7 +8,7 @@ const main = { name: 'main' };
 
 function cueMain(target: CueTarget, playmode?: string) {
   const state = demoState();
-  state.transports.cue([{ transport: main, target, playmode }]);
+  state.transports.cue([{ transport: main, target, playmode: state.words.requestedPlaymode(playmode) }]);
   return { state, position: state.transports.positionOf(main) };
 }
 
@@ -55,9 +55,9 @@ describe('goto moves (spec 4.2)', () => {
     expect(state.transports.positionOf(main).time).toBe(240);
     state.transports.cue([{ transport: main, target: toPrevSection }]);
     expect(state.transports.positionOf(main).time).toBe(120);
-    state.transports.cue([{ transport: main, target: toSection('1') }]);
+    state.transports.cue([{ transport: main, target: toSection(0) }]);
     expect(state.transports.positionOf(main).time).toBe(0);
-    expect(refusalOf(() => state.transports.cue([{ transport: main, target: toSection('9') }])).message).toContain('sections: 1, 2, 3');
+    expect(refusalOf(() => state.transports.cue([{ transport: main, target: toSection(9) }])).message).toContain('sections: 0, 1, 2');
   });
 
   it('gototime and gotoframe move inside the current track and refuse places outside it', () => {
@@ -73,9 +73,10 @@ describe('goto moves (spec 4.2)', () => {
   });
 
   it('gototag searches other tracks only with allowGlobalJump', () => {
-    expect(refusalOf(() => cueMain(toTag('CUE', 'Q3', false))).message).toContain('allowGlobalJump is false');
-    expect(cueMain(toTag('CUE', 'Q3', true)).position).toMatchObject({ track: { name: 'Act 1' }, time: 300 });
-    expect(cueMain(toTag('CUE', 'Q1', false)).position).toMatchObject({ track: { name: 'Preshow' }, time: 120 });
+    const words = demoState().words;
+    expect(refusalOf(() => cueMain(toTag('CUE', 'Q3', false, words.tagTypeMatches))).message).toContain('allowGlobalJump is false');
+    expect(cueMain(toTag('cue', 'Q3', true, words.tagTypeMatches)).position).toMatchObject({ track: { name: 'Act 1' }, time: 300 });
+    expect(cueMain(toTag('CUE', 'Q1', false, words.tagTypeMatches)).position).toMatchObject({ track: { name: 'Preshow' }, time: 120 });
   });
 
   it('gototimecode places a timecode through the TC tags, or from the set list start with ignoreTags', () => {
@@ -107,7 +108,7 @@ describe('goto playmodes', () => {
 
   it('refuses an unknown playmode and leaves the transport alone', () => {
     const state = demoState();
-    const refusal = refusalOf(() => state.transports.cue([{ transport: main, target: toTrack({ name: 'Intro' }), playmode: 'fast forward' }]));
+    const refusal = refusalOf(() => state.transports.cue([{ transport: main, target: toTrack({ name: 'Intro' }), playmode: state.words.requestedPlaymode('fast forward') }]));
     expect(refusal.code).toBe(StatusCode.invalidArgument);
     expect(state.transports.positionOf(main).track.name).toBe('Preshow');
   });

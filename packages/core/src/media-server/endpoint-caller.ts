@@ -201,10 +201,10 @@ function bodyText(body: unknown): string {
   }
 }
 
-/** The message of a hardware body `{message}` or of an envelope `{status: {message}}`. */
+/** The message of a hardware body `{message}` or the reason of an envelope. */
 function serverMessage(body: unknown): string | undefined {
-  const shaped = body as { message?: unknown; status?: { message?: unknown } } | null;
+  const shaped = body as { message?: unknown } | null;
   if (typeof shaped?.message === 'string') return shaped.message;
-  if (typeof shaped?.status?.message === 'string') return shaped.status.message;
-  return undefined;
+  const envelope = envelopeOf(body);
+  return envelope && refusalReason(envelope);
 }

@@ -216,7 +216,8 @@ export function readPowerStatus(answer: unknown): PowerStatus {
   const body = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
   const status: PowerStatus = {};
   if (typeof body['message'] === 'string') status.message = body['message'];
-  const power = typeof body['System Power'] === 'string' ? body['System Power'].toLowerCase() : undefined;
+  // The documents' Message says it in words: "Chassis Power is on".
+  const power = typeof body['System Power'] === 'string' ? body['System Power'].toLowerCase() : /\bpower is (on|off)\b/i.exec(status.message ?? '')?.[1]?.toLowerCase();
   if (power === 'on' || power === 'off') status.systemPower = power;
   for (const [key, field] of Object.entries(POWER_FLAGS)) {
     const flag = body[key];

@@ -78,8 +78,8 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   readonly hardware: HardwareApi;
   /** The live-update stream: one socket, shared by every subscription. */
   readonly live: LiveClient;
-  /** Sends any catalogue endpoint: what the Node-RED request node uses. */
-  readonly endpoints: EndpointCaller;
+  /** Sends any catalogue endpoint (hardware ones to the SMC when one is given): what the Node-RED request node uses. */
+  readonly endpoints: Pick<EndpointCaller, 'call'>;
   readonly #http: HttpClient;
   readonly #director: DirectorFollower | undefined;
   readonly #smc: SmcClient | undefined;
@@ -108,6 +108,8 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.system = new SystemApi(api);
     this.#smc = options.smc ? new SmcClient({ ...options.smc, timeoutMs: options.smc.timeoutMs ?? options.timeoutMs, logger }) : undefined;
     this.hardware = this.#smc ?? new HardwareApi(api, logger);
+    const smcEndpoints = this.#smc?.endpoints;
+    if (smcEndpoints) this.endpoints = { call: (spec, input, options) => (spec.family === 'hardware' ? smcEndpoints : api).call(spec, input, options) };
     const director = this.#director;
     this.live = new LiveClient(() => this.origin, options.live ?? {}, logger, director ? () => director.ready() : undefined);
     // A dropped stream is often the first sign that the director went away.

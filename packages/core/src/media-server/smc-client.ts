@@ -22,6 +22,8 @@ export interface SmcOptions {
  */
 export class SmcClient extends HardwareApi {
   readonly host: string;
+  /** Sends any hardware endpoint of the catalogue to this SMC. */
+  readonly endpoints: EndpointCaller;
   readonly #http: HttpClient;
 
   constructor(options: SmcOptions) {
@@ -31,7 +33,9 @@ export class SmcClient extends HardwareApi {
       retries: options.retries,
       headers: basicAuth(options),
     });
-    super(new EndpointCaller(http), options.logger ?? silentLogger);
+    const endpoints = new EndpointCaller(http);
+    super(endpoints, options.logger ?? silentLogger);
+    this.endpoints = endpoints;
     this.host = http.baseUrl;
     this.#http = http;
   }

@@ -1,5 +1,7 @@
 import type { ApiFamily, Envelope } from '@stagelink/core';
+import { dialectWords, type DialectWords } from '../state/dialect.js';
 import type { Answer } from './route.js';
+import type { StatusCodeValue } from '../state/refusal.js';
 
 export function envelope(code = 0, message = ''): Envelope {
   return { status: { code, message, details: [] } };
@@ -28,7 +30,13 @@ export function hardwareOk(status: 200 | 201 = 200): Answer {
  * A failure in the shape of its family: session and service answers always carry the envelope (with a non-zero
  * code), hardware and unknown paths a `{message}`.
  */
-export function failureAnswer(family: ApiFamily | undefined, status: number, code: number, message: string): Answer {
-  const body = family === 'session' || family === 'service' ? envelope(code, message) : { message };
+export function failureAnswer(
+  family: ApiFamily | undefined,
+  status: number,
+  code: StatusCodeValue,
+  message: string,
+  words: DialectWords = dialectWords('spec'),
+): Answer {
+  const body = family === 'session' || family === 'service' ? words.refusal(code, message) : { message };
   return { status, body };
 }

@@ -1,4 +1,4 @@
-import type { NetworkAdapter, VideoFormattingCard } from '@stagelink/core';
+import type { LedStrip, NetworkAdapter, VideoFormattingCard } from '@stagelink/core';
 import { BadRequest, LoginRequired } from '../http-errors.js';
 import { hardwareAnswer, hardwareOk } from './answers.js';
 import { describeJson, JsonFields } from './json-fields.js';
@@ -11,9 +11,35 @@ import type { FamilyRoutes, RouteHandler } from './route.js';
 const loginRequired =
   (handler: RouteHandler): RouteHandler =>
   (request, state) => {
-    if (!state.hardware.loggedIn) throw new LoginRequired();
+    if (!(request.authorized ?? state.hardware.loggedIn)) throw new LoginRequired();
     return handler(request, state);
   };
+
+/** Shipping SMCs answer power status as flags, to anyone; the documents show a Message behind the login. */
+const powerStatus: RouteHandler = (request, state) => {
+  if (request.authorized === undefined) return loginRequired(() => hardwareAnswer(200, { message: state.hardware.chassis.powerStatus() }))(request, state);
+  const stats = state.hardware.chassis.stats();
+  const flag = (key: string) => stats[key] === 'true';
+  return hardwareAnswer(200, {
+    'System Power': stats['System Power'],
+    'Power Overload': flag('Power Overload'),
+    'Main Power Fault': flag('Main Power Fault'),
+    'Power Control Fault': flag('Power Control Fault'),
+  });
+};
+
+const LED_MODES = ['static', 'colour_id', 'rainbow'];
+
+function readLedStrip(body: JsonFields): LedStrip {
+  const mode = body.text('ledMode');
+  if (!LED_MODES.includes(mode)) throw new BadRequest(`ledMode must be one of ${LED_MODES.join(', ')} (got "${mode}").`);
+  const channel = (key: string): number => {
+    const value = body.number(key);
+    if (!Number.isInteger(value) || value < 0 || value > 255) throw new BadRequest(`${key} must be a whole number from 0 to 255 (got ${value}).`);
+    return value;
+  };
+  return { ledMode: mode as LedStrip['ledMode'], ledR: channel('ledR'), ledG: channel('ledG'), ledB: channel('ledB') };
+}
 
 const readCard = (item: JsonFields): VideoFormattingCard => ({ slot: item.number('slot'), type: item.text('type'), status: item.text('status') });
 
@@ -87,7 +113,7 @@ export const hardwareRoutes = {
     state.hardware.chassis.powerOn();
     return hardwareOk();
   }),
-  powerStatus: loginRequired((_request, state) => hardwareAnswer(200, { message: state.hardware.chassis.powerStatus() })),
+  powerStatus,
   chassisStats: (_request, state) => hardwareAnswer(200, state.hardware.chassis.stats()),
   whoami: (_request, state) => {
     state.hardware.chassis.identify();
@@ -96,8 +122,15 @@ export const hardwareRoutes = {
 
   oledNotify: loginRequired((request, state) => {
     const body = JsonFields.body(request);
-    const notification = { title: body.optionalText('title') ?? '', message: body.text('message'), priority: body.optionalNumber('priority') ?? 0 };
+    const priority = body.optionalNumber('priority') ?? 0;
+    if (![0, 1, 2].includes(priority)) throw new BadRequest(`priority must be 0, 1 or 2 (got ${priority}).`);
+    const notification = { title: body.optionalText('title') ?? '', message: body.text('message'), priority };
     return hardwareAnswer(201, state.hardware.oled.notify(notification));
   }),
   oledDisplayTime: loginRequired((request, state) => hardwareAnswer(201, state.hardware.oled.setDisplayTime(JsonFields.body(request).number('time')))),
+  ledStripGet: (_request, state) => hardwareAnswer(200, state.hardware.ledStrip),
+  ledStripSet: loginRequired((request, state) => {
+    state.hardware.ledStrip = readLedStrip(JsonFields.body(request));
+    return hardwareOk();
+  }),
 } satisfies FamilyRoutes;

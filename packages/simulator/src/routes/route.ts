@@ -10,6 +10,11 @@ export interface SimRequest {
    * without a body ignores one, and a hardware write answers 401 before it looks at the body.
    */
   body(): unknown;
+  /**
+   * Set on a management controller's listener: whether the request carried its account (HTTP Basic). Elsewhere
+   * undefined, and the `login` control action stands in for the login the documents do not show.
+   */
+  readonly authorized?: boolean;
 }
 
 export interface Answer {

@@ -4,7 +4,7 @@ import type { FamilyRoutes } from './route.js';
 
 /** Spec 4.1. */
 export const statusRoutes = {
-  health: (_request, state) => withResult(state.health()),
+  health: (_request, state) => withResult(state.words.health(state.health())),
   notifications: (_request, state) => withResult(state.notifications()),
   project: (_request, state) => withResult(structuredClone(state.project)),
   session: (_request, state) => withResult(state.machines.sessionInfo()),

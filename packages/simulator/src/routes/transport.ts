@@ -13,7 +13,8 @@ import {
   toTrack,
   type CueTarget,
 } from '../state/cues.js';
-import type { SessionState } from '../state/session-state.js';
+import { optionDisabled } from '../state/refusal.js';
+import { SPEED_OPTION, type SessionState } from '../state/session-state.js';
 import type { LevelChange, TransportCommand } from '../state/transports.js';
 import { answered, withResult } from './answers.js';
 import { JsonFields } from './json-fields.js';
@@ -30,11 +31,11 @@ const command =
 
 /** `{transports: [{transport, ...where, playmode}]}`. */
 const cue =
-  (target: (item: JsonFields) => CueTarget): RouteHandler =>
+  (target: (item: JsonFields, state: SessionState) => CueTarget): RouteHandler =>
   (request, state) => {
     const cues = JsonFields.body(request)
       .items('transports')
-      .map((item) => ({ transport: item.ref('transport'), target: target(item), playmode: item.optionalText('playmode') }));
+      .map((item) => ({ transport: item.ref('transport'), target: target(item, state), playmode: state.words.requestedPlaymode(item.optionalText('playmode')) }));
     state.transports.cue(cues);
     return answered();
   };
@@ -52,12 +53,12 @@ const level =
 
 /** Spec 4.2. */
 export const transportRoutes = {
-  activeTransport: (_request, state) => withResult(state.transports.active()),
-  annotations: (request, state) => withResult(state.transports.annotations(queryRef(request))),
+  activeTransport: (_request, state) => withResult(state.transports.active().map(state.words.transport)),
+  annotations: (request, state) => withResult(state.words.annotations(state.transports.annotations(queryRef(request)))),
   setLists: (_request, state) => withResult(state.transports.setLists()),
   tracks: (_request, state) => withResult(state.transports.tracks()),
   transports: (_request, state) =>
-    answered({ transports: state.transports.list(), multitransports: state.transports.multitransportList() }),
+    answered({ transports: state.transports.list().map(state.words.transport), multitransports: state.transports.multitransportList() }),
   brightness: level('brightness', (state, changes) => state.transports.setBrightness(changes)),
   volume: level('volume', (state, changes) => state.transports.setVolume(changes)),
   engaged: (request, state) => {
@@ -73,11 +74,23 @@ export const transportRoutes = {
   gotoNextTrack: cue(() => toNextTrack),
   gotoPrevTrack: cue(() => toPrevTrack),
   gotoNote: cue((item) => toNote(item.text('note'))),
-  gotoSection: cue((item) => toSection(item.text('section'))),
-  gotoTag: cue((item) => toTag(item.text('type'), item.text('value'), item.optionalBoolean('allowGlobalJump') ?? false)),
+  gotoSection: cue((item, state) => toSection(state.words.sectionIndex(item.raw('section')))),
+  gotoTag: cue((item, state) =>
+    toTag(item.text('type'), item.text('value'), item.optionalBoolean('allowGlobalJump') ?? false, state.words.tagTypeMatches),
+  ),
   gotoTime: cue((item) => toTime(item.number('time'))),
   gotoTimecode: cue((item) => toTimecode(item.text('timecode'), item.optionalBoolean('ignoreTags') ?? false)),
   gotoTrack: cue((item) => toTrack(item.ref('track'))),
+  speed: (request, state) => {
+    if (!state.projectOptions.has(SPEED_OPTION)) {
+      throw optionDisabled(`Transport speed control is disabled. Enable the '${SPEED_OPTION}' option to use it.`);
+    }
+    const changes = JsonFields.body(request)
+      .items('transports')
+      .map((item) => ({ transport: item.ref('transport'), value: item.number('speed') }));
+    state.transports.setSpeed(changes);
+    return answered();
+  },
   play: command('play'),
   playLoopSection: command('playloopsection'),
   playSection: command('playsection'),

@@ -115,7 +115,7 @@ export class SessionMachines {
     if (isDirector || endpoint.family !== 'session' || endpoint.id === 'session') return undefined;
     const director = this.options.state().machines.local.hostname;
     const message = `${hostname} is not the director of the session: send session requests to the director, ${director}.`;
-    return failureAnswer('session', 200, StatusCode.failedPrecondition, message);
+    return failureAnswer('session', 200, StatusCode.failedPrecondition, message, this.options.state().words);
   }
 
   #roleOf(hostname: string): MachineRole {

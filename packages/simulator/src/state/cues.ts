@@ -43,9 +43,9 @@ export const toPrevTrack: CueTarget = (cue) => trackStep(cue, -1);
 export const toNextSection: CueTarget = (cue) => sectionStep(cue, +1);
 export const toPrevSection: CueTarget = (cue) => sectionStep(cue, -1);
 
-/** A section of the current track, by its index string. */
+/** A section of the current track, by its 0-based index. */
 export const toSection =
-  (index: string): CueTarget =>
+  (index: number): CueTarget =>
   (cue) => {
     const track = currentTrack(cue);
     const section = track.annotations.sections.find((candidate) => candidate.index === index);
@@ -67,13 +67,16 @@ export const toNote =
     throw notFound(`Note "${text}" not found in set list "${cue.setList.name}" of ${cue.transport}.`);
   };
 
-/** A tag of the current track; with `allowGlobalJump` also of the other tracks, in the set list's order. */
+/**
+ * A tag of the current track; with `allowGlobalJump` also of the other tracks, in the set list's order.
+ * `typeMatches` is the dialect's rule for tag type words.
+ */
 export const toTag =
-  (type: string, value: string, allowGlobalJump: boolean): CueTarget =>
+  (type: string, value: string, allowGlobalJump: boolean, typeMatches: (asked: string, tagType: string) => boolean): CueTarget =>
   (cue) => {
     const searched = allowGlobalJump ? currentFirst(cue) : [cue.at.trackIndex];
     for (const index of searched) {
-      const tag = cue.setList.tracks[index]?.annotations.tags.find((candidate) => candidate.type === type && candidate.value === value);
+      const tag = cue.setList.tracks[index]?.annotations.tags.find((candidate) => typeMatches(type, candidate.type) && candidate.value === value);
       if (tag) return { trackIndex: index, time: tag.time };
     }
     const where = allowGlobalJump ? `set list "${cue.setList.name}"` : `track "${currentTrack(cue).name}" (allowGlobalJump is false)`;

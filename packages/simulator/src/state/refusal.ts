@@ -9,6 +9,8 @@ export const StatusCode = {
   failedPrecondition: 9,
   outOfRange: 11,
   internal: 13,
+  /** A project option turns the command off (r34 answers it with its own code 1000). */
+  optionDisabled: 1000,
 } as const;
 
 export type StatusCodeValue = (typeof StatusCode)[keyof typeof StatusCode];
@@ -32,3 +34,4 @@ export const notFound = (message: string): Refusal => new Refusal(StatusCode.not
 export const invalidArgument = (message: string): Refusal => new Refusal(StatusCode.invalidArgument, message);
 export const failedPrecondition = (message: string): Refusal => new Refusal(StatusCode.failedPrecondition, message);
 export const outOfRange = (message: string): Refusal => new Refusal(StatusCode.outOfRange, message);
+export const optionDisabled = (message: string): Refusal => new Refusal(StatusCode.optionDisabled, message);

@@ -22,16 +22,23 @@ import { Sequencing } from './sequencing.js';
 import { ShotRecorders } from './shot-recorder.js';
 import { serviceVfcs, SystemInfo } from './system-info.js';
 import { Transports } from './transports.js';
+import type { Dialect } from '../options.js';
+import { dialectWords, type DialectWords } from './dialect.js';
 import { MAX_UINT64_UID, UidSource } from './uids.js';
 
 /** The scenarios the model builds; `session` is `demo` with every machine on a loopback alias. */
 export type ModelScenario = 'demo' | 'solo' | 'session';
+
+/** The project option without which a shipping director refuses `transport/speed`. */
+export const SPEED_OPTION = 'enableTransportSpeedControl';
 
 export interface SessionStateOptions {
   scenario: ModelScenario;
   seed: number;
   /** This machine's hostname: the address the simulator listens on. */
   hostname: string;
+  /** How answers are worded; default `spec`. */
+  dialect?: Dialect;
   clock?: Clock;
 }
 
@@ -42,6 +49,9 @@ export interface SessionStateOptions {
 export class SessionState {
   readonly scenario: ModelScenario;
   readonly seed: number;
+  readonly words: DialectWords;
+  /** Project options turned on (by the `projectOption` control action). */
+  readonly projectOptions = new Set<string>();
   readonly clock: Clock;
   readonly project: ProjectInfo;
   readonly machines: MachineRoster;
@@ -64,6 +74,7 @@ export class SessionState {
   constructor(options: SessionStateOptions) {
     this.scenario = options.scenario;
     this.seed = options.seed;
+    this.words = dialectWords(options.dialect ?? 'spec');
     this.clock = options.clock ?? systemClock;
     const random = new SeededRandom(options.seed);
     const uids = new UidSource(random);
@@ -71,7 +82,7 @@ export class SessionState {
     uids.reserve(SIDE_SCREENS_UID);
 
     // Seeds draw from one PRNG: keep this order, or the same seed builds a different show.
-    const session = seedSession(options.scenario, options.hostname, uids, random);
+    const session = seedSession(options.scenario, options.hostname, uids, random, this.words.dialect);
     const show = seedShow(uids, this.clock.now());
     const stage = seedStage(uids, random);
     const library = seedLibrary(uids, random);

@@ -1,8 +1,9 @@
-import type { Multitransport, NamedRef, Ref, SetList, Track, TrackAnnotations, Transport, TRANSPORT_REF_COMMANDS } from '@stagelink/core';
+import type { Multitransport, NamedRef, Ref, SetList, Track, TrackAnnotations, TRANSPORT_REF_COMMANDS } from '@stagelink/core';
+import type { WireTransport } from './dialect.js';
 import type { Clock } from './clock.js';
 import type { CueTarget } from './cues.js';
 import { advance, type Motion } from './playhead.js';
-import { PLAYMODES, requestedPlaymode, type Playmode } from './playmodes.js';
+import { PLAYMODES, type Playmode } from './playmodes.js';
 import { invalidArgument, notFound, outOfRange } from './refusal.js';
 import { findByRef, knownNames, describeRef, requireByRef, toNamedRef } from './refs.js';
 import { annotationsOf, setListOnWire, trackOnWire, type ShowSetList, type ShowTrack } from './show.js';
@@ -14,6 +15,8 @@ export interface TransportModel {
   volume: number;
   brightness: number;
   receivingTimecode: boolean;
+  /** Playback speed, 1 = normal; only shipping builds can set it (`transport/speed`). */
+  speed?: number;
   readonly setList: ShowSetList;
   motion: Motion;
   /** Clock time at which `motion` was last worked out; a playing transport has moved on since. */
@@ -32,7 +35,8 @@ export type TransportCommand = (typeof TRANSPORT_REF_COMMANDS)[number];
 export interface Cue {
   transport: Ref;
   target: CueTarget;
-  playmode?: string;
+  /** Undefined keeps the transport's playmode. */
+  playmode?: Playmode;
 }
 
 export interface LevelChange {
@@ -66,7 +70,7 @@ export class Transports {
     this.selectActive(active);
   }
 
-  list(): Transport[] {
+  list(): WireTransport[] {
     this.#settle();
     return this.transports.map(transportOnWire);
   }
@@ -81,7 +85,7 @@ export class Transports {
   }
 
   /** The active transport, or every transport of the active multitransport. */
-  active(): Transport[] {
+  active(): WireTransport[] {
     this.#settle();
     const { uid, multi } = this.#active;
     const selected = multi ? this.multitransports.find((m) => m.uid === uid) : undefined;
@@ -131,7 +135,7 @@ export class Transports {
     this.#settle();
     requireSome(cues);
     const moves = cues.flatMap((cue) => {
-      const playmode = requestedPlaymode(cue.playmode);
+      const playmode = cue.playmode;
       return this.#resolve(cue.transport).map((transport) => {
         const at = transport.motion.playhead;
         const playhead = cue.target({ setList: transport.setList, at, transport: `transport "${transport.name}"` });
@@ -147,6 +151,21 @@ export class Transports {
 
   setBrightness(changes: readonly LevelChange[]): void {
     for (const { transport, value } of this.#levels(changes, 'brightness')) transport.brightness = value;
+  }
+
+  /** Stored and reported in the control summary; the playhead keeps its own pace. */
+  setSpeed(changes: readonly LevelChange[]): void {
+    requireSome(changes);
+    const resolved = changes.flatMap(({ transport, value }) => {
+      if (!(value > 0 && value <= 10)) throw outOfRange(`speed ${value} for transport ${describeRef(transport)} is outside 0 to 10.`);
+      return this.#resolve(transport).map((model) => ({ model, value }));
+    });
+    for (const { model, value } of resolved) model.speed = value;
+  }
+
+  /** Speed of each transport set through `transport/speed`, by name. */
+  speeds(): Record<string, number> {
+    return Object.fromEntries(this.transports.map((transport) => [transport.name, transport.speed ?? 1]));
   }
 
   setEngaged(changes: readonly { transport: Ref; engaged: boolean }[]): void {
@@ -200,7 +219,7 @@ export class Transports {
   }
 }
 
-function transportOnWire(transport: TransportModel): Transport {
+function transportOnWire(transport: TransportModel): WireTransport {
   const track = transport.setList.tracks[transport.motion.playhead.trackIndex];
   return {
     uid: transport.uid,

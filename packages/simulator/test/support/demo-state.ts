@@ -1,4 +1,4 @@
-import type { Transport } from '@stagelink/core';
+import type { WireTransport } from '../../src/state/dialect.js';
 import type { Clock } from '../../src/state/clock.js';
 import { Refusal } from '../../src/state/refusal.js';
 import { SessionState, type ModelScenario } from '../../src/state/session-state.js';
@@ -20,7 +20,7 @@ export function demoState(options: { scenario?: ModelScenario; seed?: number; cl
   return new SessionState({ scenario: options.scenario ?? 'demo', seed: options.seed ?? 1, hostname: '127.0.0.1', clock: options.clock ?? new ManualClock() });
 }
 
-export function transportNamed(state: SessionState, name: string): Transport {
+export function transportNamed(state: SessionState, name: string): WireTransport {
   const transport = state.transports.list().find((candidate) => candidate.name === name);
   if (!transport) throw new Error(`The demo show has no transport "${name}".`);
   return transport;

@@ -1,4 +1,4 @@
-import type { LocalMachine, NetworkAdapter, SessionRole, VideoFormattingCard } from '@stagelink/core';
+import type { LedStrip, LocalMachine, NetworkAdapter, SessionRole, VideoFormattingCard } from '@stagelink/core';
 import type { Clock } from '../clock.js';
 import { invalidArgument } from '../refusal.js';
 import { Chassis } from './chassis.js';
@@ -25,10 +25,14 @@ export class Hardware {
    * `login` stands in for it. Machines start logged out.
    */
   loggedIn = false;
+  /** Clearing the SMC database erases its user accounts: the management controller's account stops working. */
+  accountsErased = false;
   readonly smc: Smc;
   readonly adapters: NetworkAdapters;
   readonly chassis: Chassis;
   readonly oled: Oled;
+  /** The rear LED strip (not in the documents; shipping SMCs have it). */
+  ledStrip: LedStrip = { ledMode: 'static', ledR: 0, ledG: 114, ledB: 178 };
   #vfcs: VideoFormattingCard[];
   #localMachine: LocalMachine;
   #role: SessionRole;
@@ -47,6 +51,7 @@ export class Hardware {
   clearSmc(): void {
     this.smc.clearAll();
     this.loggedIn = false;
+    this.accountsErased = true;
   }
 
   vfcs(): VideoFormattingCard[] {

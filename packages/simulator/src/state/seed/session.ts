@@ -6,6 +6,7 @@ import type { Notice } from '../notifications.js';
 import type { SeededRandom } from '../random.js';
 import type { UidSource } from '../uids.js';
 import type { ModelScenario } from '../session-state.js';
+import type { Dialect } from '../../options.js';
 
 export interface SessionSeed {
   roster: MachineRoster;
@@ -29,12 +30,20 @@ export const SESSION_HOSTS = { director: '127.0.0.2', actors: ['127.0.0.3', '127
 const MODEL_ONLY_HOSTS = { actors: ['actor-1', 'actor-2'], understudies: ['understudy-1'] } as const;
 
 /**
+ * Shipping machines are named like Windows machines, which a control desk usually cannot resolve: a client must
+ * keep using the address it was given. The `session` scenario keeps its loopback addresses, so each machine
+ * stays reachable by the name the session gives it.
+ */
+const R34_HOSTS = { director: 'DIRECTOR01', solo: 'MEDIASERVER01', actors: ['ACTOR01', 'ACTOR02'], understudies: ['UNDERSTUDY01'] } as const;
+
+/**
  * `demo`: this process is the director of a session that also lists two actors and one understudy covering
  * both, so failover works. `solo`: this process runs alone. This machine's hostname is the address it listens
  * on, so a client following `director.hostname` reaches it; the other machines exist only in the model.
  * `session`: the same session, but every machine is reachable on its loopback alias (SESSION_HOSTS).
  */
-export function seedSession(scenario: ModelScenario, hostname: string, uids: UidSource, random: SeededRandom): SessionSeed {
+export function seedSession(scenario: ModelScenario, listenHost: string, uids: UidSource, random: SeededRandom, dialect: Dialect = 'spec'): SessionSeed {
+  const named = dialect === 'r34' && scenario !== 'session';
   const machine = (name: string, host: string, type: string): SessionMachine => ({
     uid: uids.next(),
     name,
@@ -44,8 +53,9 @@ export function seedSession(scenario: ModelScenario, hostname: string, uids: Uid
     guiVisible: true,
   });
   const solo = scenario === 'solo';
+  const hostname = named ? (solo ? R34_HOSTS.solo : R34_HOSTS.director) : listenHost;
   const local = solo ? machine('Media server', hostname, 'solo') : machine('Director', hostname, 'director');
-  const hosts = scenario === 'session' ? SESSION_HOSTS : MODEL_ONLY_HOSTS;
+  const hosts = scenario === 'session' ? SESSION_HOSTS : named ? R34_HOSTS : MODEL_ONLY_HOSTS;
   const actors = solo ? [] : hosts.actors.map((host, index) => machine(`Actor ${index + 1}`, host, 'actor'));
   const understudies = solo ? [] : hosts.understudies.map((host, index) => machine(`Understudy ${index + 1}`, host, 'understudy'));
   const roster = new MachineRoster({ local, solo, isDirectorDedicated: !solo, actors, understudies });
@@ -68,7 +78,7 @@ export function seedSession(scenario: ModelScenario, hostname: string, uids: Uid
     },
     readings,
     notices,
-    addresses: new Map(all.map((each, index) => [each.uid, addressOf(scenario, each, index)])),
+    addresses: new Map(all.map((each, index) => [each.uid, index === 0 ? listenAddress(listenHost) : addressOf(scenario, each, index)])),
   };
 }
 
@@ -81,9 +91,14 @@ function healthyReadings(random: SeededRandom): MachineReadings {
   };
 }
 
+const isAddress = (host: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
+
+/** This machine's address: the one it listens on. */
+function listenAddress(host: string): string {
+  return isAddress(host) ? host : '127.0.0.1';
+}
+
 /** Machines that exist only in the model get addresses of a venue network; real ones their own. */
 function addressOf(scenario: ModelScenario, machine: SessionMachine, index: number): string {
-  const isAddress = /^\d{1,3}(\.\d{1,3}){3}$/.test(machine.hostname);
-  if (index === 0) return isAddress ? machine.hostname : '127.0.0.1';
-  return scenario === 'session' && isAddress ? machine.hostname : `10.0.0.${10 + index}`;
+  return scenario === 'session' && isAddress(machine.hostname) ? machine.hostname : `10.0.0.${10 + index}`;
 }

@@ -25,9 +25,9 @@ export function seedShow(uids: UidSource, now: number): ShowSeed {
     name,
     length,
     crossfade,
-    annotations: { notes: annotations.notes ?? [], tags: annotations.tags ?? [], sections: annotations.sections ?? [{ time: 0, index: '1' }] },
+    annotations: { notes: annotations.notes ?? [], tags: annotations.tags ?? [], sections: annotations.sections ?? [{ time: 0, index: 0 }] },
   });
-  const sections = (...times: number[]) => times.map((time, index) => ({ time, index: String(index + 1) }));
+  const sections = (...times: number[]) => times.map((time, index) => ({ time, index }));
 
   const mainShow: ShowSetList = {
     uid: uids.next(),
