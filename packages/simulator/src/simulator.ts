@@ -4,10 +4,10 @@ import { DirectorAnnouncer } from './dnssd/announcer.js';
 import { startDriveService, type DriveService } from './drive/drive-service.js';
 import { Faults } from './faults.js';
 import { startHttpServer } from './http-server.js';
-import { LiveUpdateServer, registerLiveActions } from './live/index.js';
+import { LiveUpdateServer, registerLiveActions, type LiveWorld } from './live/index.js';
 import { silentLog } from './log.js';
 import { createMediaServerApp, type SmcAccount } from './media-server-app.js';
-import { resolveOptions, sessionHostname, type ResolvedOptions, type SimulatorOptions } from './options.js';
+import { resolveOptions, sessionHostname, type Dialect, type ResolvedOptions, type SimulatorOptions } from './options.js';
 import { SessionMachines, type SessionMachineView } from './session/session-machines.js';
 import { SESSION_HOSTS } from './state/seed/session.js';
 import { SessionState } from './state/session-state.js';
@@ -62,10 +62,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const control: ControlPanel = new ControlPanel(() => summarise(state, faults, control.actionNames));
   const shutdown = new AbortController();
   // Reads the state through `state`, which reset replaces.
-  const live = new LiveUpdateServer(
-    { machineHostnames: () => state.machines.hostnames(), hasTakenOverFailedMachine: (uid) => state.failover.hasTakenOverFailedMachine(uid) },
-    resolved.seed,
-  );
+  const live = new LiveUpdateServer(liveWorld(resolved.dialect, () => state), resolved.seed);
   const announcer = options.dnssd ? new DirectorAnnouncer((message) => log({ event: 'error', message })) : undefined;
   const target = {
     faults,
@@ -118,6 +115,33 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         await Promise.all([servers.close(), drive.close(), announcer?.close()]);
       })();
       return closing;
+    },
+  };
+}
+
+/** The session as the live-update server sees it, read through `state`, which reset replaces. */
+function liveWorld(dialect: Dialect, state: () => SessionState): LiveWorld {
+  const transport = (name: string) => {
+    const transports = state().transports.list();
+    return name === 'default' ? transports[0] : transports.find((candidate) => candidate.name === name);
+  };
+  return {
+    dialect,
+    machineHostnames: () => state().machines.hostnames(),
+    hasTakenOverFailedMachine: (uid) => state().failover.hasTakenOverFailedMachine(uid),
+    transportProperty: (name, key) => transport(name)?.[key],
+    setTransportProperty: (name, key, value) => {
+      const found = transport(name);
+      if (!found) return;
+      const transports = state().transports;
+      const ref = { uid: found.uid };
+      try {
+        if (typeof value === 'boolean') transports.setEngaged([{ transport: ref, engaged: value }]);
+        else if (key === 'volume') transports.setVolume([{ transport: ref, value }]);
+        else transports.setBrightness([{ transport: ref, value }]);
+      } catch {
+        // A level outside 0 to 1: the server ignores it.
+      }
     },
   };
 }

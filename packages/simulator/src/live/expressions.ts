@@ -1,18 +1,30 @@
 import type { PropertyErrorValue } from '@stagelink/core';
+import type { Dialect } from '../options.js';
 import { cpu, fps, gpuMemory, gpuProfiler, noise, processMemory, seriesAverage, streamIdOf, type Signal } from './signals.js';
 
 /** What the live-update server needs to know of the session. */
 export interface LiveWorld {
-  /** Hostnames of the session's machines: each has a remote monitor `<hostname>:svc`. */
+  /** How the machine names things: remote monitors, the stream render subsystem. */
+  readonly dialect: Dialect;
+  /** Hostnames of the session's machines, this one first: each other one has a remote monitor. */
   machineHostnames(): string[];
   /** Whether the machine has taken over a failed machine; undefined when no machine has that uid. */
   hasTakenOverFailedMachine(uid: string): boolean | undefined;
+  /** A transport's `brightness`, `volume` or `engaged`, by name (`default`: the first); undefined when there is none. */
+  transportProperty(transport: string, key: TransportKey): number | boolean | undefined;
+  /** Changes it as the REST endpoints do; a value the transport cannot take is ignored, as servers do. */
+  setTransportProperty(transport: string, key: TransportKey, value: number | boolean): void;
 }
+
+export type TransportKey = 'brightness' | 'volume' | 'engaged';
 
 /** Evaluates a property at a time; answers a PropertyErrorValue when the property cannot be evaluated. */
 export type Evaluator = (nowMs: number) => unknown;
 
-export type Resolution = { found: true; evaluate: Evaluator } | { found: false; reason: string };
+/** Writes a value; answers why not when it cannot (the server then sends an error frame). */
+export type Writer = (value: unknown) => string | undefined;
+
+export type Resolution = { found: true; evaluate: Evaluator; write?: Writer } | { found: false; reason: string };
 
 interface Monitor {
   series: string;
@@ -32,9 +44,21 @@ const MONITORS: Record<string, Monitor> = {
 export const WORKLOADS: Record<string, number> = { '1': 3, '2': 2 };
 
 const LOCAL_MONITOR = /^subsystem:MonitoringManager\.findLocalMonitor\("([^"]+)"\)$/;
-const REMOTE_MONITOR = /^subsystem:MonitoringManager\.findRemoteMonitor\("([^"]+):svc",\s*"([^"]+)"\)$/;
+const REMOTE_MONITOR = /^subsystem:MonitoringManager\.findRemoteMonitor\("([^"]+):(\w+)",\s*"([^"]+)"\)$/;
+const MONITORING_MANAGER = 'subsystem:MonitoringManager';
 const MACHINE = /^getByUID\((\d+)\)$/;
-const STREAM_RENDER = 'subsystem:StreamRenderSystem';
+const TRANSPORT = /^transportManager:(?:default|"((?:[^"\\]|\\.)*)")$/;
+const TRANSPORT_PROPERTY = /^object\.(brightness|volume|engaged)$/;
+
+/**
+ * Names that differ between the documents and shipping r34 directors: a remote monitor is `<hostname>:svc` in the
+ * documents, `<HOSTNAME>:d3` on r34 (listed by `remoteNodes()`), and the stream render subsystem is
+ * `StreamRenderSystem` in the documents, `RenderStreamSystem` on r34.
+ */
+const NAMES: Record<Dialect, { remoteSuffix: string; streamRender: string; listsRemoteNodes: boolean }> = {
+  spec: { remoteSuffix: 'svc', streamRender: 'subsystem:StreamRenderSystem', listsRemoteNodes: false },
+  r34: { remoteSuffix: 'd3', streamRender: 'subsystem:RenderStreamSystem', listsRemoteNodes: true },
+};
 const SERIES_AVERAGE = /^object\.seriesAverage\("([^"]*)",\s*(\d+)\)$/;
 
 const NOT_FOUND: Resolution = { found: false, reason: 'Unable to find object' };
@@ -43,15 +67,19 @@ const NOT_FOUND: Resolution = { found: false, reason: 'Unable to find object' };
 export function resolve(object: string, property: string, world: LiveWorld, seed: number): Resolution {
   const local = LOCAL_MONITOR.exec(object);
   if (local) return monitorProperty(MONITORS[local[1] ?? ''], property, seed, streamIdOf(`local:${local[1]}`));
+  const names = NAMES[world.dialect];
   const remote = REMOTE_MONITOR.exec(object);
   if (remote) {
-    const [, hostname = '', name = ''] = remote;
-    if (!world.machineHostnames().includes(hostname)) return NOT_FOUND;
+    const [, hostname = '', suffix = '', name = ''] = remote;
+    if (suffix !== names.remoteSuffix || !world.machineHostnames().includes(hostname)) return NOT_FOUND;
     return monitorProperty(MONITORS[name], property, seed, streamIdOf(`${hostname}:${name}`));
   }
+  if (object === MONITORING_MANAGER) return monitoringManagerProperty(property, world);
   const machine = MACHINE.exec(object);
   if (machine) return machineProperty(machine[1] ?? '', property, world);
-  if (object === STREAM_RENDER) return { found: true, evaluate: streamRenderProperty(property, seed) };
+  if (object === names.streamRender) return { found: true, evaluate: streamRenderProperty(property, seed) };
+  const transport = TRANSPORT.exec(object);
+  if (transport) return transportProperty(transport[1]?.replace(/\\(.)/g, '$1') ?? 'default', property, world);
   return NOT_FOUND;
 }
 
@@ -65,6 +93,32 @@ function monitorProperty(monitor: Monitor | undefined, property: string, seed: n
     return { found: true, evaluate: () => propertyError(property, reason) };
   }
   return { found: true, evaluate: (nowMs) => seriesAverage(monitor.signal, seed, stream, nowMs, samples) };
+}
+
+/** r34 lists the remote nodes it monitors (every machine but itself); the documents have no such property. */
+function monitoringManagerProperty(property: string, world: LiveWorld): Resolution {
+  const names = NAMES[world.dialect];
+  if (property !== 'object.remoteNodes()' || !names.listsRemoteNodes) {
+    return { found: true, evaluate: () => propertyError(property, 'unknown property', 'propertyPathError') };
+  }
+  return { found: true, evaluate: () => world.machineHostnames().slice(1).map((hostname) => `${hostname}:${names.remoteSuffix}`) };
+}
+
+function transportProperty(name: string, property: string, world: LiveWorld): Resolution {
+  const key = TRANSPORT_PROPERTY.exec(property)?.[1] as TransportKey | undefined;
+  if (world.transportProperty(name, key ?? 'engaged') === undefined) return NOT_FOUND;
+  if (!key) return { found: true, evaluate: () => propertyError(property, 'unknown property', 'propertyPathError') };
+  return {
+    found: true,
+    evaluate: () => world.transportProperty(name, key),
+    write: (value) => {
+      const expected = key === 'engaged' ? 'boolean' : 'number';
+      if (typeof value !== expected) return `${property} takes a ${expected}`;
+      // Stored as a 32-bit float, as the server stores numbers.
+      world.setTransportProperty(name, key, typeof value === 'number' ? Math.fround(value) : (value as boolean));
+      return undefined;
+    },
+  };
 }
 
 function machineProperty(uid: string, property: string, world: LiveWorld): Resolution {
@@ -118,6 +172,6 @@ function receiveStatuses(workload: string, count: number, seed: number, nowMs: n
   }));
 }
 
-function propertyError(property: string, reason: string): PropertyErrorValue {
-  return { errorType: 'EvaluationError', message: `Cannot evaluate ${property}: ${reason}` };
+function propertyError(property: string, reason: string, errorType = 'EvaluationError'): PropertyErrorValue {
+  return { errorType, message: `Cannot evaluate ${property}: ${reason}` };
 }

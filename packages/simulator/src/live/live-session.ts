@@ -1,12 +1,13 @@
 import type { ServerFrame, SubscriptionEntry, ValueChange } from '@stagelink/core';
 import type { WebSocket } from 'ws';
-import { resolve, type Evaluator, type LiveWorld } from './expressions.js';
+import { resolve, type Evaluator, type LiveWorld, type Writer } from './expressions.js';
 
 /** Interval 0 means "every frame": a 60 Hz frame. */
 const FRAME_MS = 1000 / 60;
 
 interface ServerSubscription extends SubscriptionEntry {
   evaluate: Evaluator;
+  write?: Writer;
   refs: number;
   intervalMs: number;
   timer: NodeJS.Timeout;
@@ -76,7 +77,7 @@ export class LiveSession {
     const { subscribe, unsubscribe, set } = (frame ?? {}) as Record<string, unknown>;
     if (subscribe !== undefined) this.#subscribe(subscribe);
     else if (unsubscribe !== undefined) this.#unsubscribe(unsubscribe);
-    else if (set !== undefined) this.#send({ error: 'Unable to set: the simulated properties are read-only' });
+    else if (set !== undefined) this.#set(set);
     else this.#send({ error: 'Unknown request: expected subscribe, unsubscribe or set' });
   }
 
@@ -118,12 +119,38 @@ export class LiveSession {
       objectPath: object,
       propertyPath: property,
       evaluate: resolution.evaluate,
+      ...(resolution.write ? { write: resolution.write } : {}),
       refs: 1,
       intervalMs,
       timer: setInterval(() => this.#tick(subscription), intervalMs),
     };
     this.#subscriptions.set(key, subscription);
     return subscription;
+  }
+
+  /**
+   * `{"set": [{"id", "value"}]}`: no acknowledgement; the new value goes out as `valuesChanged`. A value of the
+   * wrong type closes the socket, as shipping servers do; an unknown id or a read-only property is an error.
+   */
+  #set(request: unknown): void {
+    const items = Array.isArray(request) ? (request as { id?: unknown; value?: unknown }[]) : [];
+    if (items.length === 0) this.#send({ error: 'Unable to set: set needs a list of {id, value}' });
+    for (const { id, value } of items) {
+      const subscription = [...this.#subscriptions.values()].find((candidate) => candidate.id === id);
+      if (!subscription) {
+        this.#send({ error: `Unable to set: no subscription with id ${JSON.stringify(id)}` });
+        continue;
+      }
+      if (!subscription.write) {
+        this.#send({ error: `Unable to set ${subscription.objectPath} / ${subscription.propertyPath} - read-only property` });
+        continue;
+      }
+      if (subscription.write(value) !== undefined) {
+        this.socket.close(1003, 'Invalid value type');
+        return;
+      }
+    }
+    for (const subscription of this.#subscriptions.values()) this.#tick(subscription);
   }
 
   #unsubscribe(request: unknown): void {

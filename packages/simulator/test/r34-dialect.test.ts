@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startSimulator, type Simulator } from '../src/index.js';
+
+/** The simulator as a shipping r34 director: every difference from the documents the README lists. */
+let sim: Simulator;
+
+async function send(method: string, path: string, body?: unknown, base = sim.mediaServer.url, headers: Record<string, string> = {}) {
+  const response = await fetch(base + path, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+  const text = await response.text();
+  return { status: response.status, json: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
+}
+
+const control = (action: Record<string, unknown>) => send('POST', '/__sim/control', action);
+const main = { name: 'main' };
+const activeMain = async () => {
+  const { json } = await send('GET', '/api/session/transport/activetransport');
+  return (json['result'] as { name: string; playmode: string; brightness: number }[]).find((transport) => transport.name === 'main');
+};
+
+beforeAll(async () => {
+  sim = await startSimulator({ dialect: 'r34', port: 0, drivePort: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(async () => {
+  await control({ action: 'reset' });
+});
+
+describe('the r34 dialect over HTTP', () => {
+  it('reports and takes playmodes as enum names, and refuses the documents\' words with the reason only in the details', async () => {
+    await send('POST', '/api/session/transport/playloopsection', { transports: [main] });
+    expect((await activeMain())?.playmode).toBe('Loop');
+    const track = { name: 'Intro' };
+    expect((await send('POST', '/api/session/transport/gototrack', { transports: [{ transport: main, track, playmode: 'Play' }] })).json).toEqual({ status: { code: 0, message: '', details: [] } });
+    expect((await activeMain())?.playmode).toBe('Play');
+    const refused = await send('POST', '/api/session/transport/gototrack', { transports: [{ transport: main, track, playmode: 'play' }] });
+    expect(refused.status).toBe(200);
+    expect(refused.json).toEqual({ status: { code: 4000, message: '', details: [{ message: expect.stringContaining("field 'playmode'") as unknown }] } });
+    await send('POST', '/api/session/transport/gototrack', { transports: [{ transport: main, track, playmode: 'NotSet' }] });
+    expect((await activeMain())?.playmode).toBe('Play');
+  });
+
+  it('goes to a section by its 0-based index, as a number or text, and refuses a name', async () => {
+    const { json } = await send('GET', '/api/session/transport/annotations?name=Preshow');
+    expect((json['result'] as { annotations: { sections: unknown[] } }).annotations.sections).toEqual([{ time: 0, index: 0 }, { time: 120, index: 1 }, { time: 240, index: 2 }]);
+    await send('POST', '/api/session/transport/gototrack', { transports: [{ transport: main, track: { name: 'Preshow' } }] });
+    for (const section of [1, '2']) {
+      expect((await send('POST', '/api/session/transport/gotosection', { transports: [{ transport: main, section }] })).json['status']).toMatchObject({ code: 0 });
+    }
+    expect(sim.state.transports.positionOf(main).time).toBe(240);
+    const refused = await send('POST', '/api/session/transport/gotosection', { transports: [{ transport: main, section: 'Chorus' }] });
+    expect(refused.json['status']).toEqual({ code: 4000, message: '', details: [{ message: "Invalid value for field 'section' of type uint64" }] });
+  });
+
+  it('takes tag types in upper case only', async () => {
+    const tag = (type: string) => send('POST', '/api/session/transport/gototag', { transports: [{ transport: main, type, value: 'Q5', allowGlobalJump: true }] });
+    expect((await tag('CUE')).json['status']).toMatchObject({ code: 0 });
+    expect((await tag('cue')).json['status']).toMatchObject({ code: 4000 });
+  });
+
+  it('refuses transport speed with code 1000 until the project enables it', async () => {
+    const speed = () => send('POST', '/api/session/transport/speed', { transports: [{ transport: main, speed: 2 }] });
+    expect((await speed()).json['status']).toEqual({
+      code: 1000,
+      message: '',
+      details: [{ message: "Transport speed control is disabled. Enable the 'enableTransportSpeedControl' option to use it." }],
+    });
+    const summary = await control({ action: 'projectOption', name: 'enableTransportSpeedControl', on: true });
+    expect(summary.json).toMatchObject({ dialect: 'r34', projectOptions: ['enableTransportSpeedControl'] });
+    expect((await speed()).json['status']).toMatchObject({ code: 0 });
+    expect((await control({ action: 'status' })).json['speeds']).toMatchObject({ main: 2 });
+  });
+
+  it('reports ready health in lower-case categories, and Windows machine names', async () => {
+    const health = (await send('GET', '/api/session/status/health')).json['result'] as { status: { states: { category: string; severity: string }[] } }[];
+    const states = health.flatMap((entry) => entry.status.states);
+    expect(states.map((state) => state.severity)).toContain('ready');
+    expect(states.map((state) => state.severity)).not.toContain('ok');
+    expect(states.every((state) => state.category === state.category.toLowerCase())).toBe(true);
+    const session = (await send('GET', '/api/session/status/session')).json['result'] as { director: { hostname: string }; actors: { hostname: string }[] };
+    expect([session.director.hostname, ...session.actors.map((actor) => actor.hostname)]).toEqual(['DIRECTOR01', 'ACTOR01', 'ACTOR02']);
+  });
+
+  it('answers 404 for what the build lacks, and describes what it offers', async () => {
+    expect((await send('GET', '/api/session/looks')).status).toBe(404);
+    expect((await send('GET', '/api/chassis/power/status')).status).toBe(404);
+    const { json } = await send('GET', '/docs/session/d3api.swagger.json');
+    expect(json).toMatchObject({ swagger: '2.0', info: { title: 'd3 API', version: '2.0.3' } });
+    const paths = Object.keys(json['paths'] as object);
+    expect(paths).toContain('/api/session/transport/speed');
+    expect(paths).not.toContain('/api/session/looks');
+    expect(paths.some((path) => path.startsWith('/api/chassis'))).toBe(false);
+  });
+
+  it('serves the hardware family on its own management address, writes with the account only', async () => {
+    const smc = sim.smc;
+    if (!smc) throw new Error('an r34 machine has a management controller');
+    const account = { authorization: `Basic ${Buffer.from(`${smc.username}:${smc.password}`).toString('base64')}` };
+    const wrong = { authorization: `Basic ${Buffer.from(`${smc.username}:nope`).toString('base64')}` };
+    expect(await send('GET', '/api/chassis/power/status', undefined, smc.url)).toEqual({
+      status: 200,
+      json: { 'System Power': 'on', 'Power Overload': false, 'Main Power Fault': false, 'Power Control Fault': false },
+    });
+    const notice = { priority: 1, title: 'FOH', message: 'Doors in 5' };
+    expect((await send('POST', '/api/oled/notification', notice, smc.url)).status).toBe(401);
+    expect((await send('POST', '/api/oled/notification', notice, smc.url, wrong)).status).toBe(401);
+    expect((await send('POST', '/api/oled/notification', notice, smc.url, account)).status).toBe(201);
+    expect((await send('POST', '/api/oled/notification', { ...notice, priority: 3 }, smc.url, account)).status).toBe(400);
+    expect((await send('POST', '/api/ledstrip', { ledMode: 'rainbow', ledR: 1, ledG: 2, ledB: 3 }, smc.url, account)).status).toBe(200);
+    expect((await send('GET', '/api/ledstrip', undefined, smc.url)).json).toEqual({ ledMode: 'rainbow', ledR: 1, ledG: 2, ledB: 3 });
+    expect((await send('GET', '/api/session/status/session', undefined, smc.url)).status).toBe(404);
+  });
+});
+
+describe('the r34 dialect over the live stream', () => {
+  /** A live socket that collects every frame. */
+  async function openLive() {
+    const socket = new WebSocket(`${sim.mediaServer.url.replace('http', 'ws')}/api/session/liveupdate`);
+    const frames: Record<string, unknown>[] = [];
+    socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8')) as Record<string, unknown>));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const subscribe = (object: string, property: string) =>
+      socket.send(JSON.stringify({ subscribe: { object, properties: [property], configuration: { updateFrequencyMs: 50 } } }));
+    const idOf = async (object: string, property: string) => {
+      await until(() => frames.some((frame) => entries(frame).some((entry) => entry.objectPath === object && entry.propertyPath === property)));
+      const entry = frames.flatMap(entries).find((each) => each.objectPath === object && each.propertyPath === property);
+      return entry?.id ?? -1;
+    };
+    const valuesOf = (id: number) => frames.flatMap((frame) => ((frame['valuesChanged'] as { id: number; value: unknown }[] | undefined) ?? []).filter((change) => change.id === id).map((change) => change.value));
+    return { socket, frames, subscribe, idOf, valuesOf };
+  }
+  const entries = (frame: Record<string, unknown>) => (frame['subscriptions'] as { id: number; objectPath: string; propertyPath: string }[] | undefined) ?? [];
+  const until = async (check: () => boolean) => {
+    for (let tries = 0; tries < 200 && !check(); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(check()).toBe(true);
+  };
+
+  it('lists the remote nodes as <HOSTNAME>:d3 and streams their FPS under that name only', async () => {
+    const live = await openLive();
+    try {
+      live.subscribe('subsystem:MonitoringManager', 'object.remoteNodes()');
+      const nodes = await live.idOf('subsystem:MonitoringManager', 'object.remoteNodes()');
+      await until(() => live.valuesOf(nodes).length > 0);
+      expect(live.valuesOf(nodes)[0]).toEqual(['ACTOR01:d3', 'ACTOR02:d3', 'UNDERSTUDY01:d3']);
+      const fps = 'subsystem:MonitoringManager.findRemoteMonitor("ACTOR01:d3", "fps")';
+      live.subscribe(fps, 'object.seriesAverage("Actual", 1)');
+      const id = await live.idOf(fps, 'object.seriesAverage("Actual", 1)');
+      await until(() => typeof live.valuesOf(id)[0] === 'number');
+      live.subscribe('subsystem:MonitoringManager.findRemoteMonitor("ACTOR01:svc", "fps")', 'object.seriesAverage("Actual", 1)');
+      await until(() => live.frames.some((frame) => String(frame['error']).includes('ACTOR01:svc')));
+      live.subscribe('subsystem:StreamRenderSystem', 'object.getWorkloadInstances(1)');
+      await until(() => live.frames.some((frame) => String(frame['error']).includes('StreamRenderSystem')));
+      live.subscribe('subsystem:RenderStreamSystem', 'object.getWorkloadInstances(1)');
+      expect(await live.idOf('subsystem:RenderStreamSystem', 'object.getWorkloadInstances(1)')).toBeGreaterThanOrEqual(0);
+    } finally {
+      live.socket.close();
+    }
+  });
+
+  it('writes a transport\'s brightness through set as a 32-bit float, seen by REST too', async () => {
+    const live = await openLive();
+    try {
+      live.subscribe('transportManager:"main"', 'object.brightness');
+      const id = await live.idOf('transportManager:"main"', 'object.brightness');
+      live.socket.send(JSON.stringify({ set: [{ id, value: 0.95 }] }));
+      await until(() => live.valuesOf(id).includes(Math.fround(0.95)));
+      expect((await activeMain())?.brightness).toBe(Math.fround(0.95));
+      live.socket.send(JSON.stringify({ set: [{ id: 999, value: 1 }] }));
+      await until(() => live.frames.some((frame) => String(frame['error']).includes('no subscription with id 999')));
+      const closed = new Promise((resolve) => live.socket.once('close', resolve));
+      live.socket.send(JSON.stringify({ set: [{ id, value: 'bright' }] }));
+      await closed;
+    } finally {
+      live.socket.close();
+    }
+  });
+});
