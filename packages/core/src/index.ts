@@ -5,7 +5,7 @@ export { fullJitter } from './http/backoff.js';
 export { MediaServer, type MediaServerOptions } from './media-server/media-server.js';
 export { discoverDirector, type DiscoverOptions, type DiscoveredDirector } from './discovery/discover.js';
 export type { DirectorChange } from './discovery/director-follower.js';
-export type { HostMap } from './discovery/query.js';
+export { parseHostMap, type HostMap } from './discovery/query.js';
 export { parseTxtRecord } from './discovery/txt-record.js';
 export { DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE, onMdnsSocketError } from './discovery/dnssd.js';
 export type { CallOptions, GuardedCallOptions, EndpointInput, EndpointCaller } from './media-server/endpoint-caller.js';

@@ -22,3 +22,14 @@ describe('machines named by a session answer (hardening)', () => {
     expect(() => directorFrom(origin, session)).toThrow(/director without a usable hostname \(5\)/);
   });
 });
+
+describe('host maps', () => {
+  it('reads HOSTNAME=address per line or comma, and maps a session hostname in any case', async () => {
+    const { parseHostMap } = await import('../src/index.js');
+    const hosts = parseHostMap('DIRECTOR01=10.0.0.5\n# the actors\nACTOR01 = 10.0.0.6:8080, ');
+    expect(hosts).toEqual({ DIRECTOR01: '10.0.0.5', ACTOR01: '10.0.0.6:8080' });
+    expect(machineOrigin('http://10.0.0.9:80', 'director01', hosts)).toBe('http://10.0.0.5');
+    expect(machineOrigin('http://10.0.0.9:8081', 'Actor01', hosts)).toBe('http://10.0.0.6:8080');
+    expect(() => parseHostMap('DIRECTOR01 10.0.0.5')).toThrow(/not HOSTNAME=address/);
+  });
+});

@@ -1,7 +1,8 @@
 // `pnpm start` (from the repository root): the simulator, and a Node-RED with the stagelink nodes installed and
 // the example flows deployed against it. Data lives in .stagelink-run/ at the repository root (git-ignored) unless
 // `--data-dir` names another. `--port`, `--sim-port` and `--drive-port` pick the ports (0, or one that is taken:
-// any free port).
+// any free port). `--dialect r34` (or STAGELINK_SIM_DIALECT=r34) makes the simulator answer as a shipping r34
+// director; the default speaks the API documents' words.
 // Ctrl-C stops both.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -71,6 +72,7 @@ try {
     simPort: await freePort(portOption('sim-port', 8080)),
     drivePort: await freePort(portOption('drive-port', 8081)),
     credentialSecret: credentialSecret(),
+    dialect: option('dialect'),
     echo: true,
   });
 } catch (error) {
@@ -88,7 +90,8 @@ void red.exited.then(({ code }) => {
 say('');
 say('  stagelink is running');
 say(`    Node-RED editor   ${red.url}/`);
-say(`    media server      ${sim.mediaServer.url}   (simulator)`);
+say(`    media server      ${sim.mediaServer.url}   (simulator, ${sim.options.dialect} dialect)`);
+if (sim.smc) say(`    SMC               ${sim.smc.url}   (account ${sim.smc.username})`);
 say(`    drive             ${sim.drive.url}   (simulator)`);
 say('  The "stagelink: show control" tab is deployed: press its inject buttons to cue the simulator.');
 say(`  Data: ${runDir}`);

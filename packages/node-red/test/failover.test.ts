@@ -1,6 +1,6 @@
 import type { Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
-import { eventually, flowWith, helper, nextMessage, nodeModules, simState, statuses, useSimulator } from './support/harness.js';
+import { eventually, flowWith, helper, hostnames, nextMessage, nodeModules, simState, statuses, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-failover');
 
@@ -21,12 +21,13 @@ describe('stagelink-failover', () => {
   });
 
   it('fails over with msg.confirm === true, then restores and applies the default routing', async () => {
+    const { actor1, understudy } = hostnames(sim);
     await helper.load(nodes, flowWith(sim, failover));
     let out = nextMessage('out');
     helper.getNode('n1')?.receive({ confirm: true });
     expect((await out).payload).toEqual({ operation: 'failovermachine', machine: { name: 'Actor 1' } });
     const failedOver = await simState(sim);
-    expect(failedOver.failedOver).toEqual([{ actor: 'actor-1', understudy: 'understudy-1' }]);
+    expect(failedOver.failedOver).toEqual([{ actor: actor1, understudy }]);
 
     out = nextMessage('out');
     helper.getNode('n1')?.receive({ operation: 'restoremachine', confirm: true });
@@ -40,11 +41,12 @@ describe('stagelink-failover', () => {
   });
 
   it('an armed node fails over without msg.confirm', async () => {
-    await helper.load(nodes, flowWith(sim, { ...failover, machine: 'actor-2', armed: true }));
+    const { actor2, understudy } = hostnames(sim);
+    await helper.load(nodes, flowWith(sim, { ...failover, machine: actor2, armed: true }));
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({ machine: 'Actor 2' });
     expect((await out).payload).toEqual({ operation: 'failovermachine', machine: { name: 'Actor 2' } });
-    expect((await simState(sim)).failedOver).toEqual([{ actor: 'actor-2', understudy: 'understudy-1' }]);
+    expect((await simState(sim)).failedOver).toEqual([{ actor: actor2, understudy }]);
   });
 
   it('keeps "armed" on the status line after each result, success or failure', async () => {
@@ -69,7 +71,8 @@ describe('stagelink-failover', () => {
     expect((await out).payload).toEqual({ timeout: 10, normalPreset: 'Default routing', currentPreset: 'Default routing' });
     out = nextMessage('out');
     helper.getNode('n1')?.receive({ operation: 'understudytargets' });
-    expect((await out).payload).toEqual({ 'actor-1': 'understudy-1', 'actor-2': 'understudy-1' });
+    const { actor1, actor2, understudy } = hostnames(sim);
+    expect((await out).payload).toEqual({ [actor1]: understudy, [actor2]: understudy });
   });
 
   it('reports an unknown machine to Catch', async () => {

@@ -1,7 +1,7 @@
-import { livePresets, type LivePresetName } from '@stagelink/core';
+import { livePresets, type LivePresetName, type LiveRequest } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
-import { control, eventually, helper, nextMessage, nodeModules, statuses, useSimulator, type Msg } from './support/harness.js';
+import { control, eventually, helper, hostnames, type Msg, nextMessage, nodeModules, statuses, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-liveupdate-in');
 
@@ -46,10 +46,12 @@ describe('stagelink-liveupdate-in', () => {
     return understudy.uid;
   };
   const aNumber = (value: unknown) => expect(value).toEqual(expect.any(Number));
+  const actorHostname = (): string => sim.state.machines.sessionInfo().actors[0]?.hostname.toLowerCase() ?? 'no actor';
   /** Every preset of core: the node settings it needs, the request they make, and what its values look like. */
-  const PRESETS: Record<LivePresetName, { settings: Record<string, string>; request: () => { object: string; properties: string[] }; value: (value: unknown) => void }> = {
+  const PRESETS: Record<LivePresetName, { settings: Record<string, string>; request: () => LiveRequest; value: (value: unknown) => void }> = {
     localFps: { settings: {}, request: () => livePresets.localFps(), value: aNumber },
-    remoteFps: { settings: { machine: 'actor-1' }, request: () => livePresets.remoteFps('actor-1'), value: aNumber },
+    // In lower case: the director names it in its own case (ACTOR01 on r34), and core finds it in any.
+    remoteFps: { settings: { machine: 'actor' }, request: () => livePresets.remoteFps(actorHostname()), value: aNumber },
     cpu: { settings: {}, request: () => livePresets.cpu(), value: aNumber },
     gpuMemory: { settings: {}, request: () => livePresets.gpuMemory(), value: aNumber },
     processMemory: { settings: {}, request: () => livePresets.processMemory(), value: aNumber },
@@ -69,6 +71,8 @@ describe('stagelink-liveupdate-in', () => {
       request: () => livePresets.workloadInstances('2'),
       value: (value) => expect(value).toEqual([0, 1].map((index) => ({ index, health: expect.stringMatching(/^(ok|warning)$/) as unknown }))),
     },
+    transportBrightness: { settings: { transport: 'main' }, request: () => livePresets.transportBrightness('main'), value: aNumber },
+    transportVolume: { settings: { transport: 'main' }, request: () => livePresets.transportVolume('main'), value: aNumber },
     instanceHealth: {
       settings: { workload: '1', instance: '2' },
       request: () => livePresets.instanceHealth('1', 2),
@@ -78,11 +82,15 @@ describe('stagelink-liveupdate-in', () => {
 
   for (const [preset, { settings, request, value }] of Object.entries(PRESETS)) {
     it(`emits the ${preset} preset's values from the machine`, async () => {
-      const machine = settings.machine === 'understudy' ? understudyUid() : settings.machine;
+      const machine = settings.machine === 'understudy' ? understudyUid() : settings.machine === 'actor' ? actorHostname() : settings.machine;
       await helper.load(nodes, flow({ preset, ...settings, ...(machine === undefined ? {} : { machine }) }));
       const msg = await next(() => true);
-      const { object, properties } = request();
-      expect(msg).toMatchObject({ topic: preset, object, property: properties[0] });
+      const { object, properties, otherObjects = [], remoteMonitor } = request();
+      expect(msg).toMatchObject({ topic: preset, property: properties[0] });
+      // The object the server answered under: the machine's monitor node as this director names it, or the name
+      // of the subsystem this build knows.
+      if (remoteMonitor) expect(String(msg.object).toLowerCase()).toContain(`"${remoteMonitor.hostname.toLowerCase()}:`);
+      else expect([object, ...otherObjects]).toContain(msg.object);
       value(msg.payload);
     });
   }
@@ -110,7 +118,7 @@ describe('stagelink-liveupdate-in', () => {
   });
 
   it('watches another machine, and custom expressions, with the node topic', async () => {
-    await helper.load(nodes, flow({ preset: 'remoteFps', machine: 'actor-1', topic: 'actor fps' }));
+    await helper.load(nodes, flow({ preset: 'remoteFps', machine: hostnames(sim).actor1, topic: 'actor fps' }));
     expect((await next(aValue)).topic).toBe('actor fps');
     await helper.unload();
     await helper.load(

@@ -1,6 +1,6 @@
 import type { Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
-import { control, eventually, flowWith, helper, nextMessage, nodeModules, statuses, useSimulator } from './support/harness.js';
+import { control, eventually, flowWith, helper, nextMessage, nodeModules, smcAccount, statuses, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-oled-out');
 
@@ -20,7 +20,7 @@ describe('stagelink-oled-out', () => {
 
   it('shows title, message from msg.payload and priority, with msg.title overriding the node', async () => {
     await control(sim, { action: 'login', loggedIn: true });
-    await helper.load(nodes, flowWith(sim, oled));
+    await helper.load(nodes, flowWith(sim, oled), smcAccount(sim));
     const seen = statuses('n1');
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({ payload: 'Doors open', title: 'Front of house' });
@@ -33,7 +33,7 @@ describe('stagelink-oled-out', () => {
 
   it('says in its status when the message was cut to 200 characters', async () => {
     await control(sim, { action: 'login', loggedIn: true });
-    await helper.load(nodes, flowWith(sim, oled));
+    await helper.load(nodes, flowWith(sim, oled), smcAccount(sim));
     const seen = statuses('n1');
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({ payload: 'x'.repeat(250) });
@@ -45,7 +45,7 @@ describe('stagelink-oled-out', () => {
 
   it('sets the display time before showing the message', async () => {
     await control(sim, { action: 'login', loggedIn: true });
-    await helper.load(nodes, flowWith(sim, { ...oled, displayTime: '4', displayTimeType: 'num' }));
+    await helper.load(nodes, flowWith(sim, { ...oled, displayTime: '4', displayTimeType: 'num' }), smcAccount(sim));
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({ payload: 'Places please', displayTime: 25 });
     await out;
@@ -55,7 +55,7 @@ describe('stagelink-oled-out', () => {
 
   it('refuses a message that is not text and an empty one', async () => {
     await control(sim, { action: 'login', loggedIn: true });
-    await helper.load(nodes, flowWith(sim, oled));
+    await helper.load(nodes, flowWith(sim, oled), smcAccount(sim));
     let caught = nextMessage('caught');
     helper.getNode('n1')?.receive({ payload: { not: 'text' } });
     expect((await caught).error?.message).toMatch(/message must be text/);

@@ -1,7 +1,7 @@
 import type { NetworkAdapter, Note } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
-import { control, flowWith, helper, nextMessage, nodeModules, simState, useSimulator } from './support/harness.js';
+import { control, flowWith, helper, nextMessage, nodeModules, simState, smcAccount, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-request');
 
@@ -24,7 +24,7 @@ describe('stagelink-request', () => {
     await helper.load(nodes, flowWith(sim, request));
     let out = nextMessage('out');
     helper.getNode('n1')?.receive({ endpoint: 'annotations', query: { name: 'Intro' } });
-    expect((await out).payload).toMatchObject({ name: 'Intro', annotations: { sections: [{ index: '1' }, { index: '2' }, { index: '3' }] } });
+    expect((await out).payload).toMatchObject({ name: 'Intro', annotations: { sections: [{ index: 0 }, { index: 1 }, { index: 2 }] } });
 
     out = nextMessage('out');
     helper.getNode('n1')?.receive({ endpoint: 'setNote', payload: { note: { name: 'Welcome' }, text: 'Doors at 19:15.' } });
@@ -49,7 +49,7 @@ describe('stagelink-request', () => {
 
   it('sends a guarded endpoint only with msg.confirm === true', async () => {
     await control(sim, { action: 'login', loggedIn: true });
-    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'powerOff' }));
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'powerOff' }), smcAccount(sim));
     const caught = nextMessage('caught');
     helper.getNode('n1')?.receive({ payload: {} });
     expect((await caught).error?.message).toMatch(/was not sent: call it with \{ confirm: true \}/);

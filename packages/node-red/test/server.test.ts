@@ -1,6 +1,6 @@
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
-import { allNodes, eventually, helper, liveStats, nextMessage, useSimulator, type Msg } from './support/harness.js';
+import { allNodes, eventually, helper, hostnames, liveStats, type Msg, nextMessage, useSimulator } from './support/harness.js';
 
 interface Choice {
   uid: string;
@@ -32,7 +32,7 @@ describe('stagelink-server', () => {
 
       const annotations = await helper.request().get('/stagelink/annotations?server=server&track=Intro&trackBy=name');
       expect(annotations.body).toEqual({
-        sections: ['1', '2', '3'],
+        sections: [{ index: 0, time: 0 }, { index: 1, time: 60 }, { index: 2, time: 120 }],
         notes: ['Lights cue 12'],
         tags: [
           { type: 'TC', value: '10:05:00:00' },
@@ -43,10 +43,10 @@ describe('stagelink-server', () => {
 
       const machines = await helper.request().get('/stagelink/machines?server=server');
       expect((machines.body as Choice[]).map((m) => [m.hostname, m.detail])).toEqual([
-        ['127.0.0.1', 'director'],
-        ['actor-1', 'actor'],
-        ['actor-2', 'actor'],
-        ['understudy-1', 'understudy'],
+        [hostnames(sim).director, 'director'],
+        [hostnames(sim).actor1, 'actor'],
+        [hostnames(sim).actor2, 'actor'],
+        [hostnames(sim).understudy, 'understudy'],
       ]);
     });
 

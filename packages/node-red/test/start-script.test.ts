@@ -69,9 +69,10 @@ describe('pnpm start', () => {
 
   /** What each inject of the example does, checked on the simulator (or, for a read, in the debug sidebar). */
   const EFFECTS: Record<string, (seenBefore: Record<string, number>) => void | Promise<void>> = {
-    'play main': async () => expect((await main()).playmode).toBe('play'),
-    'stop main': async () => expect((await main()).playmode).toBe('stop'),
-    'go to Act 1, play': async () => expect(await main()).toMatchObject({ currentTrack: { name: 'Act 1' }, playmode: 'play' }),
+    'play main': async () => expect((await main()).playmode).toBe('Play'),
+    'stop main': async () => expect((await main()).playmode).toBe('Stop'),
+    'go to Act 1, play': async () => expect(await main()).toMatchObject({ currentTrack: { name: 'Act 1' }, playmode: 'Play' }),
+    'brightness 0.8 (live)': async () => expect((await main()).brightness).toBeCloseTo(0.8, 6),
     'next track': async () => {
       const { tracks } = (await main()).setList;
       const afterAct1 = tracks[tracks.findIndex(({ name }) => name === 'Act 1') + 1];

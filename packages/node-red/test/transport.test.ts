@@ -1,7 +1,8 @@
-import { MediaServer, type TransportCommand } from '@stagelink/core';
+import { isPlaying, MediaServer, type TransportCommand } from '@stagelink/core';
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collect, control, eventually, flowWith, helper, nextMessage, nodeModules, simState, startSim, statuses } from './support/harness.js';
+import type { Msg } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-transport');
 
@@ -31,7 +32,8 @@ describe('stagelink-transport', () => {
     const { track, time, playmode } = sim.state.transports.positionOf({ name: 'main' });
     const { transports } = await ms.transport.transports();
     const main = transports.find(({ name }) => name === 'main');
-    return { track: track.name, time, playmode, volume: main?.volume, brightness: main?.brightness, engaged: main?.engaged };
+    const speed = ((await simState(sim))['speeds'] as Record<string, number>)['main'];
+    return { track: track.name, time, playmode, volume: main?.volume, brightness: main?.brightness, engaged: main?.engaged, speed };
   };
 
   // Every command of the spec, with the fields it needs, from a place where it has a visible effect (main stopped
@@ -39,21 +41,21 @@ describe('stagelink-transport', () => {
   // and where main stands after it. Tracks: Preshow (300 s), Intro, Act 1, Interval, Finale.
   interface Case {
     msg: Record<string, unknown>;
-    from: { track: 'Act 1' | 'Intro'; section?: string; playing?: true };
+    from: { track: 'Act 1' | 'Intro'; section?: number; playing?: true };
     then: Partial<Awaited<ReturnType<typeof mainNow>>>;
   }
   const everyCommand: Record<TransportCommand, Case> = {
     play: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Act 1', playmode: 'play' } },
     stop: { msg: {}, from: { track: 'Act 1', playing: true }, then: { track: 'Act 1', playmode: 'stop' } },
-    playsection: { msg: {}, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', playmode: 'play to end of section' } },
-    playloopsection: { msg: {}, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', playmode: 'loop section' } },
+    playsection: { msg: {}, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', playmode: 'play to end of section' } },
+    playloopsection: { msg: {}, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', playmode: 'loop section' } },
     returntostart: { msg: {}, from: { track: 'Act 1', playing: true }, then: { track: 'Preshow', time: 0, playmode: 'stop' } },
     gototrack: { msg: { track: 'Finale', playmode: 'play' }, from: { track: 'Act 1' }, then: { track: 'Finale', playmode: 'play' } },
     gotonexttrack: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Interval', time: 0 } },
     gotoprevtrack: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Intro', time: 0 } },
-    gotosection: { msg: { section: '3' }, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', time: 120 } },
-    gotonextsection: { msg: {}, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', time: 120 } },
-    gotoprevsection: { msg: {}, from: { track: 'Intro', section: '2' }, then: { track: 'Intro', time: 0 } },
+    gotosection: { msg: { section: '2' }, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', time: 120 } },
+    gotonextsection: { msg: {}, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', time: 120 } },
+    gotoprevsection: { msg: {}, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', time: 0 } },
     gotonote: { msg: { note: 'Lights cue 12' }, from: { track: 'Intro' }, then: { track: 'Intro', time: 60 } },
     gototag: { msg: { tagType: 'CUE', tagValue: 'Q2', allowGlobalJump: true }, from: { track: 'Act 1' }, then: { track: 'Intro', time: 60 } },
     gototime: { msg: { time: 12.5 }, from: { track: 'Act 1' }, then: { track: 'Act 1', time: 12.5 } },
@@ -64,9 +66,14 @@ describe('stagelink-transport', () => {
     volume: { msg: { volume: 0.3 }, from: { track: 'Act 1' }, then: { volume: 0.3 } },
     brightness: { msg: { brightness: 0.4 }, from: { track: 'Act 1' }, then: { brightness: 0.4 } },
     engaged: { msg: { engaged: false }, from: { track: 'Act 1' }, then: { engaged: false } },
+    // Offered by shipping builds only, once the project allows it (see the speed tests below).
+    speed: { msg: { speed: 1.5 }, from: { track: 'Act 1' }, then: { speed: 1.5 } },
   };
+  const dialect = process.env['STAGELINK_SIM_DIALECT'] === 'r34' ? 'r34' : 'spec';
+  const offered = Object.entries(everyCommand).filter(([command]) => command !== 'speed' || dialect === 'r34');
 
-  it.each(Object.entries(everyCommand))('sends %s with its fields, moves the transport and passes on the cue', async (command, { msg, from, then }) => {
+  it.each(offered)('sends %s with its fields, moves the transport and passes on the cue', async (command, { msg, from, then }) => {
+    await control(sim, { action: 'projectOption', name: 'enableTransportSpeedControl', on: true });
     await ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: from.track } });
     if (from.section) await ms.transport.gotoSection({ transport: { name: 'main' }, section: from.section });
     if (from.playing) await ms.transport.play({ name: 'main' });
@@ -239,5 +246,59 @@ describe('stagelink-transport', () => {
     helper.getNode('n1')?.receive({ transport: Number(SIDE_SCREENS_UID) });
     expect((await caught).error?.message).toMatch(/not exact as a number/);
     expect((await transportOf('side screens'))?.playmode).not.toBe('play');
+  });
+
+  describe('on either dialect', () => {
+    /** Sends a msg to the node under test; answers what came out or what Catch saw. */
+    const cue = (msg: Record<string, unknown>): Promise<{ sent?: Msg; failed?: Msg }> => {
+      const caught = nextMessage('caught');
+      const out = nextMessage('out');
+      helper.getNode('n1')?.receive(msg);
+      return Promise.race([out.then((sent) => ({ sent })), caught.then((failed) => ({ failed }))]);
+    };
+
+    it('goes to section 1 by index', async () => {
+      await ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: 'Intro' } });
+      await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'gotosection', transport: 'main', transportType: 'str' }));
+      expect(await cue({ section: 1 })).toHaveProperty('sent');
+      expect(await mainNow()).toMatchObject({ track: 'Intro', time: 60 });
+    });
+
+    it('refuses a section name before anything is sent, pointing to gotonote', async () => {
+      await ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: 'Intro' } });
+      await ms.transport.gotoTime({ transport: { name: 'main' }, time: 5 });
+      await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'gotosection', transport: 'main', transportType: 'str' }));
+      const { failed } = await cue({ track: 'Finale', section: 'Chorus' });
+      expect(failed?.error?.message).toMatch(/not the name "Chorus": to jump to a name, use gotonote/);
+      // Not even the step to the track was sent.
+      expect(await mainNow()).toMatchObject({ track: 'Intro', time: 5 });
+    });
+
+    it('brings a speed the director refuses to Catch in the server\'s words, and sets it once the project allows it', async () => {
+      await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'speed', transport: 'main', transportType: 'str', speed: '2', speedType: 'num' }));
+      const caught = nextMessage('caught');
+      helper.getNode('n1')?.receive({});
+      const expected =
+        sim.options.dialect === 'r34'
+          ? /Transport speed control is disabled\. Enable the 'enableTransportSpeedControl' option to use it\./
+          : /does not offer transport\.setSpeed/;
+      expect((await caught).error?.message).toMatch(expected);
+      if (sim.options.dialect === 'spec') return;
+      await control(sim, { action: 'projectOption', name: 'enableTransportSpeedControl', on: true });
+      const out = nextMessage('out');
+      helper.getNode('n1')?.receive({});
+      await out;
+      expect((await mainNow()).speed).toBe(2);
+    });
+
+    it('keeps cueing a director that follows from the address given, whatever name the director gives itself', async () => {
+      await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' }));
+      const out = nextMessage('out');
+      helper.getNode('n1')?.receive({});
+      await out;
+      expect(isPlaying({ playmode: (await mainNow()).playmode })).toBe(true);
+      const { director } = await ms.status.session();
+      if (sim.options.dialect === 'r34') expect(director?.hostname).toBe('DIRECTOR01');
+    });
   });
 });

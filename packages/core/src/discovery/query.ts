@@ -63,6 +63,20 @@ export function machineOrigin(origin: string, hostname: unknown, hosts?: HostMap
   return url.hostname === hostname.toLowerCase() ? url.origin : undefined;
 }
 
+/**
+ * A host map written as text, one `HOSTNAME=address` per line or separated by commas (what a settings field or a
+ * command-line flag holds). InvalidInputError names the first entry that is not of that shape.
+ */
+export function parseHostMap(text: string): HostMap {
+  const hosts: Record<string, string> = {};
+  for (const entry of text.split(/[\n,]/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'))) {
+    const match = /^([A-Za-z0-9][A-Za-z0-9.-]*)\s*=\s*(\S+)$/.exec(entry);
+    if (!match?.[1] || !match[2]) throw new InvalidInputError(`"${entry}" is not HOSTNAME=address (for example DIRECTOR01=10.0.0.5).`);
+    hosts[match[1]] = match[2];
+  }
+  return hosts;
+}
+
 function mappedAddress(hosts: HostMap | undefined, hostname: string): URL | undefined {
   const wanted = hostname.toLowerCase();
   const entry = Object.entries(hosts ?? {}).find(([name]) => name.toLowerCase() === wanted);

@@ -33,11 +33,16 @@ function exampleFlows(sim) {
   const nodes = EXAMPLES.flatMap((file) => JSON.parse(readFileSync(join(packageDir, 'examples', file), 'utf8')));
   const { driveId, contentId } = sim.drive.demoDrive;
   return nodes.map((node) => {
-    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url };
+    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url, ...smcOf(sim) };
     if (node.type === 'stagelink-drive') return { ...node, baseUrl: sim.drive.url, credentials: { token: sim.drive.token } };
     if (node.type === 'stagelink-drive-version') return { ...node, driveId, contentId };
     return node;
   });
+}
+
+/** An r34 machine's management controller and its account, for a server node; nothing for the documents' one. */
+function smcOf(sim) {
+  return sim.smc ? { smcHost: sim.smc.url, credentials: { smcUsername: sim.smc.username, smcPassword: sim.smc.password } } : {};
 }
 
 /** Deploys the examples, replacing earlier copies of them and keeping every other flow the user made. */
@@ -58,11 +63,12 @@ async function deployExamples(url, sim) {
  * Starts the simulator and Node-RED (port 0 picks a free port for each) and deploys the examples. Resolves with
  * both and an idempotent `stop()`; on failure stops whatever it started and rejects.
  */
-export async function startDemo({ userDir, port = 0, simPort = 0, drivePort = 0, credentialSecret, echo = false }) {
+export async function startDemo({ userDir, port = 0, simPort = 0, drivePort = 0, credentialSecret, dialect, echo = false }) {
   mkdirSync(userDir, { recursive: true });
   installNodes(userDir);
-  const sim = await startSimulator({ host: '127.0.0.1', port: simPort, drivePort });
-  // The demo's OLED button needs a login on the machine; the simulator stands in for it.
+  const sim = await startSimulator({ host: '127.0.0.1', port: simPort, drivePort, ...(dialect ? { dialect } : {}) });
+  // The demo's OLED button needs a login on the machine: the documents' simulator takes the control action, an r34
+  // one its management controller's account (given to the server node below).
   sim.state.hardware.loggedIn = true;
   let red;
   try {

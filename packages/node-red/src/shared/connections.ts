@@ -1,4 +1,4 @@
-import { DriveClient, InvalidInputError, MediaServer, type DirectorChange, type Logger } from '@stagelink/core';
+import { DriveClient, InvalidInputError, MediaServer, parseHostMap, type DirectorChange, type Logger, type SmcOptions } from '@stagelink/core';
 import type { Node, NodeAPI } from './node-red.js';
 
 /**
@@ -13,6 +13,10 @@ export interface ServerOptions {
   host: string;
   /** Send requests to the session's director, found from `host`, and follow it when the role moves (core logs each move). */
   followDirector: boolean;
+  /** `HOSTNAME=address` lines for machine names this computer cannot resolve. */
+  hosts?: string;
+  /** The machine's management controller (SMC) and its account, for the hardware family. */
+  smc?: Omit<SmcOptions, 'logger' | 'timeoutMs' | 'retries'>;
   logger: Logger;
   /** Told which machine directs the session once it is found, and again whenever the role moves. */
   onDirector?: (change: DirectorChange) => void;
@@ -30,7 +34,13 @@ export class ServerConnection {
     this.host = options.host;
     this.followDirector = options.followDirector;
     try {
-      this.#client = new MediaServer({ host: options.host, followDirector: options.followDirector, logger: options.logger });
+      this.#client = new MediaServer({
+        host: options.host,
+        followDirector: options.followDirector,
+        hosts: parseHostMap(options.hosts ?? ''),
+        ...(options.smc ? { smc: options.smc } : {}),
+        logger: options.logger,
+      });
       if (options.onDirector) this.#client.on('director', options.onDirector);
     } catch (error) {
       // A bad address must not stop the flow from starting: every node that uses it reports it on use.

@@ -21,6 +21,7 @@ export const NODE_TYPES = [
   'stagelink-failover',
   'stagelink-drive-version',
   'stagelink-liveupdate-in',
+  'stagelink-liveupdate-out',
   'stagelink-oled-out',
   'stagelink-status',
   'stagelink-request',
@@ -132,12 +133,27 @@ export function statuses(nodeId: string): { fill?: string; shape?: string; text?
 export function flowWith(sim: Simulator, node: Record<string, unknown>): Record<string, unknown>[] {
   return [
     { id: 'tab', type: 'tab', label: 'test' },
-    { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true },
+    { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true, ...(sim.smc ? { smcHost: sim.smc.url } : {}) },
     { id: 'n1', z: 'tab', server: 'server', wires: [['out']], ...node },
     { id: 'out', z: 'tab', type: 'helper' },
     { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
     { id: 'caught', z: 'tab', type: 'helper' },
   ];
+}
+
+/**
+ * Credentials for `helper.load` that log the flow's server in on the machine's SMC: its account on an r34
+ * simulator, whose hardware family sits on a management address; nothing on the documents' one, which takes the
+ * `login` control action instead.
+ */
+export function smcAccount(sim: Simulator): Record<string, Record<string, string>> {
+  return sim.smc ? { server: { smcUsername: sim.smc.username, smcPassword: sim.smc.password } } : {};
+}
+
+/** The hostnames of the simulated session's machines, as this simulator's dialect names them. */
+export function hostnames(sim: Simulator): { director: string; actor1: string; actor2: string; understudy: string } {
+  const { director, actors, understudies } = sim.state.machines.sessionInfo();
+  return { director: director?.hostname ?? '', actor1: actors[0]?.hostname ?? '', actor2: actors[1]?.hostname ?? '', understudy: understudies[0]?.hostname ?? '' };
 }
 
 /** The simulator's own count of live-update sockets and server subscriptions: what the machine sees. */

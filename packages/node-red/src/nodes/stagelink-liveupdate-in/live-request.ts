@@ -43,6 +43,10 @@ function presetRequest(name: string, def: NodeDef): LiveRequest {
       return livePresets.workloadReceiveStatuses(text('workload', 'a stream workload id'));
     case 'workloadInstances':
       return livePresets.workloadInstances(text('workload', 'a stream workload id'));
+    case 'transportBrightness':
+      return livePresets.transportBrightness(text('transport', 'the name of the transport'));
+    case 'transportVolume':
+      return livePresets.transportVolume(text('transport', 'the name of the transport'));
     case 'instanceHealth': {
       const index = Number(text('instance', 'an instance index (0, 1, 2, ...)'));
       return livePresets.instanceHealth(text('workload', 'a stream workload id'), index);

@@ -55,7 +55,7 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
     const ref = req.query.trackBy === 'uid' ? { uid: track } : { name: track };
     const { annotations } = await client.transport.annotations(ref, options);
     return {
-      sections: annotations.sections.map((s) => s.index),
+      sections: annotations.sections.map(({ index, time }) => ({ index, time })),
       notes: annotations.notes.map((n) => n.text),
       tags: annotations.tags.map((t) => ({ type: t.type, value: t.value })),
     };

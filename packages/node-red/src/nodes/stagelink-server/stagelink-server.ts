@@ -8,17 +8,32 @@ import { registerAdminEndpoints } from './admin-endpoints.js';
  * live-update socket every stagelink node using this server shares.
  */
 export default function register(RED: NodeAPI): void {
-  RED.nodes.registerType('stagelink-server', function StagelinkServer(this: Node<never>, def: NodeDef): void {
-    RED.nodes.createNode(this, def);
-    startServer(this as ServerConfigNode, def);
-  });
+  RED.nodes.registerType(
+    'stagelink-server',
+    function StagelinkServer(this: Node<never>, def: NodeDef): void {
+      RED.nodes.createNode(this, def);
+      startServer(this as ServerConfigNode, def);
+    },
+    // The SMC account is a credential: Node-RED keeps it out of flows.json and exports; the password never goes back to the editor.
+    { credentials: { smcUsername: { type: 'text' }, smcPassword: { type: 'password' } } },
+  );
   registerAdminEndpoints(RED);
 }
 
+interface ServerCredentials {
+  smcUsername?: string;
+  smcPassword?: string;
+}
+
 function startServer(node: ServerConfigNode, def: NodeDef): void {
+  const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+  const { smcUsername, smcPassword } = (node as unknown as Node<ServerCredentials>).credentials ?? {};
+  const smcHost = text(def.smcHost);
   node.connection = new ServerConnection({
-    host: typeof def.host === 'string' ? def.host.trim() : '',
+    host: text(def.host),
     followDirector: def.followDirector !== false,
+    hosts: text(def.hosts),
+    ...(smcHost ? { smc: { host: smcHost, username: smcUsername || undefined, password: smcPassword || undefined } } : {}),
     logger: nodeLogger(node),
     onDirector: ({ hostname, url }) => node.log(`The director of the session is ${hostname} (${url}).`),
   });

@@ -31,6 +31,9 @@ async function readField(props: MessageProperties, field: TransportField): Promi
       return props.number(field, what);
     case 'boolean':
       return props.boolean(field, what);
+    case 'index':
+      // A number or decimal text, as given: core checks it and says what a section index is.
+      return props.value(field);
   }
 }
 

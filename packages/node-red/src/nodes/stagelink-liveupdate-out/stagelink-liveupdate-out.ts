@@ -1,0 +1,61 @@
+import { InvalidInputError, LiveUpdateError, type LiveStatus, type LiveSubscription } from '@stagelink/core';
+import { serverConnection } from '../../shared/connections.js';
+import { handleInput } from '../../shared/input.js';
+import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { StatusLine } from '../../shared/status.js';
+import { liveRequestOf } from '../stagelink-liveupdate-in/live-request.js';
+
+/**
+ * `stagelink-liveupdate-out`: writes `msg.payload` through the live-update stream (`set`) to a transport's
+ * brightness or volume, or to any property given as expressions: how real clients change levels smoothly without
+ * a REST call per step. Holds one subscription (the server needs its id for a write) on the server's shared
+ * socket; a write while the stream is down fails at once, never later.
+ */
+export default function register(RED: NodeAPI): void {
+  RED.nodes.registerType('stagelink-liveupdate-out', function StagelinkLiveUpdateOut(this: Node<never>, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    startLiveUpdateOut(RED, this, def);
+  });
+}
+
+function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
+  const status = new StatusLine(node);
+  let subscription: LiveSubscription | undefined;
+  let problem: Error | undefined;
+
+  const onStatus = (live: LiveStatus): void => {
+    if (live === 'offline') status.offline();
+    else if (live === 'connecting') status.connecting();
+    else if (!problem) status.show({ fill: 'green', shape: 'ring', text: 'ready' });
+  };
+  const onError = (error: LiveUpdateError): void => {
+    problem = error;
+    status.failed(error);
+  };
+
+  // Subscribe once the whole flow has started; the first write needs the server's id for the property.
+  const start = setImmediate(() => {
+    try {
+      const request = liveRequestOf(def);
+      subscription = serverConnection(RED, def.server).client.live.subscribe(request, () => (problem = undefined), { onStatus, onError });
+    } catch (error) {
+      onError(error instanceof LiveUpdateError ? error : new LiveUpdateError(error instanceof Error ? error.message : String(error)));
+    }
+  });
+
+  handleInput(node, status, async (msg, { send }) => {
+    if (msg.payload === undefined || msg.payload === null) throw new InvalidInputError('msg.payload has no value to write.');
+    if (!subscription) throw problem ?? new LiveUpdateError('Not subscribed yet: the flow is still starting.');
+    await subscription.set(msg.payload);
+    status.ok(`wrote ${display(msg.payload)}`);
+    send(msg);
+  }, () => {
+    clearImmediate(start);
+    subscription?.close();
+  });
+}
+
+function display(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(3);
+  return typeof value === 'string' || typeof value === 'boolean' ? String(value) : 'an object';
+}

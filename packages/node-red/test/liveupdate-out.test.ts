@@ -1,0 +1,62 @@
+import { MediaServer } from '@stagelink/core';
+import type { Simulator } from '@stagelink/simulator';
+import { describe, expect, it } from 'vitest';
+import { control, eventually, flowWith, helper, nextMessage, nodeModules, statuses, useSimulator } from './support/harness.js';
+
+const nodes = nodeModules('stagelink-server', 'stagelink-liveupdate-out');
+
+describe('stagelink-liveupdate-out', () => {
+  let sim: Simulator;
+  useSimulator((started) => (sim = started));
+
+  const main = async () => {
+    const ms = new MediaServer({ host: sim.mediaServer.url });
+    try {
+      return (await ms.transport.transports()).transports.find((transport) => transport.name === 'main');
+    } finally {
+      await ms.close();
+    }
+  };
+  /** The node's subscription is on the server: a write can go by its id. */
+  const ready = async () => eventually(() => expect(sim.live.stats().subscriptions).toBeGreaterThan(0));
+
+  it('writes msg.payload to a transport\'s brightness through the stream; it reads back as a 32-bit float', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'transportBrightness', transport: 'main' }));
+    await ready();
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ payload: 0.95 });
+    expect((await out).payload).toBe(0.95);
+    await eventually(async () => expect(Math.abs(((await main())?.brightness ?? 0) - 0.95)).toBeLessThan(1e-6));
+  });
+
+  it('writes any property given as expressions', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'custom', object: 'transportManager:"main"', properties: 'object.volume' }));
+    await ready();
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ payload: 0.25 });
+    await out;
+    await eventually(async () => expect((await main())?.volume).toBe(0.25));
+  });
+
+  it('fails at once, to Catch, while the stream is down: a write never lands late', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'transportBrightness', transport: 'main' }));
+    await ready();
+    const seen = statuses('n1');
+    await control(sim, { action: 'refuseUpgrades', on: true });
+    await control(sim, { action: 'dropSockets' });
+    await eventually(() => expect(seen.at(-1)?.text).toMatch(/offline/));
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: 0.1 });
+    expect((await caught).error?.message).toMatch(/not written: the live-update stream is not connected/);
+    await control(sim, { action: 'refuseUpgrades', on: false });
+    expect((await main())?.brightness).not.toBe(Math.fround(0.1));
+  });
+
+  it('refuses a msg without a value', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'transportVolume', transport: 'main' }));
+    await ready();
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({});
+    expect((await caught).error?.message).toMatch(/no value to write/);
+  });
+});
