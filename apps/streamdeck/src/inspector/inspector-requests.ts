@@ -105,7 +105,8 @@ async function items(server: MediaServer, request: Exclude<InspectorRequest, 'co
       if (!track) throw new Error(`Choose a track first: ${request} belong to a track.`);
       const { annotations } = await server.transport.annotations({ name: track }, options);
       return request === 'sections'
-        ? annotations.sections.map((section) => ({ value: section.index, label: `${section.index} (at ${section.time} s)` }))
+        ? // Sections go by their 0-based index; the time tells the operator which one it is.
+          annotations.sections.map((section) => ({ value: String(section.index), label: `${section.index} (at ${section.time} s)` }))
         : annotations.notes.map((note) => ({ value: note.text, label: `${note.text} (at ${note.time} s)` }));
     }
     case 'machines': {

@@ -39,6 +39,7 @@ const LABELS: Partial<Record<TransportCommand, string>> = {
   // Set a fixed level (a blackout, a house level); the level dial turns it step by step.
   volume: 'VOLUME',
   brightness: 'BRIGHTNESS',
+  speed: 'SPEED',
 };
 
 /** How the "Set the ..." line names a missing field. */
@@ -49,6 +50,8 @@ const FIELD_NAMES: Partial<Record<TransportField, string>> = {
   frame: 'frame (a number)',
   volume: 'volume (0 to 1)',
   brightness: 'brightness (0 to 1)',
+  section: 'section (its index: 0, 1, 2, ...)',
+  speed: 'speed (1 is normal)',
 };
 
 export interface Cue {
@@ -88,6 +91,8 @@ export function readCue(settings: TransportKeySettings): CueReading {
 function settingOf(value: JsonValue | undefined, field: TransportField): unknown {
   switch (TRANSPORT_FIELDS[field]) {
     case 'text':
+    // A section goes by its index: the text (or number) is handed to core, which checks it and says what is wrong.
+    case 'index':
       return textSetting(value);
     case 'number':
       return numberSetting(value);
@@ -119,6 +124,8 @@ function nameOf(command: TransportCommand, fields: TransportCommandFields): stri
     case 'volume':
     case 'brightness':
       return `${Math.round((fields[command] ?? 0) * 100)} %`;
+    case 'speed':
+      return `${fields.speed} x`;
     default:
       return undefined;
   }

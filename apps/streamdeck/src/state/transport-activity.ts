@@ -1,17 +1,10 @@
 /**
- * Whether a key's transport is playing, read from the transport list. The spec names the playmodes that
- * play (`play`, `loop section`, `play to end of section`, section 3) and shows no others; anything it does
- * not name (`stop`, a pause, a value some server adds) is not shown as playing: a key must never claim a
- * cue is running when it may not be.
+ * Whether a key's transport is playing, read from the transport list. Which playmodes play is core's rule
+ * (`isPlaying`: `Play`, `PlaySection` and `Loop`, in either vocabulary); anything else is not shown as playing:
+ * a key must never claim a cue is running when it may not be.
  */
-import type { Multitransport, Transport } from '@stagelink/core';
+import { isPlaying, type Multitransport, type Transport } from '@stagelink/core';
 import type { TransportList } from './server-pool.js';
-
-const PLAYING_PLAYMODES = new Set(['play', 'loop section', 'play to end of section']);
-
-export function isPlaying(playmode: string): boolean {
-  return PLAYING_PLAYMODES.has(playmode.trim().toLowerCase().replace(/\s+/g, ' '));
-}
 
 /** The poll's answer if it has the shape of a transport list; a server that sent something else gets no guess. */
 export function asTransportList(value: unknown): TransportList | undefined {
@@ -27,10 +20,10 @@ export type Activity = 'playing' | 'stopped' | 'missing';
  */
 export function activityOf(list: TransportList, name: string): Activity {
   const transport = list.transports.find((candidate) => candidate.name === name);
-  if (transport) return isPlaying(transport.playmode) ? 'playing' : 'stopped';
+  if (transport) return isPlaying(transport) ? 'playing' : 'stopped';
   const multi = list.multitransports.find((candidate) => candidate.name === name);
   if (!multi) return 'missing';
-  return membersOf(list, multi).some((member) => isPlaying(member.playmode)) ? 'playing' : 'stopped';
+  return membersOf(list, multi).some((member) => isPlaying(member)) ? 'playing' : 'stopped';
 }
 
 /** Whether the transport (or multitransport) named `name` is engaged; undefined when there is none. */

@@ -94,13 +94,14 @@ describe('the transport inspector page', () => {
     choose(page, 'track', track);
     const { annotations } = await client.transport.annotations({ name: track });
     await until('the sections of the chosen track', () => options(page, 'section').length > 0);
-    expect(options(page, 'section')).toEqual(annotations.sections.map((section) => section.index));
+    expect(options(page, 'section')).toEqual(annotations.sections.map((section) => String(section.index)));
     expect(page.window.document.getElementById('section')?.closest('.row')?.hasAttribute('hidden')).toBe(false);
     expect(page.window.document.getElementById('timecode')?.closest('.row')?.hasAttribute('hidden')).toBe(true);
-    choose(page, 'section', annotations.sections.at(-1)?.index ?? '');
+    const last = String(annotations.sections.at(-1)?.index);
+    choose(page, 'section', last);
 
     await until('the section saved', () => deck.keys.get('cue')?.settings.section);
-    expect(deck.keys.get('cue')?.settings).toEqual({ command: 'gotosection', transport: 'main', track, section: annotations.sections.at(-1)?.index });
+    expect(deck.keys.get('cue')?.settings).toEqual({ command: 'gotosection', transport: 'main', track, section: last });
     await deck.waitForLatestImage('cue', (svg) => svg.includes('GO TO SECTION'), 'the key showing its new cue');
   });
 

@@ -45,7 +45,7 @@ describe('inspector requests against the simulator', () => {
     const [track] = await client.transport.tracks();
     const { annotations } = await client.transport.annotations({ name: track?.name ?? '' });
     const sections = await answerInspector(pool, { request: 'sections', track: track?.name ?? '' }, sim.mediaServer.url);
-    expect((sections.items as { value: string }[]).map((item) => item.value)).toEqual(annotations.sections.map((s) => s.index));
+    expect((sections.items as { value: string }[]).map((item) => item.value)).toEqual(annotations.sections.map((s) => String(s.index)));
     const notes = await answerInspector(pool, { request: 'notes', track: track?.name ?? '' }, sim.mediaServer.url);
     expect((notes.items as { value: string }[]).map((item) => item.value)).toEqual(annotations.notes.map((n) => n.text));
   });

@@ -61,13 +61,13 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
   it('starts the transport from a play key and shows OK', async () => {
     deck.appear({ action: TRANSPORT, context: 'play-main', settings: { command: 'play', transport: 'main' } });
     await deck.waitForImage('play-main', (svg) => svg.includes('PLAY') && svg.includes('main'), 'the cue face');
-    expect(await playmodeOf('main')).toBe('stop');
+    expect(await playmodeOf('main')).toBe('Stop');
 
     deck.press('play-main');
 
     await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play-main'), 'showOk');
     expect(deck.sent('showAlert', 'play-main')).toHaveLength(0);
-    expect(await playmodeOf('main')).toBe('play');
+    expect(await playmodeOf('main')).toBe('Play');
     await deck.waitForLatestImage('play-main', (svg) => svg.includes('PLAYING'), 'the playing face');
     expect(deck.sent('setState', 'play-main').at(-1)?.payload).toEqual({ state: 1 });
   });
@@ -88,7 +88,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     const { annotations } = await client.transport.annotations({ name: track });
     const section = annotations.sections.at(-1);
     if (!section) throw new Error(`The simulator's track ${track} has no sections`);
-    const settings = { command: 'gotosection', transport: 'main', track, section: section.index, playmode: 'stop' };
+    const settings = { command: 'gotosection', transport: 'main', track, section: String(section.index), playmode: 'stop' };
     deck.appear({ action: TRANSPORT, context: 'to-section', settings });
     await deck.waitForImage('to-section', (svg) => svg.includes(`>${track}:<`) && svg.includes(`>Section ${section.index}<`), 'the track on the face');
 
@@ -116,7 +116,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     client = new MediaServer({ host: sim.mediaServer.url });
     deck.press('play-main');
     await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play-main'), 'showOk after the restart');
-    expect(await playmodeOf('main')).toBe('play');
+    expect(await playmodeOf('main')).toBe('Play');
   });
 
   it.each([
@@ -163,7 +163,9 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     deck.appear({ action: HEALTH, context: 'health', settings: {}, column: 3 });
     const live = (svg: string): boolean => /font-size="44"[^>]*>\d/.test(svg);
     for (const context of ['fps-a', 'fps-b', 'fps-remote']) await deck.waitForLatestImage(context, live, `a live FPS value on ${context}`, 15_000);
-    expect(sim.live.stats()).toMatchObject({ sockets: 1, subscriptions: 2 });
+    // The local FPS (shared by two keys), the remote machine's FPS, and the director's list of monitored machines
+    // the remote key's monitor name comes from.
+    expect(sim.live.stats()).toMatchObject({ sockets: 1, subscriptions: 3 });
 
     deck.disappear('fps-a');
     deck.disappear('fps-b');
@@ -190,6 +192,41 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
 
     deck.appear({ action: FPS, context: 'fps', settings: { target: 60 } });
     await deck.waitFor(() => deck.commands.slice(hiddenFrom).find((c) => c.event === 'setImage' && c.context === 'fps'), 'a repaint on appearing');
+  });
+
+  it('lights a key while its transport loops or plays a section, as shipping directors name those playmodes', async () => {
+    deck.appear({ action: TRANSPORT, context: 'loop-main', settings: { command: 'playloopsection', transport: 'main' } });
+    await deck.waitForImage('loop-main', (svg) => svg.includes('LOOP SECTION'), 'the cue face');
+    deck.press('loop-main');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'loop-main'), 'showOk');
+    expect(await playmodeOf('main')).toBe('Loop');
+    await deck.waitForLatestImage('loop-main', (svg) => svg.includes('PLAYING'), 'the playing face');
+  });
+
+  it('lands a go-to cue with the playmode play, and section 1 by its index', async () => {
+    // On r34 the director calls itself DIRECTOR01, a name this machine cannot resolve: the keys keep cueing it at
+    // the address the deck was given.
+    if (sim.options.dialect === 'r34') expect((await client.status.session()).director?.hostname).toBe('DIRECTOR01');
+    deck.appear({ action: TRANSPORT, context: 'to-act', settings: { command: 'gototrack', transport: 'main', track: 'Intro', playmode: 'play' } });
+    deck.appear({ action: TRANSPORT, context: 'section-1', settings: { command: 'gotosection', transport: 'main', section: '1' }, column: 1 });
+    await deck.waitForImage('section-1', (svg) => svg.includes('>Section 1<'), 'the section face');
+    deck.press('to-act');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'to-act'), 'showOk of the go-to cue');
+    expect(await playmodeOf('main')).toBe('Play');
+    deck.press('section-1');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'section-1'), 'showOk of the section cue');
+    const { annotations } = await client.transport.annotations({ name: 'Intro' });
+    // Playing on from the start of section 1: at or just past its time.
+    const { time } = sim.state.transports.positionOf({ name: 'main' });
+    expect(time).toBeGreaterThanOrEqual(annotations.sections[1]?.time ?? Infinity);
+    expect(time).toBeLessThan(annotations.sections[2]?.time ?? Infinity);
+  });
+
+  it("shows a remote machine's FPS for its hostname given in lower case", async () => {
+    const { actors } = await client.status.session();
+    const hostname = actors[0]?.hostname.toLowerCase() ?? '';
+    deck.appear({ action: FPS, context: 'fps-actor', settings: { machine: hostname } });
+    await deck.waitForLatestImage('fps-actor', (svg) => fpsDrawn(svg) !== undefined, `the FPS of ${hostname}`);
   });
 
   it('shows the worst health severity of the session and of one machine, and a machine that failed over', async () => {
@@ -261,7 +298,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     await deck.waitForImage('numbered', (svg) => svg.includes('>SET UP<'), 'the set-up face');
     deck.press('numbered');
     await deck.waitFor(() => deck.sent('showAlert', 'numbered').length > 0 || undefined, 'an alert for the key without a server');
-    expect(await playmodeOf('main')).not.toBe('play');
+    expect(await playmodeOf('main')).not.toBe('Play');
   });
 
   it('lives through malformed events, settings and inspector messages, and still fires a cue', async () => {
@@ -292,7 +329,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     deck.appear({ action: TRANSPORT, context: 'play-main', settings: { command: 'play', transport: 'main' }, column: 3 });
     deck.press('play-main');
     await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play-main'), 'showOk after the noise');
-    expect(await playmodeOf('main')).toBe('play');
+    expect(await playmodeOf('main')).toBe('Play');
     expect(deck.exitCode).toBeNull();
   });
 

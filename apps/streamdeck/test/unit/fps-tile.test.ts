@@ -22,7 +22,7 @@ describe('FPS tile', () => {
     tile.configure({}, host);
     expect(live.open.map((s) => s.request)).toEqual([livePresets.localFps()]);
     tile.configure({ machine: 'actor-1' }, host);
-    expect(live.open.map((s) => s.request)).toEqual([livePresets.remoteFps('actor-1')]);
+    expect(live.open.map((s) => s.request)).toMatchObject([{ ...livePresets.remoteFps('actor-1'), remoteMonitor: { hostname: 'actor-1' } }]);
     tile.dispose();
   });
 

@@ -1,6 +1,6 @@
 import type { Transport } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
-import { activityOf, asTransportList, isPlaying, levelSource } from '../../src/state/transport-activity.js';
+import { activityOf, asTransportList, levelSource } from '../../src/state/transport-activity.js';
 
 const transport = (name: string, uid: string, playmode: string, volume = 1): Transport =>
   ({ name, uid, playmode, volume, brightness: 1 }) as Transport;
@@ -11,13 +11,10 @@ const list = {
 };
 
 describe('transport activity', () => {
-  it('plays only in the playmodes the spec names', () => {
-    expect(isPlaying('play')).toBe(true);
-    expect(isPlaying('loop section')).toBe(true);
-    expect(isPlaying('play to end of section')).toBe(true);
-    expect(isPlaying('stop')).toBe(false);
-    expect(isPlaying('paused')).toBe(false);
-    expect(isPlaying('')).toBe(false);
+  it('lights for Play, PlaySection and Loop in either vocabulary, and for nothing else', () => {
+    const activity = (playmode: string) => activityOf({ transports: [transport('t', '1', playmode)], multitransports: [] }, 't');
+    expect(['Play', 'PlaySection', 'Loop', 'play', 'loop section', 'play to end of section'].map(activity)).toEqual(Array(6).fill('playing'));
+    expect(['Stop', 'stop', 'NotSet', 'paused', ''].map(activity)).toEqual(Array(5).fill('stopped'));
   });
 
   it('reads a transport, a multitransport and a missing one', () => {
