@@ -90,9 +90,9 @@ export function readCue(settings: TransportKeySettings): CueReading {
 /** A setting read as the kind core expects; a track typed as "42" stays a name. */
 function settingOf(value: JsonValue | undefined, field: TransportField): unknown {
   switch (TRANSPORT_FIELDS[field]) {
-    case 'text':
     // A section goes by its index: the text (or number) is handed to core, which checks it and says what is wrong.
     case 'index':
+    case 'text':
       return textSetting(value);
     case 'number':
       return numberSetting(value);
