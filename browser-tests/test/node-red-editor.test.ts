@@ -107,7 +107,7 @@ describe('the Node-RED editor', () => {
     expect(status.text).toBe(`gototrack main → ${target.name}`);
     await until('the simulator to play the chosen track on "main"', async () => {
       const now = (await client.transport.transports()).transports.find((t) => t.name === 'main');
-      return now?.currentTrack.name === target.name && now.playmode === 'play';
+      return now?.currentTrack.name === target.name && now.playmode === 'Play';
     });
     await saveScreenshot(editor.page, 'node-red-transport-cued');
   });

@@ -180,7 +180,7 @@ describe('the Stream Deck property inspectors', () => {
     const inspector = await open('transport.html', 'key');
     await until('the tracks dropdown', async () => (await optionValues(inspector, 'track')).includes('Intro'));
     for (const [field, value] of [['command', 'gotosection'], ['transport', 'main'], ['track', 'Intro']] as const) await choose(inspector, field, value);
-    const sections = annotations.sections.map((section) => section.index);
+    const sections = annotations.sections.map((section) => String(section.index));
     await until('the sections of "Intro"', async () => (await optionValues(inspector, 'section')).length > 0);
     expect(await optionValues(inspector, 'section')).toEqual(sections);
     await choose(inspector, 'section', second(sections, 'sections'));
@@ -204,7 +204,7 @@ describe('the Stream Deck property inspectors', () => {
 
     await until('the simulator to play the chosen track on "main"', async () => {
       const now = (await client.transport.transports()).transports.find((transport) => transport.name === 'main');
-      return now?.currentTrack.name === track && now.playmode === 'play';
+      return now?.currentTrack.name === track && now.playmode === 'Play';
     });
   });
 
