@@ -4,7 +4,7 @@ import { DirectorAnnouncer } from './dnssd/announcer.js';
 import { startDriveService, type DriveService } from './drive/drive-service.js';
 import { Faults } from './faults.js';
 import { startHttpServer } from './http-server.js';
-import { LiveUpdateServer, registerLiveActions, type LiveWorld } from './live/index.js';
+import { LiveLayers, LiveUpdateServer, registerLiveActions, type LiveWorld } from './live/index.js';
 import { silentLog } from './log.js';
 import { createMediaServerApp, type SmcAccount } from './media-server-app.js';
 import { resolveOptions, sessionHostname, type Dialect, type ResolvedOptions, type SimulatorOptions } from './options.js';
@@ -125,11 +125,19 @@ function liveWorld(dialect: Dialect, state: () => SessionState): LiveWorld {
     const transports = state().transports.list();
     return name === 'default' ? transports[0] : transports.find((candidate) => candidate.name === name);
   };
+  // The session model has no layers: the stream keeps them, one set per session so that a reset starts them again.
+  const layers = new WeakMap<SessionState, LiveLayers>();
   return {
     dialect,
     machineHostnames: () => state().machines.hostnames(),
     hasTakenOverFailedMachine: (uid) => state().failover.hasTakenOverFailedMachine(uid),
-    transportProperty: (name, key) => transport(name)?.[key],
+    transport,
+    layers: () => {
+      const current = state();
+      const found = layers.get(current) ?? new LiveLayers();
+      layers.set(current, found);
+      return found;
+    },
     setTransportProperty: (name, key, value) => {
       const found = transport(name);
       if (!found) return;

@@ -1,19 +1,32 @@
 import type { PropertyErrorValue } from '@stagelink/core';
 import type { Dialect } from '../options.js';
+import { LIVE_NAMES, unknownObject, type LiveNames } from './dialect-names.js';
+import type { LiveLayers, LayerPosition } from './layers.js';
 import { cpu, fps, gpuMemory, gpuProfiler, noise, processMemory, seriesAverage, streamIdOf, type Signal } from './signals.js';
+import { written } from './writes.js';
 
 /** What the live-update server needs to know of the session. */
 export interface LiveWorld {
-  /** How the machine names things: remote monitors, the stream render subsystem. */
+  /** How the machine names things: remote monitors, the stream render subsystem (see LIVE_NAMES). */
   readonly dialect: Dialect;
   /** Hostnames of the session's machines, this one first: each other one has a remote monitor. */
   machineHostnames(): string[];
   /** Whether the machine has taken over a failed machine; undefined when no machine has that uid. */
   hasTakenOverFailedMachine(uid: string): boolean | undefined;
-  /** A transport's `brightness`, `volume` or `engaged`, by name (`default`: the first); undefined when there is none. */
-  transportProperty(transport: string, key: TransportKey): number | boolean | undefined;
-  /** Changes it as the REST endpoints do; a value the transport cannot take is ignored, as servers do. */
+  /** A transport by name (`default`: the first); undefined when there is none. */
+  transport(name: string): LiveTransport | undefined;
+  /** Changes a transport as the REST endpoints do; a value the transport cannot take is ignored, as servers do. */
   setTransportProperty(transport: string, key: TransportKey, value: number | boolean): void;
+  /** The layers of the session now (a reset replaces them). */
+  layers(): LiveLayers;
+}
+
+/** The part of a transport the stream reads and writes: the same values `transport/activetransport` reports. */
+export interface LiveTransport {
+  readonly uid: string;
+  readonly brightness: number;
+  readonly volume: number;
+  readonly engaged: boolean;
 }
 
 export type TransportKey = 'brightness' | 'volume' | 'engaged';
@@ -21,7 +34,7 @@ export type TransportKey = 'brightness' | 'volume' | 'engaged';
 /** Evaluates a property at a time; answers a PropertyErrorValue when the property cannot be evaluated. */
 export type Evaluator = (nowMs: number) => unknown;
 
-/** Writes a value; answers why not when it cannot (the server then sends an error frame). */
+/** Writes a value; answers why not when its JSON type does not fit (the server then closes the socket). */
 export type Writer = (value: unknown) => string | undefined;
 
 export type Resolution = { found: true; evaluate: Evaluator; write?: Writer } | { found: false; reason: string };
@@ -40,46 +53,44 @@ const MONITORS: Record<string, Monitor> = {
   GPUProfiler: { series: 'Total', signal: gpuProfiler },
 };
 
-/** Stream workloads by id, with their instance count. */
-export const WORKLOADS: Record<string, number> = { '1': 3, '2': 2 };
+/** Stream workloads by id, with the number of instances running: workload 3 is stopped. */
+export const WORKLOADS: Record<string, number> = { '1': 3, '2': 2, '3': 0 };
 
 const LOCAL_MONITOR = /^subsystem:MonitoringManager\.findLocalMonitor\("([^"]+)"\)$/;
-const REMOTE_MONITOR = /^subsystem:MonitoringManager\.findRemoteMonitor\("([^"]+):(\w+)",\s*"([^"]+)"\)$/;
+const REMOTE_MONITOR = /^subsystem:MonitoringManager\.findRemoteMonitor\("([^"]+)",\s*"([^"]+)"\)$/;
 const MONITORING_MANAGER = 'subsystem:MonitoringManager';
+const SUBSYSTEM = /^subsystem:\w+$/;
 const MACHINE = /^getByUID\((\d+)\)$/;
-const TRANSPORT = /^transportManager:(?:default|"((?:[^"\\]|\\.)*)")$/;
+const QUOTED = '"((?:[^"\\\\]|\\\\.)*)"';
+const TRANSPORT = new RegExp(`^transportManager:(?:default|${QUOTED})$`);
+const LAYER = new RegExp(`^layer:${QUOTED}$`);
 const TRANSPORT_PROPERTY = /^object\.(brightness|volume|engaged)$/;
-
-/**
- * Names that differ between the documents and shipping r34 directors: a remote monitor is `<hostname>:svc` in the
- * documents, `<HOSTNAME>:d3` on r34 (listed by `remoteNodes()`), and the stream render subsystem is
- * `StreamRenderSystem` in the documents, `RenderStreamSystem` on r34.
- */
-const NAMES: Record<Dialect, { remoteSuffix: string; streamRender: string; listsRemoteNodes: boolean }> = {
-  spec: { remoteSuffix: 'svc', streamRender: 'subsystem:StreamRenderSystem', listsRemoteNodes: false },
-  r34: { remoteSuffix: 'd3', streamRender: 'subsystem:RenderStreamSystem', listsRemoteNodes: true },
-};
 const SERIES_AVERAGE = /^object\.seriesAverage\("([^"]*)",\s*(\d+)\)$/;
 
+/** An object that may yet appear: a project still loading, a machine not yet in the session. Clients retry it. */
 const NOT_FOUND: Resolution = { found: false, reason: 'Unable to find object' };
+
+/** An object this dialect never has (the other dialect's name): clients must not wait for it. */
+const unknown = (object: string): Resolution => ({ found: false, reason: unknownObject(object) });
+
+const unquote = (text: string): string => text.replace(/\\(.)/g, '$1');
 
 /** Resolves an (object, property) pair the way the server evaluates it: object first, then the property. */
 export function resolve(object: string, property: string, world: LiveWorld, seed: number): Resolution {
+  const names = LIVE_NAMES[world.dialect];
   const local = LOCAL_MONITOR.exec(object);
   if (local) return monitorProperty(MONITORS[local[1] ?? ''], property, seed, streamIdOf(`local:${local[1]}`));
-  const names = NAMES[world.dialect];
   const remote = REMOTE_MONITOR.exec(object);
-  if (remote) {
-    const [, hostname = '', suffix = '', name = ''] = remote;
-    if (suffix !== names.remoteSuffix || !world.machineHostnames().includes(hostname)) return NOT_FOUND;
-    return monitorProperty(MONITORS[name], property, seed, streamIdOf(`${hostname}:${name}`));
-  }
+  if (remote) return remoteMonitorProperty(object, remote[1] ?? '', remote[2] ?? '', property, world, seed);
   if (object === MONITORING_MANAGER) return monitoringManagerProperty(property, world);
   const machine = MACHINE.exec(object);
   if (machine) return machineProperty(machine[1] ?? '', property, world);
-  if (object === names.streamRender) return { found: true, evaluate: streamRenderProperty(property, seed) };
+  if (object === names.streamRender) return { found: true, evaluate: streamRenderProperty(property, seed, names) };
+  if (SUBSYSTEM.test(object)) return unknown(object);
   const transport = TRANSPORT.exec(object);
-  if (transport) return transportProperty(transport[1]?.replace(/\\(.)/g, '$1') ?? 'default', property, world);
+  if (transport) return transportProperty(transport[1] === undefined ? 'default' : unquote(transport[1]), property, world);
+  const layer = LAYER.exec(object);
+  if (layer) return layerProperty(unquote(layer[1] ?? ''), property, world);
   return NOT_FOUND;
 }
 
@@ -95,27 +106,69 @@ function monitorProperty(monitor: Monitor | undefined, property: string, seed: n
   return { found: true, evaluate: (nowMs) => seriesAverage(monitor.signal, seed, stream, nowMs, samples) };
 }
 
-/** r34 lists the remote nodes it monitors (every machine but itself); the documents have no such property. */
-function monitoringManagerProperty(property: string, world: LiveWorld): Resolution {
-  const names = NAMES[world.dialect];
-  if (property !== 'object.remoteNodes()' || !names.listsRemoteNodes) {
-    return { found: true, evaluate: () => propertyError(property, 'unknown property', 'propertyPathError') };
-  }
-  return { found: true, evaluate: () => world.machineHostnames().slice(1).map((hostname) => `${hostname}:${names.remoteSuffix}`) };
+/**
+ * A remote monitor, by its node name exactly as the dialect writes it. The other dialect's suffix is an unknown
+ * object; a node of the right shape that is not monitored (yet) is not found.
+ */
+function remoteMonitorProperty(object: string, node: string, name: string, property: string, world: LiveWorld, seed: number): Resolution {
+  const separator = node.lastIndexOf(':');
+  const hostname = node.slice(0, separator);
+  if (separator < 0 || node.slice(separator + 1) !== LIVE_NAMES[world.dialect].remoteSuffix) return unknown(object);
+  if (!monitoredNodes(world).includes(node)) return NOT_FOUND;
+  return monitorProperty(MONITORS[name], property, seed, streamIdOf(`${hostname}:${name}`));
 }
 
+/**
+ * The nodes a remote monitor can name. A director that lists its remote nodes monitors exactly those (every
+ * machine but itself); the documents give a monitor to every machine of the session.
+ */
+function monitoredNodes(world: LiveWorld): string[] {
+  const names = LIVE_NAMES[world.dialect];
+  const hostnames = names.listsRemoteNodes ? world.machineHostnames().slice(1) : world.machineHostnames();
+  return hostnames.map((hostname) => `${hostname}:${names.remoteSuffix}`);
+}
+
+/** r34 lists the remote nodes it monitors; the documents have no such property. */
+function monitoringManagerProperty(property: string, world: LiveWorld): Resolution {
+  if (property !== 'object.remoteNodes()' || !LIVE_NAMES[world.dialect].listsRemoteNodes) {
+    return { found: true, evaluate: () => propertyError(property, 'unknown property', 'propertyPathError') };
+  }
+  return { found: true, evaluate: () => monitoredNodes(world) };
+}
+
+/**
+ * `brightness`, `volume` (0 to 1) and `engaged`, read and written as the REST endpoints do; the uid as a JSON
+ * number (which loses digits past 2^53, as on the wire) or, asked through `str(...)`, as text.
+ */
 function transportProperty(name: string, property: string, world: LiveWorld): Resolution {
+  if (!world.transport(name)) return NOT_FOUND;
+  if (property === 'object.uid') return { found: true, evaluate: () => Number(world.transport(name)?.uid) };
+  if (property === 'str(object.uid)') return { found: true, evaluate: () => world.transport(name)?.uid };
   const key = TRANSPORT_PROPERTY.exec(property)?.[1] as TransportKey | undefined;
-  if (world.transportProperty(name, key ?? 'engaged') === undefined) return NOT_FOUND;
   if (!key) return { found: true, evaluate: () => propertyError(property, 'unknown property', 'propertyPathError') };
   return {
     found: true,
-    evaluate: () => world.transportProperty(name, key),
+    evaluate: () => world.transport(name)?.[key],
     write: (value) => {
-      const expected = key === 'engaged' ? 'boolean' : 'number';
-      if (typeof value !== expected) return `${property} takes a ${expected}`;
-      // Stored as a 32-bit float, as the server stores numbers.
-      world.setTransportProperty(name, key, typeof value === 'number' ? Math.fround(value) : (value as boolean));
+      const result = written(world.transport(name)?.[key], value, property);
+      if (!result.fits) return result.reason;
+      world.setTransportProperty(name, key, result.value as number | boolean);
+      return undefined;
+    },
+  };
+}
+
+/** A layer's `position` `{x, y}`: written as a whole or in part (`{"x": 0.01}` moves only x). */
+function layerProperty(name: string, property: string, world: LiveWorld): Resolution {
+  if (!world.layers().position(name)) return NOT_FOUND;
+  if (property !== 'object.position') return { found: true, evaluate: () => propertyError(property, 'unknown property', 'propertyPathError') };
+  return {
+    found: true,
+    evaluate: () => world.layers().position(name),
+    write: (value) => {
+      const result = written(world.layers().position(name), value, property);
+      if (!result.fits) return result.reason;
+      world.layers().setPosition(name, result.value as LayerPosition);
       return undefined;
     },
   };
@@ -134,7 +187,7 @@ const RECEIVE_STATUSES = /^object\.getWorkloadReceiveStatuses\((\d+)\)$/;
 const INSTANCES = /^object\.getWorkloadInstances\((\d+)\)$/;
 const INSTANCE_HEALTH = /^object\.getWorkloadInstance\((\d+),\s*(\d+)\)\.health\(\)$/;
 
-function streamRenderProperty(property: string, seed: number): Evaluator {
+function streamRenderProperty(property: string, seed: number, names: LiveNames): Evaluator {
   const receive = RECEIVE_STATUSES.exec(property);
   if (receive) return withWorkload(property, receive[1], (count, id) => (nowMs) => receiveStatuses(id, count, seed, nowMs));
   const instances = INSTANCES.exec(property);
@@ -142,8 +195,9 @@ function streamRenderProperty(property: string, seed: number): Evaluator {
   const health = INSTANCE_HEALTH.exec(property);
   if (health) {
     const index = Number(health[2]);
+    const { errorType, reason } = names.missingInstance;
     return withWorkload(property, health[1], (count, id) =>
-      index < count ? (nowMs) => instanceHealth(id, index, seed, nowMs) : () => propertyError(property, `workload ${id} has no instance ${index}`),
+      index < count ? (nowMs) => instanceHealth(id, index, seed, nowMs) : () => propertyError(property, reason(id, index), errorType),
     );
   }
   return () => propertyError(property, 'unknown property');
