@@ -13,7 +13,7 @@ export interface QueriedDirector {
 }
 
 /**
- * Asks one machine who directs its session (spec section 1): solo means that machine itself; otherwise
+ * Asks one machine who directs its session (`status/session`): solo means that machine itself; otherwise
  * the director's hostname, on the same port as the machine asked.
  */
 export async function queryDirector(host: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<QueriedDirector> {

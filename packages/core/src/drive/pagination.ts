@@ -3,7 +3,7 @@ import type { Page } from './types.js';
 
 /**
  * Page maths of the client. Pages are always requested by number: `links` and `meta.links` are never followed,
- * because their labels and query strings differ between servers (field notes, "Cloud drive").
+ * because their labels and query strings differ between servers (docs/api-notes.md, "Cloud drive").
  */
 
 /** The page number to ask for: 1 unless the caller chose one. */
@@ -16,7 +16,7 @@ export function firstPageNumber(page: number | undefined): number {
 }
 
 /**
- * The `per_page` query value, or undefined to let the server use its default of 15 (spec section 8). Any
+ * The `per_page` query value, or undefined to let the server use its default of 15. Any
  * positive whole number is sent: the spec only recommends 10 to 100 and does not show the server's maximum.
  */
 export function perPageQuery(perPage: number | undefined): number | undefined {
@@ -46,7 +46,7 @@ export function pageConcurrency(concurrency: number | undefined): number {
 /**
  * The page to ask for after `requested`, or undefined when there is none. Uses the number we asked for, not the
  * one the server echoes, so a server that repeats a page number cannot keep the iteration going forever. An empty
- * page ends it too: a page past the end answers with empty data (field notes).
+ * page ends it too: a page past the end answers with empty data (docs/api-notes.md, "Cloud drive").
  */
 export function nextPageNumber(requested: number, page: Page<unknown>): number | undefined {
   if (page.data.length === 0 || requested >= page.meta.last_page) return undefined;

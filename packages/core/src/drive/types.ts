@@ -1,5 +1,5 @@
 /**
- * Wire types of the cloud drive's asset versions (spec/drive-api.md, section 2), with the spec's field names.
+ * Wire types of the cloud drive's asset versions with the API's field names.
  * The simulator imports these; nobody re-declares them.
  */
 
@@ -82,12 +82,12 @@ export interface DriveErrorBody {
 /** What a drive 404 says was missing. */
 export type DriveResource = 'drive' | 'content' | 'version';
 
-/** The spec's 404 messages (section 7), by resource. */
+/** The drive API's 404 messages, by resource. */
 export const NOT_FOUND_MESSAGES: Readonly<Record<DriveResource, string>> = {
   drive: 'Drive not found',
   content: 'Content not found',
   version: 'Content Version not found',
 };
 
-/** Default page size (spec section 8); the server also leaves it out of the links it writes. */
+/** Default page size; the server also leaves it out of the links it writes. */
 export const DEFAULT_PER_PAGE = 15;

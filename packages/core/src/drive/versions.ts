@@ -14,12 +14,12 @@ export interface UpdateVersionOptions extends VersionRef, CallOptions {
   label?: string;
   /**
    * `true` makes this version the active one and every other version of the asset inactive. `false` does nothing
-   * (spec section 3): to change the active version, send `true` on the version that should become active.
+   * (the drive API's rule): to change the active version, send `true` on the version that should become active.
    */
   setActive?: boolean;
 }
 
-/** The versions of assets in a drive: list, read, update, delete (spec section 4). */
+/** The versions of assets in a drive: list, read, update, delete. */
 export class DriveVersions {
   readonly #caller: DriveCaller;
 

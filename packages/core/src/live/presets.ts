@@ -19,7 +19,7 @@ export interface LiveRequest {
   remoteMonitor?: { hostname: string; objectFor: (node: string) => string };
 }
 
-/** Monitors update at 100 ms in the spec's examples (rule 4). */
+/** Monitors update every 100 ms, as the API documents' examples do; never 0 (every frame). */
 const MONITOR_INTERVAL_MS = 100;
 
 const monitor = (object: string, series: string): LiveRequest => ({
@@ -48,7 +48,7 @@ const transportProperty = (transport: string, property: string): LiveRequest => 
 });
 
 /**
- * The expressions of the spec's table (section 4.12). Arguments are checked so that no hostname or id can
+ * The expressions of the API documents' table of live values. Arguments are checked so that no hostname or id can
  * change the expression around it.
  */
 export const livePresets = {

@@ -1,6 +1,7 @@
 /**
- * Frames of the live-update WebSocket (`/api/session/liveupdate`), as the field notes describe them: the
- * spec shows only `subscribe` and `valuesChanged`. Shared by the client and the simulator.
+ * Frames of the live-update WebSocket (`/api/session/liveupdate`), as real servers speak them: the API documents
+ * show only `subscribe` and `valuesChanged` (docs/api-notes.md, "Live update"). Shared by the client and the
+ * simulator.
  */
 
 export const LIVE_UPDATE_PATH = '/api/session/liveupdate';

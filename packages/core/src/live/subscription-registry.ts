@@ -61,7 +61,7 @@ const NOT_LOADED_RETRY_CAP_MS = 10_000;
 /**
  * Maps consumers onto server subscriptions: identical (object, property) pairs share one, reference-counted;
  * the fastest interval asked for wins and slower consumers are thinned out; every pair is subscribed again
- * after a reconnect. Knows the protocol of the field notes, not the socket.
+ * after a reconnect. Knows the protocol (docs/api-notes.md, "Live update"), not the socket.
  */
 export class SubscriptionRegistry {
   readonly #pairs = new Map<string, Pair>();

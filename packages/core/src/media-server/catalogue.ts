@@ -214,6 +214,6 @@ export const endpointList: readonly (EndpointSpec & { id: EndpointName })[] = Ob
   ([id, spec]) => ({ id: id as EndpointName, ...spec }),
 );
 
-/** OLED limits of spec section 8. */
+/** OLED limits: longer messages are cut by the device, which shows a notice for 10 s by default. */
 export const OLED_MAX_MESSAGE_LENGTH = 200;
 export const OLED_DEFAULT_DISPLAY_SECONDS = 10;

@@ -124,7 +124,7 @@ function detailWords(detail: unknown): unknown[] {
   return [typeof message === 'string' && message !== '' ? message : value];
 }
 
-/** The `status` envelope every session and service answer carries (spec section 1); undefined when there is none. */
+/** The `status` envelope every session and service answer carries (docs/api-notes.md, "Envelope and errors"); undefined when there is none. */
 function envelopeOf(body: unknown): Envelope['status'] | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const envelope = (body as Partial<Envelope>).status as unknown;

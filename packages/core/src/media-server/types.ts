@@ -1,5 +1,5 @@
 /**
- * Wire types of the media-server control API (spec/media-server-api.md, section 2).
+ * Wire types of the media-server control API, as the API documents name them.
  * The simulator and the front ends import these; nobody re-declares them.
  * uids are strings everywhere: uint64 values do not fit a JS number.
  */
