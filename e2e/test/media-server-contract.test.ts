@@ -102,7 +102,7 @@ describe('status', () => {
     const error = await refusal(ms.status.setGuiMode({ machine: { name: 'Actor 9' }, mode: 'locked' }));
     expect(error).toBeInstanceOf(StatusError);
     // The documents' simulator borrows gRPC's NOT_FOUND; shipping directors answer 4000 for any bad argument.
-    expect((error as StatusError).code).toBe(dialect === 'r34' ? 4000 : 5);
+    expect((error as StatusError).statusCode).toBe(dialect === 'r34' ? 4000 : 5);
     expect((error as StatusError).message).toContain('Machine "Actor 9" not found');
   });
 });
@@ -210,7 +210,7 @@ describe('mixed reality', () => {
     expect(await ms.mixedReality.captureProgress()).toBe(true);
     const second = await refusal(ms.mixedReality.captureObservation({ camera: { name: 'Crane' }, spatialCalibration: { name: 'Crane cal' } }));
     expect(second).toBeInstanceOf(StatusError);
-    expect((second as StatusError).code).not.toBe(0);
+    expect((second as StatusError).statusCode).not.toBe(0);
     expect((second as StatusError).message).toContain('only one capture runs at a time');
   });
 

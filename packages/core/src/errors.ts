@@ -11,6 +11,8 @@ export interface RequestContext {
 
 export class StagelinkError extends Error {
   override name = 'StagelinkError';
+  /** Stable across versions and translations, as undici's `UND_ERR_*`: what code that reacts to an error switches on. */
+  readonly code: string = 'STAGELINK_ERR';
   readonly method?: string;
   readonly url?: string;
 
@@ -26,6 +28,7 @@ export class StagelinkError extends Error {
 /** The server answered with an HTTP status outside 2xx. */
 export class HttpError extends StagelinkError {
   override name = 'HttpError';
+  override readonly code: string = 'STAGELINK_ERR_HTTP';
   constructor(
     message: string,
     readonly status: number,
@@ -38,6 +41,7 @@ export class HttpError extends StagelinkError {
 
 export class NotFoundError extends HttpError {
   override name = 'NotFoundError';
+  override readonly code: string = 'STAGELINK_ERR_NOT_FOUND';
 }
 
 /**
@@ -46,23 +50,28 @@ export class NotFoundError extends HttpError {
  */
 export class NotOfferedError extends NotFoundError {
   override name = 'NotOfferedError';
+  override readonly code: string = 'STAGELINK_ERR_NOT_OFFERED';
 }
 
 /** 401 or 403. On the hardware family this means a login is required on the machine. */
 export class AuthError extends HttpError {
   override name = 'AuthError';
+  override readonly code: string = 'STAGELINK_ERR_AUTH';
 }
 
 export class ConflictError extends HttpError {
   override name = 'ConflictError';
+  override readonly code: string = 'STAGELINK_ERR_CONFLICT';
 }
 
-/** The session or service family answered with `status.code != 0`. */
+/** The session or service family answered with `status.code != 0` (kept as `statusCode`). */
 export class StatusError extends StagelinkError {
   override name = 'StatusError';
+  override readonly code: string = 'STAGELINK_ERR_REFUSED';
   constructor(
     message: string,
-    readonly code: number,
+    /** The envelope's `status.code`: 1000 or 4000 on shipping directors, for example. */
+    readonly statusCode: number,
     readonly details: unknown[],
     context?: RequestContext,
   ) {
@@ -72,6 +81,7 @@ export class StatusError extends StagelinkError {
 
 export class TimeoutError extends StagelinkError {
   override name = 'TimeoutError';
+  override readonly code: string = 'STAGELINK_ERR_TIMEOUT';
   constructor(
     message: string,
     readonly timeoutMs: number,
@@ -84,6 +94,7 @@ export class TimeoutError extends StagelinkError {
 /** The machine could not be reached (refused, reset, unknown host). */
 export class ConnectionError extends StagelinkError {
   override name = 'ConnectionError';
+  override readonly code: string = 'STAGELINK_ERR_CONNECTION';
   /** False when the request provably never left (refused, unknown host): resending it cannot repeat a cue. */
   readonly mayHaveReachedServer: boolean;
 
@@ -105,16 +116,19 @@ export function isUnreachable(error: unknown): error is ConnectionError | Timeou
 /** The caller aborted the request through its AbortSignal. */
 export class AbortedError extends StagelinkError {
   override name = 'AbortedError';
+  override readonly code: string = 'STAGELINK_ERR_ABORTED';
 }
 
 /** A guarded operation was called without `{ confirm: true }`; nothing was sent. */
 export class ConfirmationRequiredError extends StagelinkError {
   override name = 'ConfirmationRequiredError';
+  override readonly code: string = 'STAGELINK_ERR_CONFIRMATION_REQUIRED';
 }
 
 /** The caller passed something the API cannot take (an empty Ref, a malformed host); nothing was sent. */
 export class InvalidInputError extends StagelinkError {
   override name = 'InvalidInputError';
+  override readonly code: string = 'STAGELINK_ERR_INVALID_INPUT';
 }
 
 /**
@@ -123,11 +137,19 @@ export class InvalidInputError extends StagelinkError {
  */
 export class UnexpectedAnswerError extends StagelinkError {
   override name = 'UnexpectedAnswerError';
+  override readonly code: string = 'STAGELINK_ERR_UNEXPECTED_ANSWER';
+}
+
+/** The client was closed: create a new one. Nothing was sent. */
+export class ClosedError extends StagelinkError {
+  override name = 'ClosedError';
+  override readonly code: string = 'STAGELINK_ERR_CLOSED';
 }
 
 /** Something went wrong on the live-update stream: a refused subscription, a property error, a bad frame. */
 export class LiveUpdateError extends StagelinkError {
   override name = 'LiveUpdateError';
+  override readonly code: string = 'STAGELINK_ERR_LIVE_UPDATE';
 }
 
 /** The message of anything thrown, for a log line or a wrapping error's text. */

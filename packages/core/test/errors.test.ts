@@ -72,3 +72,28 @@ describe('isUnreachable', () => {
     }
   });
 });
+
+describe('error codes', () => {
+  it('gives every error class its own stable name and code, which subclasses keep apart from their parents', async () => {
+    const core = (await import('../src/index.js')) as Record<string, unknown>;
+    const classes = Object.entries(core).filter(
+      (entry): entry is [string, new (...args: never[]) => StagelinkError] =>
+        typeof entry[1] === 'function' && (entry[1] === StagelinkError || (entry[1] as { prototype?: unknown }).prototype instanceof StagelinkError),
+    );
+    expect(classes.length).toBeGreaterThan(14);
+    const made = classes.map(([exported, Class]) => ({ exported, error: new (Class as unknown as new (message: string) => StagelinkError)('x') }));
+    for (const { exported, error } of made) {
+      expect(error.name).toBe(exported);
+      expect(error.code).toMatch(/^STAGELINK_ERR(_[A-Z]+)*$/);
+    }
+    expect(new Set(made.map(({ error }) => error.code)).size).toBe(made.length);
+  });
+
+  it('keeps a refusal\'s envelope code as statusCode', async () => {
+    const server = await startScriptedServer([json(200, { status: { code: 4000, message: 'no', details: [] } })]);
+    cleanup.push(() => server.close());
+    const ms = client(server.url);
+    const error = await failureOf(ms.transport.play({ name: 'main' }));
+    expect(error).toMatchObject({ code: 'STAGELINK_ERR_REFUSED', statusCode: 4000 });
+  });
+});

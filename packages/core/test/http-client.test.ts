@@ -215,7 +215,7 @@ describe('answers', () => {
     const { ms } = await serverAnswering(json(200, { status: { code: 5, message: 'Transport "x" not found', details: [] } }));
     const error = await ms.transport.play({ name: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StatusError);
-    expect(error).toMatchObject({ code: 5 });
+    expect(error).toMatchObject({ statusCode: 5, code: 'STAGELINK_ERR_REFUSED' });
     expect((error as Error).message).toContain('Transport "x" not found');
   });
 

@@ -1,4 +1,4 @@
-import { StagelinkError, type RequestContext } from '../errors.js';
+import { UnexpectedAnswerError, type RequestContext } from '../errors.js';
 import type { Page, Version } from './types.js';
 
 /** True when a body has the pagination wrapper's shape, as far as reading pages relies on it. */
@@ -16,8 +16,8 @@ export function isVersion(body: unknown): body is Version {
 }
 
 /** A 2xx answer whose body is not what the endpoint returns: most likely baseUrl points at another service. */
-export function unexpectedAnswer(context: RequestContext, expected: string): StagelinkError {
-  return new StagelinkError(
+export function unexpectedAnswer(context: RequestContext, expected: string): UnexpectedAnswerError {
+  return new UnexpectedAnswerError(
     `${context.method} ${context.url} succeeded but did not answer with ${expected}: check that baseUrl is the drive service's address, path prefix included.`,
     context,
   );

@@ -6,6 +6,7 @@ import { NOT_FOUND_MESSAGES, type DriveErrorBody, type DriveResource } from './t
 /** A drive 404. `resource` says what was missing; undefined when the answer was not a drive error body. */
 export class DriveNotFoundError extends NotFoundError {
   override name = 'DriveNotFoundError';
+  override readonly code: string = 'STAGELINK_ERR_DRIVE_NOT_FOUND';
   constructor(
     message: string,
     readonly resource: DriveResource | undefined,

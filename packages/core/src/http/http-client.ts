@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { ConnectionError, reasonOf, type RequestContext, StagelinkError } from '../errors.js';
+import { ClosedError, ConnectionError, reasonOf, type RequestContext, StagelinkError } from '../errors.js';
 import { fullJitter, sleep } from './backoff.js';
 import { CallDeadline } from './call-deadline.js';
 
@@ -77,7 +77,7 @@ export class HttpClient {
   async request(options: RequestOptions): Promise<HttpResponse> {
     const context: RequestContext = { method: options.method, url: this.baseUrl + options.path };
     if (this.#closing) {
-      throw new StagelinkError(`${context.method} ${context.url} was not sent: this client was closed. Create a new one to reach ${new URL(context.url).host} again.`, context);
+      throw new ClosedError(`${context.method} ${context.url} was not sent: this client was closed. Create a new one to reach ${new URL(context.url).host} again.`, context);
     }
     const deadline = new CallDeadline(context, options.timeoutMs ?? this.#timeoutMs, options.signal);
     try {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { LiveUpdateError, reasonOf } from '../errors.js';
+import { ClosedError, LiveUpdateError, reasonOf } from '../errors.js';
 import type { Logger } from '../http/logger.js';
 import { livePresets, type LiveRequest } from './presets.js';
 import { LIVE_UPDATE_PATH } from './protocol.js';
@@ -116,7 +116,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
   }
 
   subscribe(request: LiveRequest, onValue: (value: LiveValue) => void, options: LiveSubscribeOptions = {}): LiveSubscription {
-    if (this.#closed) throw new LiveUpdateError('This media-server client is closed: create a new one to subscribe.');
+    if (this.#closed) throw new ClosedError('This media-server client is closed: create a new one to subscribe.');
     checkRequest(request);
     const onError = (error: LiveUpdateError): void => this.#safely(() => options.onError?.(error));
     const plain: Subscriber = { subscribe: (each, onEach, onEachError) => this.#subscribeToPair(each, onEach, onEachError) };
