@@ -13,7 +13,16 @@
       text: ['str'].concat(SOURCES),
       number: ['num'].concat(SOURCES),
       boolean: ['bool'].concat(SOURCES),
-      json: ['json'].concat(SOURCES)
+      json: ['json'].concat(SOURCES),
+      // Text with suggestions as it is typed (Node-RED's own 'str' type, plus a completion list): any other text
+      // is still accepted, so flows saved with older words keep working.
+      textWith: function (choices) {
+        var suggest = function (typed) {
+          var wanted = String(typed || '').toLowerCase();
+          return choices.filter(function (choice) { return choice.toLowerCase().indexOf(wanted) !== -1; });
+        };
+        return [{ value: 'str', label: 'string', icon: 'red/images/typedInput/az.svg', autoComplete: suggest }].concat(SOURCES);
+      }
     },
 
     // Turns `#node-input-<name>` into a typed input whose type is kept in `#node-input-<name>Type`.
@@ -57,7 +66,7 @@
     // A search button next to an input: loads the list from the live server and lets the user pick an entry.
     // options: button, input, list; byField (a name/uid select) or byUid(); entries(found) to map the answer;
     // pickValue(item) for the value picked by name; extraQuery() for more query parameters; plainInput when the
-    // input is not a typed input.
+    // input is not a typed input; pickType for the typed-input type a picked value gets ('str' unless given).
     picker: function (options) {
       var button = $(options.button);
       var input = $(options.input);
@@ -91,7 +100,7 @@
         if (options.plainInput) {
           input.val(value);
         } else {
-          input.typedInput('type', 'str');
+          input.typedInput('type', options.pickType || 'str');
           input.typedInput('value', value);
         }
         select.hide();

@@ -1,6 +1,7 @@
 // Copies each node's editor .html next to its built .js, and its help and messages into dist/nodes/locales,
 // where Node-RED looks for them. The request node's endpoint list is written from core's catalogue here, so the
-// editor offers exactly the endpoints the runtime can call.
+// editor offers exactly the endpoints the runtime can call, and the transport node's playmode choices from core's
+// playmodes, so the editor offers exactly the words a director takes.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -9,9 +10,12 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'src', 'nodes');
 const target = join(root, 'dist', 'nodes');
-const { endpointList } = createRequire(import.meta.url)('@stagelink/core');
+const { endpointList, PLAYMODES } = createRequire(import.meta.url)('@stagelink/core');
 
 const ENDPOINTS_MARKER = '/* stagelink:endpoints */ []';
+const PLAYMODES_MARKER = '/* stagelink:playmodes */ []';
+// NotSet means "leave the play state as it is", which an empty playmode already says.
+const PLAYMODE_CHOICES = PLAYMODES.filter((playmode) => playmode !== 'NotSet');
 
 mkdirSync(target, { recursive: true });
 for (const type of readdirSync(source)) {
@@ -23,6 +27,10 @@ for (const type of readdirSync(source)) {
       id, group, operation, method, path, query, guarded, summary,
     }));
     html = html.replace(ENDPOINTS_MARKER, JSON.stringify(list));
+  }
+  if (type === 'stagelink-transport') {
+    if (!html.includes(PLAYMODES_MARKER)) throw new Error(`${type}.html lost its playmode marker ${PLAYMODES_MARKER}`);
+    html = html.replace(PLAYMODES_MARKER, JSON.stringify(PLAYMODE_CHOICES));
   }
   writeFileSync(join(target, `${type}.html`), html);
   const locales = join(folder, 'locales');

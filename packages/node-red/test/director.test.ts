@@ -1,3 +1,4 @@
+import { isPlaying } from '@stagelink/core';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, helper, nextMessage, nodeModules } from './support/harness.js';
@@ -32,13 +33,13 @@ describe('stagelink-server in a session of several machines', () => {
     const first = nextMessage('out');
     helper.getNode('n1')?.receive({});
     await first;
-    expect(sim.state.transports.list().find((t) => t.name === 'main')?.playmode).toBe('play');
+    expect(isPlaying(sim.state.transports.list().find((t) => t.name === 'main'))).toBe(true);
 
     await fetch(`${sim.mediaServer.url}/__sim/control`, { method: 'POST', body: JSON.stringify({ action: 'moveDirector', to: '127.0.0.4' }) });
     const second = nextMessage('out');
     helper.getNode('n1')?.receive({ command: 'stop' });
     await second;
-    expect(sim.state.transports.list().find((t) => t.name === 'main')?.playmode).toBe('stop');
+    expect(isPlaying(sim.state.transports.list().find((t) => t.name === 'main'))).toBe(false);
     expect(sim.machines().find((machine) => machine.role === 'director')?.hostname).toBe('127.0.0.4');
   });
 

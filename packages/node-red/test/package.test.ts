@@ -121,3 +121,12 @@ describe('the request node', () => {
     for (const endpoint of endpointList) expect(html).toContain(`"id":"${endpoint.id}"`);
   });
 });
+
+describe('the transport node', () => {
+  it('offers core\'s playmodes in its editor, the words a director takes', async () => {
+    const { PLAYMODES } = await import('@stagelink/core');
+    const html = read('dist/nodes/stagelink-transport.html');
+    const offered = JSON.parse(/var PLAYMODES = (\[.*?\]);/.exec(html)?.[1] ?? 'null') as unknown;
+    expect(offered).toEqual(PLAYMODES.filter((playmode) => playmode !== 'NotSet'));
+  });
+});

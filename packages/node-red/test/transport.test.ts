@@ -1,4 +1,4 @@
-import { isPlaying, MediaServer, type TransportCommand } from '@stagelink/core';
+import { isPlaying, MediaServer, toPlaymode, type TransportCommand } from '@stagelink/core';
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collect, control, eventually, flowWith, helper, nextMessage, nodeModules, simState, startSim, statuses } from './support/harness.js';
@@ -25,7 +25,11 @@ describe('stagelink-transport', () => {
     await helper.unload();
   });
 
-  const transportOf = async (name: string) => (await simState(sim)).transports.find((t) => t.name === name);
+  /** A transport as the simulator holds it, its playmode in core's words whichever dialect the simulator speaks. */
+  const transportOf = async (name: string) => {
+    const found = (await simState(sim)).transports.find((t) => t.name === name);
+    return found && { ...found, playmode: toPlaymode(found.playmode) };
+  };
 
   /** Where main stands now: its playhead from the simulator, its levels and engagement as the API reports them. */
   const mainNow = async () => {
@@ -33,7 +37,7 @@ describe('stagelink-transport', () => {
     const { transports } = await ms.transport.transports();
     const main = transports.find(({ name }) => name === 'main');
     const speed = ((await simState(sim))['speeds'] as Record<string, number>)['main'];
-    return { track: track.name, time, playmode, volume: main?.volume, brightness: main?.brightness, engaged: main?.engaged, speed };
+    return { track: track.name, time, playmode: toPlaymode(playmode), volume: main?.volume, brightness: main?.brightness, engaged: main?.engaged, speed };
   };
 
   // Every command of the spec, with the fields it needs, from a place where it has a visible effect (main stopped
@@ -45,12 +49,12 @@ describe('stagelink-transport', () => {
     then: Partial<Awaited<ReturnType<typeof mainNow>>>;
   }
   const everyCommand: Record<TransportCommand, Case> = {
-    play: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Act 1', playmode: 'play' } },
-    stop: { msg: {}, from: { track: 'Act 1', playing: true }, then: { track: 'Act 1', playmode: 'stop' } },
-    playsection: { msg: {}, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', playmode: 'play to end of section' } },
-    playloopsection: { msg: {}, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', playmode: 'loop section' } },
-    returntostart: { msg: {}, from: { track: 'Act 1', playing: true }, then: { track: 'Preshow', time: 0, playmode: 'stop' } },
-    gototrack: { msg: { track: 'Finale', playmode: 'play' }, from: { track: 'Act 1' }, then: { track: 'Finale', playmode: 'play' } },
+    play: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Act 1', playmode: 'Play' } },
+    stop: { msg: {}, from: { track: 'Act 1', playing: true }, then: { track: 'Act 1', playmode: 'Stop' } },
+    playsection: { msg: {}, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', playmode: 'PlaySection' } },
+    playloopsection: { msg: {}, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', playmode: 'Loop' } },
+    returntostart: { msg: {}, from: { track: 'Act 1', playing: true }, then: { track: 'Preshow', time: 0, playmode: 'Stop' } },
+    gototrack: { msg: { track: 'Finale', playmode: 'play' }, from: { track: 'Act 1' }, then: { track: 'Finale', playmode: 'Play' } },
     gotonexttrack: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Interval', time: 0 } },
     gotoprevtrack: { msg: {}, from: { track: 'Act 1' }, then: { track: 'Intro', time: 0 } },
     gotosection: { msg: { section: '2' }, from: { track: 'Intro', section: 1 }, then: { track: 'Intro', time: 120 } },
@@ -113,7 +117,7 @@ describe('stagelink-transport', () => {
     helper.getNode('n1')?.receive({ payload: 1 });
     const msg = await out;
     expect(msg.payload).toEqual({ command: 'play', transports: [{ name: 'main' }] });
-    expect((await transportOf('main'))?.playmode).toBe('play');
+    expect((await transportOf('main'))?.playmode).toBe('Play');
     expect(seen.at(-1)).toMatchObject({ fill: 'green', text: 'play main' });
   });
 
@@ -124,8 +128,8 @@ describe('stagelink-transport', () => {
     const msg = await out;
     expect(msg.payload).toMatchObject({ command: 'gototrack', transports: [{ name: 'main' }], track: { name: 'Act 1' }, playmode: 'play' });
     const main = await transportOf('main');
-    expect(main).toMatchObject({ currentTrack: 'Act 1', playmode: 'play' });
-    expect((await transportOf('lobby'))?.playmode).toBe('stop');
+    expect(main).toMatchObject({ currentTrack: 'Act 1', playmode: 'Play' });
+    expect((await transportOf('lobby'))?.playmode).toBe('Stop');
   });
 
   it('keeps the node settings for msg properties that are empty strings', async () => {
@@ -144,11 +148,11 @@ describe('stagelink-transport', () => {
       nodes,
       flowWith(sim, { type: 'stagelink-transport', command: 'stop', transport: SIDE_SCREENS_UID, transportType: 'str', transportBy: 'uid' }),
     );
-    expect((await transportOf('side screens'))?.playmode).not.toBe('stop');
+    expect((await transportOf('side screens'))?.playmode).not.toBe('Stop');
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({});
     expect((await out).payload).toEqual({ command: 'stop', transports: [{ uid: SIDE_SCREENS_UID }] });
-    expect((await transportOf('side screens'))?.playmode).toBe('stop');
+    expect((await transportOf('side screens'))?.playmode).toBe('Stop');
   });
 
   it('reads a typed-input field from msg.payload (gototrack with the track in the payload)', async () => {
@@ -245,7 +249,7 @@ describe('stagelink-transport', () => {
     // What a flow that parsed the uid as JSON would send: 9007199254740993 has already become ...992.
     helper.getNode('n1')?.receive({ transport: Number(SIDE_SCREENS_UID) });
     expect((await caught).error?.message).toMatch(/not exact as a number/);
-    expect((await transportOf('side screens'))?.playmode).not.toBe('play');
+    expect((await transportOf('side screens'))?.playmode).not.toBe('Play');
   });
 
   describe('on either dialect', () => {
@@ -262,6 +266,30 @@ describe('stagelink-transport', () => {
       await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'gotosection', transport: 'main', transportType: 'str' }));
       expect(await cue({ section: 1 })).toHaveProperty('sent');
       expect(await mainNow()).toMatchObject({ track: 'Intro', time: 60 });
+    });
+
+    it.each([
+      ['play', 'Play'],
+      ['Play', 'Play'],
+      ['loop section', 'Loop'],
+      ['PlaySection', 'PlaySection'],
+    ])('goes to a track with playmode %s set in the node and lands %s', async (playmode, landed) => {
+      await helper.load(
+        nodes,
+        flowWith(sim, { type: 'stagelink-transport', command: 'gototrack', transport: 'main', transportType: 'str', track: 'Finale', trackType: 'str', playmode, playmodeType: 'str' }),
+      );
+      expect(await cue({})).toHaveProperty('sent');
+      expect(await mainNow()).toMatchObject({ track: 'Finale', playmode: landed });
+    });
+
+    it.each([
+      ['a number, as the editor saves it now', 'num'],
+      ['text, as flows saved it before', 'str'],
+    ])('reads the section index set in the node as %s', async (_how, sectionType) => {
+      await ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: 'Intro' } });
+      await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'gotosection', transport: 'main', transportType: 'str', section: '2', sectionType }));
+      expect(await cue({})).toHaveProperty('sent');
+      expect(await mainNow()).toMatchObject({ track: 'Intro', time: 120 });
     });
 
     it('refuses a section name before anything is sent, pointing to gotonote', async () => {
@@ -296,7 +324,7 @@ describe('stagelink-transport', () => {
       const out = nextMessage('out');
       helper.getNode('n1')?.receive({});
       await out;
-      expect(isPlaying({ playmode: (await mainNow()).playmode })).toBe(true);
+      expect(isPlaying(await mainNow())).toBe(true);
       const { director } = await ms.status.session();
       if (sim.options.dialect === 'r34') expect(director?.hostname).toBe('DIRECTOR01');
     });
