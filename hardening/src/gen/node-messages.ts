@@ -36,7 +36,7 @@ export function validFields(facts: ShowFacts): Record<InputNodeType, FieldPools>
       command: TRANSPORT_COMMAND_NAMES,
       transport: ['main', 'lobby', 'side screens', 'stage', ['main', 'lobby'], { name: 'main' }],
       track: ['Intro', 'Act 1', 'Finale', 'Preshow', { name: 'Intro' }],
-      section: ['1', '2', 1],
+      section: ['0', '2', 1],
       note: ['House open', 'Confetti', 'Lights cue 12'],
       tagType: ['TC', 'CUE'],
       tagValue: ['Q1', 'Q2', '10:05:00:00'],
@@ -47,6 +47,7 @@ export function validFields(facts: ShowFacts): Record<InputNodeType, FieldPools>
       volume: [0, 0.25, 0.5, 1, '0.75'],
       brightness: [0, 0.5, 1],
       engaged: [true, false, 'true'],
+      speed: [0.5, 1, '2'],
     },
     'stagelink-failover': {
       ...shared,

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 import type { Tally } from '../report/tally.js';
 import { brief } from '../report/clear-error.js';
@@ -6,6 +7,9 @@ import { RequestWatch } from '../support/request-watch.js';
 import { AdminApi, type DeploymentType, type FlowNode } from './admin-api.js';
 import { waitForGeneration } from './probe-client.js';
 import { startNodeRed, type NodeRedRuntime } from './runtime.js';
+
+/** The node types the package declares to Node-RED. */
+const STAGELINK_NODE_RED = (createRequire(import.meta.url)('@stagelink/node-red/package.json') as { 'node-red': { nodes: Record<string, string> } })['node-red'];
 
 /**
  * One Node-RED runtime and the simulator it drives, shared by the Node-RED areas. When Node-RED dies the
@@ -93,6 +97,7 @@ export class NodeRedSession {
     const sets = (JSON.parse(answer.text) as { module: string; types: string[]; enabled: boolean; err?: unknown }[]).filter((set) => set.module === '@stagelink/node-red');
     const loaded = sets.filter((set) => set.enabled && !set.err).flatMap((set) => set.types);
     const problems = sets.filter((set) => set.err).map((set) => JSON.stringify(set.err));
-    if (loaded.length !== 9) throw new Error(`Node-RED loaded ${loaded.length} of the 9 stagelink node types: ${problems.join('; ')}`);
+    const declared = Object.keys(STAGELINK_NODE_RED.nodes).length;
+    if (loaded.length !== declared) throw new Error(`Node-RED loaded ${loaded.length} of the ${declared} stagelink node types: ${problems.join('; ')}`);
   }
 }
