@@ -1,9 +1,9 @@
 import { MediaServer } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
-import { control, eventually, flowWith, helper, nextMessage, nodeModules, statuses, useSimulator } from './support/harness.js';
+import { collect, control, eventually, flowWith, helper, nextMessage, nodeModules, statuses, useSimulator } from './support/harness.js';
 
-const nodes = nodeModules('stagelink-server', 'stagelink-liveupdate-out');
+const nodes = nodeModules('stagelink-server', 'stagelink-liveupdate-out', 'stagelink-liveupdate-in');
 
 describe('stagelink-liveupdate-out', () => {
   let sim: Simulator;
@@ -27,6 +27,44 @@ describe('stagelink-liveupdate-out', () => {
     helper.getNode('n1')?.receive({ payload: 0.95 });
     expect((await out).payload).toBe(0.95);
     await eventually(async () => expect(Math.abs(((await main())?.brightness ?? 0) - 0.95)).toBeLessThan(1e-6));
+  });
+
+  it('shows the value a live update node watching the same brightness sees, on one server subscription', async () => {
+    await helper.load(nodes, [
+      ...flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'transportBrightness', transport: 'main' }),
+      { id: 'watch', z: 'tab', type: 'stagelink-liveupdate-in', server: 'server', preset: 'transportBrightness', transport: 'main', interval: 100, wires: [['seen']] },
+      { id: 'seen', z: 'tab', type: 'helper' },
+    ]);
+    await ready();
+    const seen = collect('seen');
+    const shown = statuses('n1');
+    helper.getNode('n1')?.receive({ payload: 0.95 });
+    await eventually(() => expect(seen.some((msg) => Math.abs(Number(msg.payload) - 0.95) < 1e-6)).toBe(true));
+    expect(sim.live.stats().subscriptions).toBe(1);
+    await eventually(() => expect(shown.at(-1)).toMatchObject({ fill: 'green', text: 'wrote 0.950' }));
+  });
+
+  it('keeps showing the last value written after the stream comes back', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'transportVolume', transport: 'main' }));
+    await ready();
+    const shown = statuses('n1');
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ payload: 0.5 });
+    await out;
+    await control(sim, { action: 'refuseUpgrades', on: true });
+    await control(sim, { action: 'dropSockets' });
+    await eventually(() => expect(shown.at(-1)?.text).toMatch(/offline/));
+    await control(sim, { action: 'refuseUpgrades', on: false });
+    await eventually(() => expect(shown.at(-1)).toMatchObject({ fill: 'green', text: 'wrote 0.500' }));
+  });
+
+  it('brings a property the server refuses to Catch in the server\'s words, and writes nothing', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'custom', object: 'transportManager:"nowhere"', properties: 'object.volume' }));
+    const shown = statuses('n1');
+    await eventually(() => expect(shown.at(-1)).toMatchObject({ fill: 'red' }));
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: 0.5 });
+    expect((await caught).error?.message).toMatch(/cannot be written: .*nowhere/);
   });
 
   it('writes any property given as expressions', async () => {

@@ -22,11 +22,15 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
   const status = new StatusLine(node);
   let subscription: LiveSubscription | undefined;
   let problem: Error | undefined;
+  /** What the status shows once the stream is up: the last value written, so a reconnect does not hide it. */
+  let written: string | undefined;
 
   const onStatus = (live: LiveStatus): void => {
     if (live === 'offline') status.offline();
     else if (live === 'connecting') status.connecting();
-    else if (!problem) status.show({ fill: 'green', shape: 'ring', text: 'ready' });
+    else if (problem) status.failed(problem);
+    else if (written !== undefined) status.ok(written);
+    else status.show({ fill: 'green', shape: 'ring', text: 'ready' });
   };
   const onError = (error: LiveUpdateError): void => {
     problem = error;
@@ -47,7 +51,8 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
     if (msg.payload === undefined || msg.payload === null) throw new InvalidInputError('msg.payload has no value to write.');
     if (!subscription) throw problem ?? new LiveUpdateError('Not subscribed yet: the flow is still starting.');
     await subscription.set(msg.payload);
-    status.ok(`wrote ${display(msg.payload)}`);
+    written = `wrote ${display(msg.payload)}`;
+    status.ok(written);
     send(msg);
   }, () => {
     clearImmediate(start);
