@@ -1,6 +1,6 @@
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
-import { allNodes, eventually, helper, hostnames, liveStats, type Msg, nextMessage, useSimulator } from './support/harness.js';
+import { allNodes, eventually, helper, hostnames, liveStats, type Msg, nextMessage, statuses, useSimulator } from './support/harness.js';
 
 interface Choice {
   uid: string;
@@ -120,6 +120,74 @@ describe('stagelink-server', () => {
       // And nothing is left once the flows stop.
       await helper.unload();
       await eventually(() => expect(liveStats(sim)).toMatchObject({ sockets: 0, subscriptions: 0 }));
+    });
+  });
+
+  /** A server config node with `extra` settings and a transport node cueing main; Catch wired to `caught`. */
+  const cueFlow = (server: Record<string, unknown>, node: Record<string, unknown> = { type: 'stagelink-transport', command: 'play', transport: 'main' }) => [
+    { id: 'tab', type: 'tab', label: 'test' },
+    { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true, ...server },
+    { id: 'n1', z: 'tab', server: 'server', wires: [['out']], ...node },
+    { id: 'out', z: 'tab', type: 'helper' },
+    { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', z: 'tab', type: 'helper' },
+  ];
+  const warningsOf = (id: string): string[] =>
+    (helper.getNode(id) as unknown as { warn: { getCalls(): { args: unknown[] }[] } }).warn.getCalls().map((call) => String(call.args[0]));
+
+  it('reports a hosts line that is not HOSTNAME=address on use, to Catch', async () => {
+    await helper.load(allNodes(), cueFlow({ hosts: 'DIRECTOR01 10.0.0.5' }));
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({});
+    expect((await caught).error?.message).toMatch(/"DIRECTOR01 10\.0\.0\.5" is not HOSTNAME=address/);
+  });
+
+  describe.runIf(process.env['STAGELINK_SIM_DIALECT'] === 'r34')('on a director named like a Windows machine, with its SMC apart (r34)', () => {
+    const cue = async (): Promise<void> => {
+      const out = nextMessage('out');
+      helper.getNode('n1')?.receive({});
+      await out;
+    };
+
+    it('keeps cueing the address given while its name does not resolve, and says so once', async () => {
+      await helper.load(allNodes(), cueFlow({}));
+      await cue();
+      await cue();
+      expect(hostnames(sim).director).toBe('DIRECTOR01');
+      expect(warningsOf('server').filter((line) => line.includes('cannot be reached by its name'))).toHaveLength(1);
+    });
+
+    it('follows the director to the address its hosts line gives', async () => {
+      const { port } = new URL(sim.mediaServer.url);
+      await helper.load(allNodes(), cueFlow({ host: `localhost:${port}`, hosts: `# the director\nDIRECTOR01=127.0.0.1:${port}` }));
+      await cue();
+      const director = await helper.request().get('/stagelink/director?server=server');
+      expect(director.body).toMatchObject({ hostname: 'DIRECTOR01', url: `http://127.0.0.1:${port}`, followed: true });
+      expect(warningsOf('server').filter((line) => line.includes('cannot be reached by its name'))).toEqual([]);
+    });
+
+    it('sends the hardware family to the SMC with its account, which never shows in the flows, a status or an error', async () => {
+      const smc = sim.smc;
+      if (!smc) throw new Error('An r34 simulator has an SMC.');
+      const oled = { type: 'stagelink-oled-out', title: 'Stage', titleType: 'str', message: 'payload', messageType: 'msg' };
+      const flow = cueFlow({ smcHost: smc.url }, oled);
+      const wrong = 'not-the-password-4711';
+      await helper.load(allNodes(), flow);
+      await helper.setFlows(flow.map((node) => (node.id === 'server' ? { ...node, credentials: { smcUsername: smc.username, smcPassword: wrong } } : node)), 'full');
+      const shown = statuses('n1');
+      const caught = nextMessage('caught');
+      helper.getNode('n1')?.receive({ payload: 'Doors open' });
+      const refused = await caught;
+      expect(refused.error?.message).toMatch(/login required/i);
+
+      await helper.setFlows(flow.map((node) => (node.id === 'server' ? { ...node, credentials: { smcUsername: smc.username, smcPassword: smc.password } } : node)), 'full');
+      const out = nextMessage('out');
+      helper.getNode('n1')?.receive({ payload: 'Doors open' });
+      await out;
+      expect(sim.state.hardware.oled.history().at(-1)).toMatchObject({ title: 'Stage', message: 'Doors open' });
+
+      const everything = JSON.stringify([refused, shown, warningsOf('server'), helper._redNodes.getFlows()?.flows]);
+      for (const secret of [wrong, smc.password]) expect(everything).not.toContain(secret);
     });
   });
 
