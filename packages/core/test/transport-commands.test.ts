@@ -105,6 +105,13 @@ describe('the words of shipping directors', () => {
     expect(sent()).toHaveLength(2);
   });
 
+  it('keeps the message short when the input is a whole file', async () => {
+    const { ms } = await serverAnswering();
+    const failure = ms.transport.gotoSection({ transport: { name: 'main' }, section: 'x'.repeat(1_000_000) });
+    await expect(failure).rejects.toBeInstanceOf(InvalidInputError);
+    expect(((await failure.catch((error: unknown) => error)) as Error).message.length).toBeLessThan(300);
+  });
+
   it('sends tag types as the enum in any case and refuses others', async () => {
     const { ms, sent } = await serverAnswering();
     for (const type of ['tc', 'Midi', 'CUE', 'tagtype_unknown']) await ms.transport.gotoTag({ transport: { name: 'main' }, type, value: '1' });

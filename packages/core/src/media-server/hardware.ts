@@ -2,7 +2,7 @@ import { InvalidInputError } from '../errors.js';
 import type { Logger } from '../http/logger.js';
 import { endpoints, OLED_MAX_MESSAGE_LENGTH } from './catalogue.js';
 import type { CallOptions, EndpointCaller, GuardedCallOptions } from './endpoint-caller.js';
-import { checkNumber, checkText } from './input-checks.js';
+import { checkNumber, checkText, shown } from './input-checks.js';
 import type {
   HardwareMessage,
   LedStrip,
@@ -170,7 +170,7 @@ export class OledApi {
       this.logger.warn(`OLED message of ${characters.length} characters cut to ${OLED_MAX_MESSAGE_LENGTH}, as the device would.`);
     }
     const priority = notification.priority ?? 0;
-    if (!OLED_PRIORITIES.includes(priority)) throw new InvalidInputError(`OLED priority must be 0, 1 or 2 (got ${JSON.stringify(priority)}).`);
+    if (!OLED_PRIORITIES.includes(priority)) throw new InvalidInputError(`OLED priority must be 0, 1 or 2 (got ${shown(priority)}).`);
     const body = { priority, title: notification.title ?? '', message: characters.slice(0, OLED_MAX_MESSAGE_LENGTH).join('') };
     const result = await this.api.call<OledNotificationResult>(endpoints.oledNotify, { body }, options);
     return { ...result, truncated };
@@ -191,7 +191,7 @@ export class LedStripApi {
   }
 
   async set(strip: LedStrip, options?: CallOptions): Promise<HardwareMessage> {
-    if (!LED_STRIP_MODES.includes(strip?.ledMode)) throw new InvalidInputError(`LED strip mode must be one of ${LED_STRIP_MODES.join(', ')} (got ${JSON.stringify(strip?.ledMode)}).`);
+    if (!LED_STRIP_MODES.includes(strip?.ledMode)) throw new InvalidInputError(`LED strip mode must be one of ${LED_STRIP_MODES.join(', ')} (got ${shown(strip?.ledMode)}).`);
     const channel = (value: unknown, name: string): number => {
       const level = checkNumber(value, name);
       if (!Number.isInteger(level) || level < 0 || level > 255) throw new InvalidInputError(`${name} must be a whole number from 0 to 255 (got ${level}).`);

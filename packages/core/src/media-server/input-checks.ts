@@ -33,21 +33,35 @@ export function asArray<T>(value: T | readonly T[]): T[] {
   return Array.isArray(value) ? [...(value as readonly T[])] : [value as T];
 }
 
+/**
+ * A value as an error message shows it: JSON, cut to a few dozen characters, so that a hostile or mistaken input
+ * (a whole file in a field) cannot make the message itself a problem.
+ */
+export function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
 export function checkNumber(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InvalidInputError(`${what} must be a finite number (got ${JSON.stringify(value)}).`);
+    throw new InvalidInputError(`${what} must be a finite number (got ${shown(value)}).`);
   }
   return value;
 }
 
 export function checkText(value: unknown, what: string): string {
   if (typeof value !== 'string' || value === '') {
-    throw new InvalidInputError(`${what} must be a non-empty string (got ${JSON.stringify(value)}).`);
+    throw new InvalidInputError(`${what} must be a non-empty string (got ${shown(value)}).`);
   }
   return value;
 }
 
 export function checkBoolean(value: unknown, what: string): boolean {
-  if (typeof value !== 'boolean') throw new InvalidInputError(`${what} must be true or false (got ${JSON.stringify(value)}).`);
+  if (typeof value !== 'boolean') throw new InvalidInputError(`${what} must be true or false (got ${shown(value)}).`);
   return value;
 }

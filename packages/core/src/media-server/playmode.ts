@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../errors.js';
+import { shown } from './input-checks.js';
 
 /**
  * Where a transport's play head goes, in the enum names shipping directors use on the wire. The API documents
@@ -38,7 +39,7 @@ export function toPlaymode(reported: unknown): Playmode {
 export function playmodeToSend(requested: unknown): RequestedPlaymode {
   const playmode = typeof requested === 'string' ? SPELLINGS[fold(requested)] : undefined;
   if (!playmode) {
-    throw new InvalidInputError(`${JSON.stringify(requested)} is not a playmode: use one of ${PLAYMODES.join(', ')} (or play, loop section, play to end of section).`);
+    throw new InvalidInputError(`${shown(requested)} is not a playmode: use one of ${PLAYMODES.join(', ')} (or play, loop section, play to end of section).`);
   }
   return playmode;
 }

@@ -1,7 +1,7 @@
 import { InvalidInputError, StagelinkError } from '../errors.js';
 import { endpoints, type EndpointSpec } from './catalogue.js';
 import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
-import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery } from './input-checks.js';
+import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery, shown } from './input-checks.js';
 import { playmodeToSend } from './playmode.js';
 import { isTransportCommand, requiredField, TRANSPORT_COMMAND_NAMES, type TransportCommand, type TransportCommandFields } from './transport-commands.js';
 import type { Multitransport, Ref, SetList, Track, TrackAnnotations, Transport } from './types.js';
@@ -198,7 +198,7 @@ export class TransportApi {
       case 'gotonote': {
         const note = need('note');
         const sendNote = this.#checkedCues(endpoints.gotoNote, cue({ note }), noteField);
-        return this.#afterTrack(transports, fields.track, `note ${JSON.stringify(note)}`, options, sendNote);
+        return this.#afterTrack(transports, fields.track, `note ${shown(note)}`, options, sendNote);
       }
       case 'gototag':
         return this.gotoTag(cue({ type: need('tagType'), value: need('tagValue'), allowGlobalJump: fields.allowGlobalJump ?? false }), options);
@@ -233,7 +233,7 @@ export class TransportApi {
   ): Promise<void> {
     if (track === undefined) return sendCue(options);
     const { name, uid } = checkRef(track, 'track');
-    const trackName = JSON.stringify(name ?? uid);
+    const trackName = shown(name ?? uid);
     try {
       await this.gotoTrack(asArray(transports).map((transport) => ({ transport, track })), options);
     } catch (error) {
@@ -288,9 +288,9 @@ function sectionIndex(section: unknown): string {
   if (typeof section === 'number' && Number.isSafeInteger(section) && section >= 0) return String(section);
   if (typeof section === 'string' && /^\s*\d+\s*$/.test(section)) return String(Number(section));
   if (typeof section === 'string' && section.trim() !== '') {
-    throw new InvalidInputError(`section takes a 0-based section index (0, 1, 2, ...), not the name ${JSON.stringify(section)}: to jump to a name, use gotonote.`);
+    throw new InvalidInputError(`section takes a 0-based section index (0, 1, 2, ...), not the name ${shown(section)}: to jump to a name, use gotonote.`);
   }
-  throw new InvalidInputError(`section must be a 0-based section index (0, 1, 2, ...) (got ${JSON.stringify(section)}).`);
+  throw new InvalidInputError(`section must be a 0-based section index (0, 1, 2, ...) (got ${shown(section)}).`);
 }
 
 const TAG_TYPES: Readonly<Record<string, string>> = { tc: 'TC', midi: 'MIDI', cue: 'CUE', tagtype_unknown: 'TagType_Unknown', unknown: 'TagType_Unknown' };
@@ -298,7 +298,7 @@ const TAG_TYPES: Readonly<Record<string, string>> = { tc: 'TC', midi: 'MIDI', cu
 /** Tag types are an enum on the wire: `TC`, `MIDI`, `CUE` or `TagType_Unknown`. */
 function tagTypeToSend(type: unknown): string {
   const sent = TAG_TYPES[checkText(type, 'tag type').trim().toLowerCase()];
-  if (!sent) throw new InvalidInputError(`tag type ${JSON.stringify(type)} is not one of TC, MIDI, CUE, TagType_Unknown.`);
+  if (!sent) throw new InvalidInputError(`tag type ${shown(type)} is not one of TC, MIDI, CUE, TagType_Unknown.`);
   return sent;
 }
 const noteField = (cue: GotoNote) => ({ note: checkText(cue.note, 'note') });
