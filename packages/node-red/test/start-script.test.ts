@@ -36,9 +36,15 @@ describe('pnpm start', () => {
   let client: MediaServer;
   let sidebar: DebugSidebar;
 
+  // The r34 pass asks for its dialect with the flag a user types, not the environment the suite runs in.
+  const dialect = process.env['STAGELINK_SIM_DIALECT'] === 'r34' ? 'r34' : 'spec';
+  const env = { ...process.env };
+  delete env['STAGELINK_SIM_DIALECT'];
+
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'stagelink-start-'));
-    script = await runStartScript(['--port', '0', '--sim-port', '0', '--drive-port', '0', '--data-dir', dataDir]);
+    const dialectArgs = dialect === 'r34' ? ['--dialect', 'r34'] : [];
+    script = await runStartScript(['--port', '0', '--sim-port', '0', '--drive-port', '0', '--data-dir', dataDir, ...dialectArgs], undefined, env);
     client = new MediaServer({ host: script.mediaServerUrl });
     sidebar = await DebugSidebar.open(script.editorUrl);
   }, 120_000);
@@ -96,6 +102,11 @@ describe('pnpm start', () => {
     if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${response.status}: ${await response.text()}`);
     return response;
   };
+
+  it(`runs the simulator in the ${dialect} dialect and says so`, () => {
+    expect(script.output()).toMatch(new RegExp(`media server\\s+http://\\S+\\s+\\(simulator, ${dialect} dialect\\)`));
+    if (dialect === 'r34') expect(script.output()).toMatch(/SMC\s+http:\/\/\S+\s+\(account \w+\)/);
+  });
 
   it('serves the editor with the show-control example deployed', async () => {
     expect((await admin('/')).headers.get('content-type')).toMatch(/text\/html/);

@@ -18,12 +18,12 @@ export interface StartScript {
 }
 
 /**
- * Runs scripts/start.mjs with `args` as a user runs it, and resolves once it has printed the editor and
+ * Runs scripts/start.mjs with `args` (and `env`) as a user runs it, and resolves once it has printed the editor and
  * media-server addresses. Rejects (after ending it) if it exits first or prints nothing within `timeoutMs`.
  */
-export function runStartScript(args: string[], timeoutMs = 90_000): Promise<StartScript> {
+export function runStartScript(args: string[], timeoutMs = 90_000, env: NodeJS.ProcessEnv = process.env): Promise<StartScript> {
   // Its own process group, so that a Node-RED it leaves behind can be found (and ended) by the group id.
-  const child = spawn(process.execPath, [START_SCRIPT, ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [START_SCRIPT, ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   const pid = child.pid;
   if (pid === undefined) throw new Error('The start script did not start.');
   let output = '';
