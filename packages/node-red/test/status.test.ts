@@ -25,8 +25,19 @@ describe('stagelink-status', () => {
     out = nextMessage('out');
     helper.getNode('n1')?.receive({ machine: hostnames(sim).actor1, topic: 'front' });
     const actor = await out;
-    expect(['ok', 'ready']).toContain(actor.severity); // the documents say ok, shipping directors ready
+    // Core's word for healthy, whether the server says ok (the documents) or ready (shipping directors).
+    expect(actor.severity).toBe('ok');
     expect(actor.topic).toBe('front');
+  });
+
+  it('finds the machine whose health it reads by its hostname in any case', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: 'health', machine: hostnames(sim).actor2.toLowerCase(), machineType: 'str', interval: 0 }));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({});
+    const severity = (await out).severity;
+    const upper = nextMessage('out');
+    helper.getNode('n1')?.receive({ machine: hostnames(sim).actor2.toUpperCase() });
+    expect([severity, (await upper).severity]).toEqual(['warning', 'warning']);
   });
 
   it('reads notifications, project and session when msg.operation asks', async () => {
