@@ -90,6 +90,26 @@ describe('stagelink-liveupdate-out', () => {
     expect((await main())?.brightness).not.toBe(Math.fround(0.1));
   });
 
+  it('shares the server\'s one socket and releases its subscription when a deploy changes or removes it', async () => {
+    const flow = (out: Record<string, unknown>[]) => [
+      ...flowWith(sim, { type: 'stagelink-liveupdate-in', preset: 'localFps', interval: 100 }),
+      ...out.map((node) => ({ id: 'writer', z: 'tab', type: 'stagelink-liveupdate-out', server: 'server', transport: 'main', wires: [['writer-out']], ...node })),
+      { id: 'writer-out', z: 'tab', type: 'helper' },
+    ];
+    await helper.load(nodes, flow([{ preset: 'transportBrightness' }]));
+    await eventually(() => expect(sim.live.stats()).toMatchObject({ sockets: 1, subscriptions: 2 }));
+    const upgrades = sim.live.stats().upgradeAttempts;
+    await helper.setFlows(flow([{ preset: 'transportVolume' }]), 'nodes');
+    // At once: the restarted node subscribes on its first msg, and core sends the write when the id comes.
+    const out = nextMessage('writer-out');
+    helper.getNode('writer')?.receive({ payload: 0.4 });
+    await out;
+    await eventually(async () => expect(Math.abs(((await main())?.volume ?? 0) - 0.4)).toBeLessThan(1e-6));
+    expect(sim.live.stats()).toMatchObject({ sockets: 1, subscriptions: 2, upgradeAttempts: upgrades });
+    await helper.setFlows(flow([]), 'nodes');
+    await eventually(() => expect(sim.live.stats()).toMatchObject({ sockets: 1, subscriptions: 1 }));
+  });
+
   it('refuses a msg without a value', async () => {
     await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'transportVolume', transport: 'main' }));
     await ready();

@@ -37,25 +37,32 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
     status.failed(error);
   };
 
-  // Subscribe once the whole flow has started; the first write needs the server's id for the property.
-  const start = setImmediate(() => {
+  // A write goes by the server's id for the property, so the node subscribes once the whole flow has started, or
+  // at its first msg if that comes sooner (core holds the write until the id comes, on a socket that is open).
+  let tried = false;
+  const subscribe = (): void => {
+    if (tried) return;
+    tried = true;
     try {
       const request = liveRequestOf(def);
       subscription = serverConnection(RED, def.server).client.live.subscribe(request, () => (problem = undefined), { onStatus, onError });
     } catch (error) {
       onError(error instanceof LiveUpdateError ? error : new LiveUpdateError(error instanceof Error ? error.message : String(error)));
     }
-  });
+  };
+  const start = setImmediate(subscribe);
 
   handleInput(node, status, async (msg, { send }) => {
     if (msg.payload === undefined || msg.payload === null) throw new InvalidInputError('msg.payload has no value to write.');
-    if (!subscription) throw problem ?? new LiveUpdateError('Not subscribed yet: the flow is still starting.');
+    subscribe();
+    if (!subscription) throw problem ?? new LiveUpdateError('Not subscribed: the flow is still starting.');
     await subscription.set(msg.payload);
     written = `wrote ${display(msg.payload)}`;
     status.ok(written);
     send(msg);
   }, () => {
     clearImmediate(start);
+    tried = true;
     subscription?.close();
   });
 }
