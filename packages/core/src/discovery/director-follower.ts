@@ -95,7 +95,11 @@ export class DirectorFollower {
       this.logger.debug?.(`director check: ${origin} did not answer: ${reasonOf(error)}`);
       return undefined;
     }
-    return named.url === origin || named.url === this.#current ? named : this.#reachable(named, origin);
+    if (named.url === origin || named.url === this.#current) return named;
+    // Already found out of reach by name and used at the machine that named it: no need to look again each check.
+    const known = this.#director;
+    if (known?.hostname === named.hostname && known.url === origin) return known;
+    return this.#reachable(named, origin);
   }
 
   /**
