@@ -13,17 +13,28 @@ afterEach(async () => {
 async function session(options: { dnssd?: boolean } = {}): Promise<Simulator> {
   const sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, seed: 3, ...options });
   open.push(sim);
+  hosts = hostsOf(sim);
   return sim;
 }
 
+/**
+ * Where each machine of the session listens, by the name the session gives it: on r34 those are Windows machine
+ * names no resolver knows, so a client following the director needs them mapped to addresses.
+ */
+function hostsOf(sim: Simulator): Record<string, string> {
+  return Object.fromEntries(sim.machines().map(({ hostname, url }) => [hostname, new URL(url).host]));
+}
+
+let hosts: Record<string, string> = {};
+
 function client(host: string): MediaServer {
-  const ms = new MediaServer({ host, followDirector: true, live: { reconnectBaseMs: 50, reconnectCapMs: 500 } });
+  const ms = new MediaServer({ host, followDirector: true, hosts, live: { reconnectBaseMs: 50, reconnectCapMs: 500 } });
   open.push(ms);
   return ms;
 }
 
-const machine = (sim: Simulator, role: string) => {
-  const found = sim.machines().find((each) => each.role === role);
+const machine = (sim: Simulator, role: string, index = 0) => {
+  const found = sim.machines().filter((each) => each.role === role)[index];
   if (!found) throw new Error(`the session has a ${role}`);
   return found;
 };
@@ -31,8 +42,8 @@ const machine = (sim: Simulator, role: string) => {
 describe('director discovery', () => {
   it('finds the director from an actor by query', async () => {
     const sim = await session();
-    const found = await discoverDirector({ host: machine(sim, 'actor').url });
-    expect(found).toEqual({ hostname: '127.0.0.2', url: machine(sim, 'director').url, solo: false, via: 'query' });
+    const found = await discoverDirector({ host: machine(sim, 'actor').url, hosts });
+    expect(found).toEqual({ hostname: machine(sim, 'director').hostname, url: machine(sim, 'director').url, solo: false, via: 'query' });
   });
 
   it('uses a solo machine directly', async () => {
@@ -53,7 +64,7 @@ describe('director discovery', () => {
   it.skipIf(!loopbackMulticast)('finds a director announced over DNS-SD on loopback', async () => {
     const sim = await session({ dnssd: true });
     const found = await discoverDirector({ host: '127.0.0.1:9', dnssd: true, dnssdInterface: '127.0.0.1', timeoutMs: 5000 });
-    expect(found).toMatchObject({ hostname: '127.0.0.2', url: machine(sim, 'director').url, solo: false, via: 'dnssd' });
+    expect(found).toMatchObject({ hostname: machine(sim, 'director').hostname, solo: false, via: 'dnssd' });
     expect(found.session).toBe(sim.state.project.projectPath);
   });
 
@@ -71,7 +82,7 @@ describe('director discovery', () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/DNS-SD: .*EADDRINUSE/);
     const sim = await session({ dnssd: true });
-    expect(await discoverDirector({ host: machine(sim, 'actor').url })).toMatchObject({ via: 'query' });
+    expect(await discoverDirector({ host: machine(sim, 'actor').url, hosts })).toMatchObject({ via: 'query' });
   });
 });
 
@@ -94,7 +105,7 @@ describe('following the director', () => {
     const ms = client(actor.url);
     await ms.transport.play({ name: 'main' });
     expect(ms.origin).toBe(machine(sim, 'director').url);
-    expect(ms.director).toEqual({ hostname: '127.0.0.2', url: machine(sim, 'director').url, solo: false });
+    expect(ms.director).toEqual({ hostname: machine(sim, 'director').hostname, url: machine(sim, 'director').url, solo: false });
     const [active] = await ms.transport.activeTransport();
     expect(active?.playmode).toBe('Play');
   });
@@ -105,19 +116,20 @@ describe('following the director', () => {
     open.push(direct);
     const error = await direct.transport.play({ name: 'main' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StatusError);
-    expect((error as Error).message).toContain('127.0.0.2');
+    expect((error as Error).message).toContain(machine(sim, 'director').hostname);
   });
 
   it('moves commands and live values to the new director by itself', async () => {
     const { sim, ms, moves, values, statuses } = await watchFromActor();
     await eventually(() => values.length > 0, 'a first live value');
 
-    await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });
+    const [first, next] = [machine(sim, 'director').hostname, machine(sim, 'actor', 1).hostname];
+    await control(sim.mediaServer.url, { action: 'moveDirector', to: next });
     await ms.transport.stop({ name: 'main' });
     expect(ms.origin).toBe(machine(sim, 'director').url);
     expect(moves.map(({ hostname, previous }) => ({ hostname, previous }))).toEqual([
-      { hostname: '127.0.0.2', previous: undefined },
-      { hostname: '127.0.0.4', previous: '127.0.0.2' },
+      { hostname: first, previous: undefined },
+      { hostname: next, previous: first },
     ]);
 
     const before = values.length;
@@ -131,11 +143,12 @@ describe('following the director', () => {
     // The stream waited for the director instead of trying the actor first.
     expect(statuses).toEqual(['connecting', 'online']);
 
-    await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });
+    const next = machine(sim, 'actor', 1).hostname;
+    await control(sim.mediaServer.url, { action: 'moveDirector', to: next });
     await eventually(() => statuses.includes('offline'), 'the old director dropping the stream');
     const before = values.length;
     await eventually(() => values.length > before && ms.live.status === 'online', 'live values from the new director', 5000);
-    expect(moves.at(-1)?.hostname).toBe('127.0.0.4');
+    expect(moves.at(-1)?.hostname).toBe(next);
   });
 
   it('resumes live values from the machine that took over from a stopped director', async () => {
@@ -143,7 +156,7 @@ describe('following the director', () => {
     await eventually(() => values.length > 0, 'a first live value from the director');
     const stopped = machine(sim, 'director').url;
 
-    await control(machine(sim, 'actor').url, { action: 'stopMachine', hostname: '127.0.0.2' });
+    await control(machine(sim, 'actor').url, { action: 'stopMachine', hostname: machine(sim, 'director').hostname });
     await eventually(() => statuses.includes('offline'), 'the stream dropping with the director');
     const before = values.length;
     await eventually(() => values.length > before && ms.live.status === 'online', 'live values from the new director', 8000);
@@ -167,10 +180,11 @@ describe('following the director', () => {
     const sim = await session();
     const ms = client(machine(sim, 'understudy').url);
     await ms.status.health();
-    await control(machine(sim, 'actor').url, { action: 'stopMachine', hostname: '127.0.0.2' });
+    const stopped = machine(sim, 'director');
+    await control(machine(sim, 'actor').url, { action: 'stopMachine', hostname: stopped.hostname });
     await expect(ms.transport.play({ name: 'main' })).resolves.toBeUndefined();
     expect(ms.origin).toBe(machine(sim, 'director').url);
-    expect(ms.origin).not.toContain('127.0.0.2');
+    expect(ms.origin).not.toBe(stopped.url);
   });
 
   it('logs a director listener that throws and keeps following, with no unhandled rejection', async () => {
@@ -180,7 +194,7 @@ describe('following the director', () => {
     open.push({ close: () => Promise.resolve(void process.off('unhandledRejection', onUnhandled)) });
     const sim = await session();
     const warnings: string[] = [];
-    const ms = new MediaServer({ host: machine(sim, 'actor').url, followDirector: true, logger: { warn: (line) => warnings.push(line) } });
+    const ms = new MediaServer({ host: machine(sim, 'actor').url, followDirector: true, hosts, logger: { warn: (line) => warnings.push(line) } });
     open.push(ms);
     ms.on('director', () => {
       throw new Error('listener bug');
@@ -190,7 +204,7 @@ describe('following the director', () => {
 
     await ms.transport.play({ name: 'main' });
     expect(ms.origin).toBe(machine(sim, 'director').url);
-    await control(sim.mediaServer.url, { action: 'moveDirector', to: '127.0.0.4' });
+    await control(sim.mediaServer.url, { action: 'moveDirector', to: machine(sim, 'actor', 1).hostname });
     await ms.transport.stop({ name: 'main' });
     expect(ms.origin).toBe(machine(sim, 'director').url);
     const before = values.length;

@@ -1,6 +1,6 @@
 import { ConnectionError, reasonOf, StagelinkError } from '../errors.js';
 import { browseDirector } from './dnssd.js';
-import { queryDirector } from './query.js';
+import { queryDirector, type HostMap } from './query.js';
 
 export interface DiscoverOptions {
   /** A machine of the session to ask first (default `localhost`). */
@@ -11,6 +11,8 @@ export interface DiscoverOptions {
   dnssdInterface?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Addresses for machine names this computer cannot resolve (the director's url is built from its hostname). */
+  hosts?: HostMap;
 }
 
 export interface DiscoveredDirector {

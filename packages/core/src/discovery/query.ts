@@ -16,12 +16,12 @@ export interface QueriedDirector {
  * Asks one machine who directs its session (`status/session`): solo means that machine itself; otherwise
  * the director's hostname, on the same port as the machine asked.
  */
-export async function queryDirector(host: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<QueriedDirector> {
+export async function queryDirector(host: string, options: { timeoutMs?: number; signal?: AbortSignal; hosts?: HostMap } = {}): Promise<QueriedDirector> {
   const origin = originOf(host);
   const http = new HttpClient({ baseUrl: origin, timeoutMs: options.timeoutMs ?? 2000, retries: 0 });
   try {
     const session = await new EndpointCaller(http).call<SessionInfo>(endpoints.session, {}, { signal: options.signal });
-    return directorFrom(origin, session);
+    return directorFrom(origin, session, options.hosts);
   } finally {
     await http.close();
   }
