@@ -1,0 +1,285 @@
+import {
+  ALERT_AVERAGE_WINDOW,
+  classifyFps,
+  livePresets,
+  MediaServer,
+  reasonOf,
+  RollingAverage,
+  type HealthEntry,
+  type LiveStatus,
+  type LiveSubscription,
+  type Machine,
+  type SessionInfo,
+  type Transport,
+} from '@stagelink/core';
+import { BrokerLink } from './broker-link.js';
+import { CommandRunner, type CommandResult } from './command-runner.js';
+import { FpsThrottle } from './fps-throttle.js';
+import { coreLogger, redactUrl } from './log.js';
+import { resolveOptions, type BridgeOptions, type ResolvedBridgeOptions } from './options.js';
+import { machineHealthPayload, sessionHealthPayload, sessionMachines, transportPayload } from './payloads.js';
+import { RetainedState, type StatePayload } from './retained-state.js';
+import { SessionPoller, type PollRound } from './session-poller.js';
+import { Topics } from './topics.js';
+
+export interface Bridge {
+  readonly topics: Topics;
+  /** The options in force, defaults filled in (the password is not repeated here). */
+  readonly options: Omit<ResolvedBridgeOptions, 'password' | 'log'>;
+  /** Says `offline`, closes the broker connection and the session's client. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a bridge: one MediaServer for the session, its state published to the broker, cues taken from it.
+ * Resolves at once, broker or session reachable or not: both are retried for as long as the bridge runs.
+ * OptionError for options that cannot be used.
+ */
+export function startBridge(options: BridgeOptions): Promise<Bridge> {
+  const resolved = resolveOptions(options);
+  const bridge = new SessionBridge(resolved);
+  const shown: Partial<ResolvedBridgeOptions> = { ...resolved };
+  delete shown.password;
+  delete shown.log;
+  return Promise.resolve({ topics: bridge.topics, options: shown as Bridge['options'], close: () => bridge.close() });
+}
+
+/** One machine's live values: FPS (local preset on the director, remote on the others) and failover takeover. */
+interface MachineWatch {
+  machine: Machine;
+  asDirector: boolean;
+  fps?: LiveSubscription;
+  takeover?: LiveSubscription;
+  average: RollingAverage;
+  throttle: FpsThrottle;
+}
+
+class SessionBridge {
+  readonly topics: Topics;
+  readonly #state = new RetainedState();
+  readonly #mediaServer: MediaServer;
+  readonly #link: BrokerLink;
+  readonly #poller: SessionPoller;
+  readonly #commands: CommandRunner;
+  readonly #machines = new Map<string, MachineWatch>();
+  readonly #failing = new Map<string, string>();
+  #director: string | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(private readonly options: ResolvedBridgeOptions) {
+    const { log } = options;
+    this.topics = new Topics(options.prefix);
+    this.#mediaServer = new MediaServer({
+      host: options.server,
+      followDirector: options.followDirector,
+      ...(options.hosts ? { hosts: options.hosts } : {}),
+      logger: coreLogger(log),
+    });
+    this.#mediaServer.on('director', (change) => {
+      log.info('director', { hostname: change.hostname, url: change.url, ...(change.previous ? { previous: change.previous } : {}) });
+      this.#setDirector(change.hostname);
+      this.#publish(this.topics.director, { hostname: change.hostname, url: change.url });
+    });
+    this.#mediaServer.live.on('status', (status) => this.#liveStatus(status));
+    this.#commands = new CommandRunner(
+      this.#mediaServer,
+      this.topics,
+      { maxAgeMs: options.maxCommandAgeMs, acceptUntimed: options.acceptUntimedCommands },
+      (topic, result, correlationData) => this.#reply(topic, result, correlationData),
+      () => this.#poller.pollSoon(),
+      log,
+    );
+    this.#poller = new SessionPoller(this.#mediaServer, options.pollIntervalMs, (round) => {
+      try {
+        this.#onRound(round);
+      } catch (error) {
+        log.error('poll round failed', { reason: reasonOf(error) });
+      }
+    });
+    this.#link = new BrokerLink(options, this.topics, { onConnect: () => this.#republish(), onMessage: (message) => this.#commands.handle(message) }, log);
+    log.info('bridge starting', { server: options.server, broker: redactUrl(options.mqtt), prefix: options.prefix, followDirector: options.followDirector });
+    this.#poller.start();
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#poller.stop();
+      await this.#commands.drain();
+      for (const watch of this.#machines.values()) this.#unwatch(watch);
+      await this.#link.close();
+      await this.#mediaServer.close();
+      this.options.log.info('bridge stopped', { prefix: this.options.prefix });
+    })();
+    return this.#closing;
+  }
+
+  // ---- state ----------------------------------------------------------------------------------------------
+
+  #publish(topic: string, payload: StatePayload): void {
+    if (this.#closing) return;
+    const json = this.#state.set(topic, payload);
+    if (json !== undefined) this.#link.publishRetained(topic, json);
+  }
+
+  /** Republishes a topic's last value with `"stale": true`, at once; a topic never published stays empty. */
+  #markStale(topic: string): void {
+    const stale = this.#state.staleVersion(topic);
+    if (stale) this.#publish(topic, stale);
+  }
+
+  /** After every (re)connect: the broker may have forgotten everything (a restart without persistence). */
+  #republish(): void {
+    for (const [topic, json] of this.#state.entries()) this.#link.publishRetained(topic, json);
+    this.#link.publishRetained(this.topics.bridge, JSON.stringify('online'));
+  }
+
+  #reply(topic: string, result: CommandResult, correlationData?: Buffer): void {
+    this.#link.publishResult(topic, JSON.stringify(result), correlationData);
+  }
+
+  // ---- polled state ---------------------------------------------------------------------------------------
+
+  #onRound({ session, health, transports }: PollRound): void {
+    if (session.status === 'fulfilled') this.#onSession(session.value);
+    this.#note('session', session);
+    if (health.status === 'fulfilled') this.#onHealth(health.value);
+    else {
+      for (const hostname of this.#machines.keys()) this.#markStale(this.topics.machineHealth(hostname));
+      this.#markStale(this.topics.sessionHealth);
+    }
+    this.#note('health', health);
+    if (transports.status === 'fulfilled') this.#onTransports(transports.value);
+    else for (const topic of this.#state.topics()) if (topic.startsWith(`${this.topics.prefix}/transports/`)) this.#markStale(topic);
+    this.#note('transports', transports);
+  }
+
+  /** Logs a read that starts failing, and once more when it recovers; not every round. */
+  #note(what: string, result: PromiseSettledResult<unknown>): void {
+    const before = this.#failing.get(what);
+    if (result.status === 'fulfilled') {
+      if (before !== undefined) this.options.log.info('read recovered', { what });
+      this.#failing.delete(what);
+      return;
+    }
+    const reason = reasonOf(result.reason);
+    if (before !== reason) this.options.log.warn('read failed', { what, reason });
+    this.#failing.set(what, reason);
+  }
+
+  #onSession(session: SessionInfo): void {
+    for (const machine of sessionMachines(session)) this.#watch(machine);
+    if (this.options.followDirector) {
+      const director = this.#mediaServer.director;
+      if (director) {
+        this.#setDirector(director.hostname);
+        this.#publish(this.topics.director, { hostname: director.hostname, url: director.url });
+      }
+      return;
+    }
+    const hostname = session.director?.hostname ?? null;
+    this.#setDirector(hostname ?? undefined);
+    this.#publish(this.topics.director, { hostname, url: this.#mediaServer.origin });
+  }
+
+  #onHealth(entries: HealthEntry[]): void {
+    for (const entry of entries) this.#watch(entry.machine);
+    for (const hostname of this.#machines.keys()) this.#publish(this.topics.machineHealth(hostname), machineHealthPayload(entries, hostname));
+    this.#publish(this.topics.sessionHealth, sessionHealthPayload(entries));
+  }
+
+  #onTransports(transports: Transport[]): void {
+    for (const transport of transports) {
+      if (typeof transport?.name !== 'string') continue;
+      this.#publish(this.topics.transportState(transport.name), transportPayload(transport));
+    }
+  }
+
+  // ---- live values ----------------------------------------------------------------------------------------
+
+  #setDirector(hostname: string | undefined): void {
+    if (hostname === this.#director) return;
+    this.#director = hostname;
+    // The director's own FPS is its local monitor; every other machine's is a remote monitor on the director.
+    for (const watch of this.#machines.values()) {
+      if (watch.asDirector !== (watch.machine.hostname === hostname)) this.#subscribeFps(watch);
+    }
+  }
+
+  #watch(machine: Machine): void {
+    if (typeof machine?.hostname !== 'string' || machine.hostname === '' || this.#machines.has(machine.hostname) || this.#closing) return;
+    const topic = this.topics.machineFps(machine.hostname);
+    const periodMs = 1000 / this.options.fpsHz;
+    const watch: MachineWatch = {
+      machine,
+      asDirector: false,
+      average: new RollingAverage(ALERT_AVERAGE_WINDOW),
+      throttle: new FpsThrottle(periodMs, this.options.fpsDeadband, (payload) => this.#publish(topic, { ...payload })),
+    };
+    this.#machines.set(machine.hostname, watch);
+    this.#subscribeFps(watch);
+    this.#subscribeTakeover(watch);
+  }
+
+  #subscribeFps(watch: MachineWatch): void {
+    watch.fps?.close();
+    watch.average.reset();
+    const { hostname } = watch.machine;
+    watch.asDirector = hostname === this.#director;
+    // Asked of the director no faster than published: never more values than the bridge passes on.
+    const intervalMs = Math.max(100, Math.round(1000 / this.options.fpsHz));
+    try {
+      const preset = watch.asDirector ? livePresets.localFps() : livePresets.remoteFps(hostname);
+      watch.fps = this.#mediaServer.live.subscribe(
+        { ...preset, updateFrequencyMs: intervalMs },
+        ({ value }) => {
+          if (typeof value !== 'number' || !Number.isFinite(value)) return;
+          const average = watch.average.push(value);
+          watch.throttle.offer({ value, average, alert: classifyFps(average, this.options.fpsTarget) });
+        },
+        { onError: (error) => this.#liveProblem(`fps ${hostname}`, error) },
+      );
+    } catch (error) {
+      this.#liveProblem(`fps ${hostname}`, error);
+    }
+  }
+
+  #subscribeTakeover(watch: MachineWatch): void {
+    const { hostname, uid } = watch.machine;
+    const topic = this.topics.machineTakeover(hostname);
+    try {
+      watch.takeover = this.#mediaServer.live.subscribe(
+        livePresets.failoverTakeover(uid),
+        ({ value }) => {
+          if (typeof value === 'boolean') this.#publish(topic, { value });
+        },
+        { onError: (error) => this.#liveProblem(`takeover ${hostname}`, error) },
+      );
+    } catch (error) {
+      this.#liveProblem(`takeover ${hostname}`, error);
+    }
+  }
+
+  #unwatch(watch: MachineWatch): void {
+    watch.fps?.close();
+    watch.takeover?.close();
+    watch.throttle.close();
+  }
+
+  /** The stream dropped: every live value is marked stale at once, and averages start again when it is back. */
+  #liveStatus(status: LiveStatus): void {
+    this.options.log.info('live update', { status });
+    if (status === 'online') return;
+    for (const watch of this.#machines.values()) {
+      watch.average.reset();
+      watch.throttle.markStale();
+      this.#markStale(this.topics.machineTakeover(watch.machine.hostname));
+    }
+  }
+
+  #liveProblem(what: string, error: unknown): void {
+    const reason = reasonOf(error);
+    if (this.#failing.get(what) === reason) return;
+    this.#failing.set(what, reason);
+    this.options.log.warn('live value refused', { what, reason });
+  }
+}

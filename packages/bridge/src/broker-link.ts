@@ -1,0 +1,148 @@
+import { fullJitter, reasonOf } from '@stagelink/core';
+import { connect, type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import { redactUrl, type BridgeLog } from './log.js';
+import type { ResolvedBridgeOptions } from './options.js';
+import type { Topics } from './topics.js';
+
+/** A command as it came from the broker. */
+export interface IncomingMessage {
+  topic: string;
+  payload: Buffer;
+  retain: boolean;
+  responseTopic?: string;
+  correlationData?: Buffer;
+  messageExpiryInterval?: number;
+}
+
+export interface BrokerLinkEvents {
+  /** Connected (again): publish everything retained now. */
+  onConnect(): void;
+  onMessage(message: IncomingMessage): void;
+}
+
+/** Even a zero jitter waits this long: a broker that refuses at once is not hammered. */
+const MIN_RECONNECT_MS = 100;
+
+/**
+ * The bridge's one MQTT connection (MQTT 5): a Last Will that says the bridge is offline, the command topics
+ * subscribed on every connect (retained commands never delivered), and reconnects with full-jitter back-off, so a
+ * venue's bridges do not all hit a restarted broker at once.
+ */
+export class BrokerLink {
+  readonly #client: MqttClient;
+  #attempt = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #closing = false;
+  #lastError = '';
+  #wasConnected = false;
+
+  constructor(
+    private readonly options: ResolvedBridgeOptions,
+    private readonly topics: Topics,
+    private readonly events: BrokerLinkEvents,
+    private readonly log: BridgeLog,
+  ) {
+    const clientOptions: IClientOptions = {
+      protocolVersion: 5,
+      clientId: options.clientId,
+      clean: true,
+      keepalive: options.keepaliveSeconds,
+      connectTimeout: 5000,
+      // Reconnects are ours (see #scheduleReconnect): MQTT.js retries at a fixed period.
+      reconnectPeriod: 0,
+      resubscribe: false,
+      queueQoSZero: false,
+      will: { topic: topics.bridge, payload: Buffer.from(JSON.stringify('offline')), qos: 1, retain: true },
+      ...(options.username === undefined ? {} : { username: options.username }),
+      ...(options.password === undefined ? {} : { password: options.password }),
+      ...(options.tls?.ca ? { ca: options.tls.ca } : {}),
+      ...(options.tls?.cert ? { cert: options.tls.cert } : {}),
+      ...(options.tls?.key ? { key: options.tls.key } : {}),
+      rejectUnauthorized: true,
+    };
+    this.log.info('broker connecting', { broker: redactUrl(options.mqtt), clientId: options.clientId });
+    this.#client = connect(options.mqtt, clientOptions);
+    this.#client.on('connect', () => this.#connected());
+    this.#client.on('close', () => this.#closed());
+    this.#client.on('error', (error) => this.#error(error));
+    this.#client.on('message', (topic, payload, packet: IPublishPacket) => {
+      const properties = packet.properties ?? {};
+      this.events.onMessage({
+        topic,
+        payload,
+        retain: packet.retain,
+        ...(typeof properties.responseTopic === 'string' ? { responseTopic: properties.responseTopic } : {}),
+        ...(properties.correlationData ? { correlationData: Buffer.from(properties.correlationData) } : {}),
+        ...(typeof properties.messageExpiryInterval === 'number' ? { messageExpiryInterval: properties.messageExpiryInterval } : {}),
+      });
+    });
+  }
+
+  get connected(): boolean {
+    return this.#client.connected;
+  }
+
+  /** Retained state (QoS 1). Dropped while disconnected: everything retained is published again on connect. */
+  publishRetained(topic: string, payload: string): void {
+    if (!this.#client.connected) return;
+    this.#client.publish(topic, payload, { qos: 1, retain: true }, (error) => {
+      if (error && !this.#closing) this.log.warn('publish failed', { topic, reason: reasonOf(error) });
+    });
+  }
+
+  /** A command's result (QoS 1, not retained), with the MQTT 5 correlation data when the command had some. */
+  publishResult(topic: string, payload: string, correlationData?: Buffer): void {
+    this.#client.publish(topic, payload, { qos: 1, retain: false, ...(correlationData ? { properties: { correlationData } } : {}) }, (error) => {
+      if (error && !this.#closing) this.log.warn('result not published', { topic, reason: reasonOf(error) });
+    });
+  }
+
+  /** Says `offline` (retained), then disconnects without firing the Last Will. Safe to call more than once. */
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    clearTimeout(this.#timer);
+    if (this.#client.connected) {
+      await new Promise<void>((resolve) => {
+        this.#client.publish(this.topics.bridge, JSON.stringify('offline'), { qos: 1, retain: true }, () => resolve());
+        setTimeout(resolve, 2000).unref();
+      });
+    }
+    await new Promise<void>((resolve) => {
+      this.#client.end(false, {}, () => resolve());
+      setTimeout(() => {
+        this.#client.end(true);
+        resolve();
+      }, 2000).unref();
+    });
+  }
+
+  #connected(): void {
+    this.#attempt = 0;
+    this.#lastError = '';
+    this.log.info(this.#wasConnected ? 'broker reconnected' : 'broker connected', { broker: redactUrl(this.options.mqtt) });
+    this.#wasConnected = true;
+    // rh 2: retained messages on command topics are never delivered, so a stale cue cannot fire on subscribe.
+    this.#client.subscribe(this.topics.commands, { qos: 1, rh: 2 }, (error) => {
+      if (error) this.log.error('command topics not subscribed', { topic: this.topics.commands, reason: reasonOf(error) });
+    });
+    this.events.onConnect();
+  }
+
+  #closed(): void {
+    if (this.#closing || this.#timer) return;
+    const delay = Math.max(MIN_RECONNECT_MS, fullJitter(this.#attempt++, this.options.reconnect.baseMs, this.options.reconnect.capMs));
+    this.log.warn('broker disconnected', { broker: redactUrl(this.options.mqtt), retryInMs: delay, attempt: this.#attempt });
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (!this.#closing) this.#client.reconnect();
+    }, delay);
+  }
+
+  #error(error: Error): void {
+    const reason = reasonOf(error);
+    if (reason === this.#lastError) return;
+    this.#lastError = reason;
+    this.log.error('broker error', { broker: redactUrl(this.options.mqtt), reason });
+  }
+}

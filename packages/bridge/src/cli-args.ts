@@ -1,0 +1,130 @@
+import { parseHostMap, reasonOf } from '@stagelink/core';
+import type { LogFormat } from './log.js';
+import { OptionError, type BridgeOptions } from './options.js';
+
+export const USAGE = `Usage: stagelink-bridge --server <host> --mqtt <url> [options]
+
+Holds the one connection to a media-server session, publishes its state to an MQTT broker (retained, QoS 1,
+JSON) and takes cues from it.
+
+  --server <host>             any machine of the session: hostname, host:port or http:// URL (required)
+  --mqtt <url>                the broker: mqtt://host:1883, or mqtts://host:8883 for TLS (required)
+  --prefix <topic>            topic prefix (default stagelink/<hostname of --server>)
+  --follow-director           follow the director when the role moves to another machine
+  --hosts NAME=ADDR,...       addresses of machines whose hostnames do not resolve from here
+  --fps-hz <n>                most FPS messages per machine per second (default 4)
+  --fps-deadband <fps>        smaller FPS changes are not published (default 0.05)
+  --fps-target <fps>          the show's frame rate, for the FPS alert class (default 60)
+  --poll-interval <ms>        how often health, session and transports are read (default 2000)
+  --max-command-age <ms>      refuse commands older than this (default 2000)
+  --accept-untimed-commands   run commands with neither sentAt nor a message expiry (default: refused)
+  --username <name>           broker account
+  --password-file <path>      file holding the broker password (never give it on the command line)
+  --tls-ca <path>             CA certificate (PEM) the broker's certificate is checked against
+  --tls-cert <path>           client certificate (PEM), with --tls-key
+  --tls-key <path>            client key (PEM)
+  --keepalive <s>             MQTT keep-alive (default 10): the Last Will fires 1.5 keep-alives after silence
+  --client-id <id>            MQTT client id (default stagelink-bridge-<prefix>)
+  --log-format text|json      log lines on stderr (default text)
+  --help                      this text`;
+
+export type CliCommand =
+  | { kind: 'help' }
+  | {
+      kind: 'run';
+      options: Omit<BridgeOptions, 'password' | 'tls' | 'log'>;
+      passwordFile?: string;
+      tlsFiles: { ca?: string; cert?: string; key?: string };
+      logFormat: LogFormat;
+    };
+
+const VALUE_FLAGS = new Set([
+  'server',
+  'mqtt',
+  'prefix',
+  'hosts',
+  'fps-hz',
+  'fps-deadband',
+  'fps-target',
+  'poll-interval',
+  'max-command-age',
+  'username',
+  'password-file',
+  'tls-ca',
+  'tls-cert',
+  'tls-key',
+  'keepalive',
+  'client-id',
+  'log-format',
+]);
+const SWITCHES = new Set(['follow-director', 'accept-untimed-commands', 'help']);
+
+/** Reads the flags; OptionError names the first one that cannot be used. Reads no file. */
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  const values = new Map<string, string>();
+  const switches = new Set<string>();
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] ?? '';
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
+    if (!match?.[1]) throw new OptionError(`Unexpected argument ${JSON.stringify(arg)}.`);
+    const name = match[1];
+    if (name === 'password') throw new OptionError('--password is not taken: a password on the command line is seen by every user of the machine. Use --password-file.');
+    if (SWITCHES.has(name)) {
+      if (match[2] !== undefined) throw new OptionError(`--${name} takes no value.`);
+      switches.add(name);
+      continue;
+    }
+    if (!VALUE_FLAGS.has(name)) throw new OptionError(`Unknown flag --${name}.`);
+    const value = match[2] ?? argv[++index];
+    if (value === undefined || (match[2] === undefined && value.startsWith('--'))) throw new OptionError(`--${name} needs a value.`);
+    values.set(name, value);
+  }
+  if (switches.has('help')) return { kind: 'help' };
+  const server = values.get('server');
+  const mqtt = values.get('mqtt');
+  if (!server) throw new OptionError('--server is required: the address of any machine of the session.');
+  if (!mqtt) throw new OptionError('--mqtt is required: the broker URL, e.g. mqtt://127.0.0.1:1883.');
+  const logFormat = values.get('log-format') ?? 'text';
+  if (logFormat !== 'text' && logFormat !== 'json') throw new OptionError(`--log-format is text or json (got ${JSON.stringify(logFormat)}).`);
+  const number = (flag: string): number | undefined => {
+    const text = values.get(flag);
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value)) throw new OptionError(`--${flag} must be a number (got ${JSON.stringify(text)}).`);
+    return value;
+  };
+  const hostsText = values.get('hosts');
+  let hosts;
+  try {
+    hosts = hostsText === undefined ? undefined : parseHostMap(hostsText);
+  } catch (error) {
+    throw new OptionError(`--hosts: ${reasonOf(error)}`);
+  }
+  const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
+  return {
+    kind: 'run',
+    options: {
+      server,
+      mqtt,
+      ...optional('prefix', values.get('prefix')),
+      followDirector: switches.has('follow-director'),
+      ...optional('hosts', hosts),
+      ...optional('fpsHz', number('fps-hz')),
+      ...optional('fpsDeadband', number('fps-deadband')),
+      ...optional('fpsTarget', number('fps-target')),
+      ...optional('pollIntervalMs', number('poll-interval')),
+      ...optional('maxCommandAgeMs', number('max-command-age')),
+      acceptUntimedCommands: switches.has('accept-untimed-commands'),
+      ...optional('username', values.get('username')),
+      ...optional('keepaliveSeconds', number('keepalive')),
+      ...optional('clientId', values.get('client-id')),
+    },
+    ...optional('passwordFile', values.get('password-file')),
+    tlsFiles: {
+      ...optional('ca', values.get('tls-ca')),
+      ...optional('cert', values.get('tls-cert')),
+      ...optional('key', values.get('tls-key')),
+    },
+    logFormat,
+  };
+}

@@ -1,0 +1,112 @@
+import type { HostMap } from '@stagelink/core';
+import { silentLog, type BridgeLog } from './log.js';
+import { checkPrefix, defaultPrefix } from './topics.js';
+
+export interface BridgeOptions {
+  /** Any machine of the session: a hostname, `host:port` or `http://` URL (as core takes it). */
+  server: string;
+  /** The broker: `mqtt://host:1883` or `mqtts://host:8883` (TLS). */
+  mqtt: string;
+  /** Topic prefix; default `stagelink/<hostname of server>`. */
+  prefix?: string;
+  /** Follow the director of the session when the role moves (default false). */
+  followDirector?: boolean;
+  /** Addresses of machines by hostname, for names the bridge's host cannot resolve (core's `hosts`). */
+  hosts?: HostMap;
+  /** Most FPS messages per machine per second (default 4). */
+  fpsHz?: number;
+  /** An FPS change smaller than this is not published, unless its alert class changes (default 0.05). */
+  fpsDeadband?: number;
+  /** The show's frame rate, against which the alert class is worked out (default 60). */
+  fpsTarget?: number;
+  /** How often health, session and transports are read (default 2000 ms). */
+  pollIntervalMs?: number;
+  /** A command older than this is refused (default 2000 ms). */
+  maxCommandAgeMs?: number;
+  /**
+   * Run commands that carry neither `sentAt` nor an MQTT 5 message expiry (default false: they are refused, since
+   * nothing then tells a cue held through a broker outage from a fresh one).
+   */
+  acceptUntimedCommands?: boolean;
+  /** Broker account. */
+  username?: string;
+  password?: string;
+  /** PEM contents (not paths) for a TLS broker. */
+  tls?: { ca?: string; cert?: string; key?: string };
+  /** MQTT keep-alive in seconds (default 10): the broker publishes the Last Will 1.5 keep-alives after silence. */
+  keepaliveSeconds?: number;
+  /** MQTT client id (default `stagelink-bridge-<prefix>`). */
+  clientId?: string;
+  /** Broker reconnect back-off: full jitter from base, doubling, up to cap (default 250 ms to 10 s). */
+  reconnect?: { baseMs?: number; capMs?: number };
+  log?: BridgeLog;
+}
+
+export interface ResolvedBridgeOptions {
+  server: string;
+  mqtt: string;
+  prefix: string;
+  followDirector: boolean;
+  hosts: HostMap | undefined;
+  fpsHz: number;
+  fpsDeadband: number;
+  fpsTarget: number;
+  pollIntervalMs: number;
+  maxCommandAgeMs: number;
+  acceptUntimedCommands: boolean;
+  username: string | undefined;
+  password: string | undefined;
+  tls: { ca?: string; cert?: string; key?: string } | undefined;
+  keepaliveSeconds: number;
+  clientId: string;
+  reconnect: { baseMs: number; capMs: number };
+  log: BridgeLog;
+}
+
+/** An option that cannot be used; the CLI exits with code 2. */
+export class OptionError extends Error {
+  override name = 'OptionError';
+  readonly code = 'STAGELINK_BRIDGE_ERR_OPTION';
+}
+
+export function resolveOptions(options: BridgeOptions): ResolvedBridgeOptions {
+  if (typeof options.server !== 'string' || options.server.trim() === '') throw new OptionError('--server is required: the address of any machine of the session.');
+  if (typeof options.mqtt !== 'string' || !/^(mqtts?|wss?|tcp|ssl):\/\/./i.test(options.mqtt)) {
+    throw new OptionError(`--mqtt must be a broker URL such as mqtt://127.0.0.1:1883 or mqtts://broker:8883 (got ${JSON.stringify(redactForError(options.mqtt))}).`);
+  }
+  const prefix = options.prefix ?? defaultPrefix(options.server);
+  const prefixProblem = checkPrefix(prefix);
+  if (prefixProblem) throw new OptionError(`--prefix ${JSON.stringify(prefix)} cannot be used: ${prefixProblem}.`);
+  if (options.password !== undefined && options.username === undefined) throw new OptionError('A password needs --username.');
+  return {
+    server: options.server.trim(),
+    mqtt: options.mqtt,
+    prefix,
+    followDirector: options.followDirector ?? false,
+    hosts: options.hosts,
+    fpsHz: positive(options.fpsHz ?? 4, '--fps-hz', 0.01, 60),
+    fpsDeadband: positive(options.fpsDeadband ?? 0.05, '--fps-deadband', 0, 1000),
+    fpsTarget: positive(options.fpsTarget ?? 60, '--fps-target', 1, 1000),
+    pollIntervalMs: positive(options.pollIntervalMs ?? 2000, '--poll-interval', 100, 3_600_000),
+    maxCommandAgeMs: positive(options.maxCommandAgeMs ?? 2000, '--max-command-age', 1, 3_600_000),
+    acceptUntimedCommands: options.acceptUntimedCommands ?? false,
+    username: options.username,
+    password: options.password,
+    tls: options.tls,
+    keepaliveSeconds: positive(options.keepaliveSeconds ?? 10, '--keepalive', 1, 65535),
+    clientId: options.clientId ?? `stagelink-bridge-${prefix.replace(/[^A-Za-z0-9_-]/g, '-')}`.slice(0, 64),
+    reconnect: { baseMs: options.reconnect?.baseMs ?? 250, capMs: options.reconnect?.capMs ?? 10_000 },
+    log: options.log ?? silentLog,
+  };
+}
+
+function positive(value: number, flag: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new OptionError(`${flag} must be a number from ${min} to ${max} (got ${String(value)}).`);
+  }
+  return value;
+}
+
+function redactForError(url: unknown): unknown {
+  return typeof url === 'string' ? url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@') : url;
+}

@@ -1,0 +1,33 @@
+import { isPlaying, toPlaymode, worstHealth, type HealthEntry, type HealthState, type Machine, type SessionInfo, type Transport } from '@stagelink/core';
+
+/** `machines/<hostname>/health`: the machine's worst severity (core's rule) and the states behind it. */
+export function machineHealthPayload(entries: readonly HealthEntry[], hostname: string): { severity: string; states: HealthState[] } {
+  const own = entries.filter((entry) => entry.machine.hostname === hostname || entry.runningAsMachine.hostname === hostname);
+  return {
+    severity: worstHealth(entries, hostname),
+    states: own.flatMap((entry) => entry.status.states.map(({ name, detail, category, severity }) => ({ name, detail, category, severity }))),
+  };
+}
+
+/** `session/health`: the worst severity of the session. */
+export function sessionHealthPayload(entries: readonly HealthEntry[]): { severity: string } {
+  return { severity: worstHealth(entries) };
+}
+
+/** `transports/<name>/state`, playmodes in core's words whichever vocabulary the director speaks. */
+export function transportPayload(transport: Transport): Record<string, unknown> {
+  return {
+    playmode: toPlaymode(transport.playmode),
+    playing: isPlaying(transport),
+    track: transport.currentTrack?.name ?? null,
+    volume: transport.volume,
+    brightness: transport.brightness,
+    engaged: transport.engaged,
+  };
+}
+
+/** Every machine the session lists (director, actors, understudies), by hostname, with its uid. */
+export function sessionMachines(session: SessionInfo): Machine[] {
+  const all = [...(session.director ? [session.director] : []), ...(session.actors ?? []), ...(session.understudies ?? [])];
+  return all.filter((machine) => typeof machine?.hostname === 'string' && machine.hostname !== '').map(({ uid, name, hostname }) => ({ uid, name, hostname }));
+}

@@ -1,0 +1,41 @@
+/** A state payload: a JSON object, or text (the bridge's own `online` / `offline`). */
+export type StatePayload = Record<string, unknown> | string;
+
+/**
+ * The last payload of every retained topic, so that a broker that restarted (and forgot everything) or a bridge
+ * that reconnected gets all of it again, and so that a value the bridge can no longer see is republished with
+ * `"stale": true` rather than left looking live.
+ */
+export class RetainedState {
+  readonly #payloads = new Map<string, StatePayload>();
+  readonly #published = new Map<string, string>();
+
+  /** Records a payload; answers its JSON when it differs from what the topic holds, undefined when unchanged. */
+  set(topic: string, payload: StatePayload): string | undefined {
+    this.#payloads.set(topic, payload);
+    const json = JSON.stringify(payload);
+    if (this.#published.get(topic) === json) return undefined;
+    this.#published.set(topic, json);
+    return json;
+  }
+
+  get(topic: string): StatePayload | undefined {
+    return this.#payloads.get(topic);
+  }
+
+  /** The topic's last object payload with `"stale": true`; undefined when it has none or is already stale. */
+  staleVersion(topic: string): Record<string, unknown> | undefined {
+    const payload = this.#payloads.get(topic);
+    if (typeof payload !== 'object' || payload.stale === true) return undefined;
+    return { ...payload, stale: true };
+  }
+
+  topics(): string[] {
+    return [...this.#payloads.keys()];
+  }
+
+  /** Every topic and its JSON, for a republish after a (re)connect. */
+  entries(): [string, string][] {
+    return [...this.#published.entries()];
+  }
+}

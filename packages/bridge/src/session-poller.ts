@@ -1,0 +1,70 @@
+import type { HealthEntry, MediaServer, SessionInfo, Transport } from '@stagelink/core';
+
+/** One look at the session: each read succeeds or fails on its own. */
+export interface PollRound {
+  session: PromiseSettledResult<SessionInfo>;
+  health: PromiseSettledResult<HealthEntry[]>;
+  transports: PromiseSettledResult<Transport[]>;
+}
+
+/** Short of the interval, so a round that times out still leaves the next one on time. */
+const READ_TIMEOUT_MS = 1500;
+
+/**
+ * The bridge's one poller: session, health and transports, read together every interval (start to start), never
+ * two rounds at once. `pollSoon` asks for a round now, e.g. after a cue, so transport state follows at once.
+ */
+export class SessionPoller {
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+  #again = false;
+  #stopped = false;
+  readonly #abort = new AbortController();
+
+  constructor(
+    private readonly mediaServer: MediaServer,
+    private readonly intervalMs: number,
+    private readonly onRound: (round: PollRound) => void,
+  ) {}
+
+  start(): void {
+    void this.#round();
+  }
+
+  pollSoon(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    void this.#round();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#abort.abort();
+  }
+
+  async #round(): Promise<void> {
+    if (this.#stopped) return;
+    this.#running = true;
+    const started = performance.now();
+    const options = { signal: this.#abort.signal, timeoutMs: Math.min(READ_TIMEOUT_MS, this.intervalMs) };
+    const [session, health, transports] = await Promise.allSettled([
+      this.mediaServer.status.session(options),
+      this.mediaServer.status.health(options),
+      this.mediaServer.transport.transports(options).then((answer) => answer.transports),
+    ]);
+    this.#running = false;
+    if (this.#stopped) return;
+    this.onRound({ session, health, transports });
+    if (this.#again) {
+      this.#again = false;
+      void this.#round();
+      return;
+    }
+    this.#timer = setTimeout(() => void this.#round(), Math.max(0, this.intervalMs - (performance.now() - started)));
+  }
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs } from '../src/cli-args.js';
+import { commandDeadline } from '../src/command-age.js';
+import { parseCommand, readEnvelope, readPayload } from '../src/commands.js';
+import { FpsThrottle, type FpsPayload, type ThrottleTimers } from '../src/fps-throttle.js';
+import { lineLog, redactUrl } from '../src/log.js';
+import { OptionError, resolveOptions } from '../src/options.js';
+import { RecentIds } from '../src/recent-ids.js';
+import { defaultPrefix, Topics, topicSegment } from '../src/topics.js';
+
+describe('topics', () => {
+  it('turns /, + and # in names into _ so each name stays one topic segment', () => {
+    expect(topicSegment('a/b+c#d')).toBe('a_b_c_d');
+    expect(topicSegment('')).toBe('_');
+    expect(new Topics('stagelink/show').transportState('side screens')).toBe('stagelink/show/transports/side screens/state');
+    expect(new Topics('p').machineFps('x/y')).toBe('p/machines/x_y/fps');
+  });
+
+  it('defaults the prefix to the hostname of the server', () => {
+    expect(defaultPrefix('http://10.0.0.5:8080')).toBe('stagelink/10.0.0.5');
+    expect(defaultPrefix('DIRECTOR01')).toBe('stagelink/DIRECTOR01');
+  });
+
+  it('refuses a prefix with wildcards or empty levels', () => {
+    for (const prefix of ['a/#', 'a/+/b', '$SYS/x', 'a//b', '/a', 'a/']) {
+      expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', prefix })).toThrow(OptionError);
+    }
+  });
+});
+
+describe('command line', () => {
+  it('reads the DESIGN flags and the broker account', () => {
+    const command = parseCliArgs(['--server', '10.0.0.5', '--mqtt=mqtt://h:1883', '--follow-director', '--fps-hz', '2', '--max-command-age', '1500', '--username', 'bridge', '--password-file', '/run/pw', '--hosts', 'DIRECTOR01=10.0.0.5,ACTOR01=10.0.0.6']);
+    expect(command).toMatchObject({
+      kind: 'run',
+      options: { server: '10.0.0.5', mqtt: 'mqtt://h:1883', followDirector: true, fpsHz: 2, maxCommandAgeMs: 1500, username: 'bridge', hosts: { DIRECTOR01: '10.0.0.5', ACTOR01: '10.0.0.6' } },
+      passwordFile: '/run/pw',
+    });
+  });
+
+  it('refuses a password on the command line, unknown flags and missing values', () => {
+    expect(() => parseCliArgs(['--server', 'x', '--mqtt', 'mqtt://h', '--password', 'secret'])).toThrow(/password-file/);
+    expect(() => parseCliArgs(['--server', 'x', '--mqtt', 'mqtt://h', '--nope'])).toThrow(/Unknown flag/);
+    expect(() => parseCliArgs(['--server'])).toThrow(/needs a value/);
+    expect(() => parseCliArgs(['--mqtt', 'mqtt://h'])).toThrow(/--server is required/);
+    expect(() => parseCliArgs(['--server', 'x', '--mqtt', 'mqtt://h', '--fps-hz', 'fast'])).toThrow(/number/);
+    expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
+  });
+});
+
+describe('logs', () => {
+  it('never writes a password, in a URL or anywhere in a line', () => {
+    const lines: string[] = [];
+    const log = lineLog({ write: (line: string) => lines.push(line) }, 'json', ['hunter2']);
+    log.error('broker error', { reason: 'bad password hunter2', broker: redactUrl('mqtt://bridge:hunter2@h:1883') });
+    expect(lines.join('')).not.toContain('hunter2');
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 'error', event: 'broker error', broker: 'mqtt://bridge:***@h:1883' });
+  });
+});
+
+describe('commands', () => {
+  const body = (text: string) => readPayload(Buffer.from(text));
+
+  it('reads a transport command with core fields', () => {
+    expect(parseCommand('transport/gototrack', body('{"transport":"main","track":{"name":"Intro"},"playmode":"play","id":"1"}'))).toEqual({
+      kind: 'transport',
+      command: 'gototrack',
+      transports: [{ name: 'main' }],
+      fields: { track: { name: 'Intro' }, playmode: 'play' },
+    });
+    expect(parseCommand('transport/play', body('{"transport":["main",{"uid":"9007199254740993"}]}'))).toMatchObject({ transports: [{ name: 'main' }, { uid: '9007199254740993' }] });
+  });
+
+  it('refuses unknown commands, unknown fields, wrong kinds and missing fields before anything is sent', () => {
+    expect(() => parseCommand('transport/explode', body('{"transport":"main"}'))).toThrow(/not a transport command/);
+    expect(() => parseCommand('transport/play/extra', body('{"transport":"main"}'))).toThrow(/not a command/);
+    expect(() => parseCommand('transport/play', body('{"transport":"main","track":"Intro"}'))).toThrow(/Unknown field "track"/);
+    expect(() => parseCommand('transport/volume', body('{"transport":"main","volume":"loud"}'))).toThrow(/volume must be a number/);
+    expect(() => parseCommand('transport/gototrack', body('{"transport":"main"}'))).toThrow(/needs track/);
+    expect(() => parseCommand('transport/play', body('{}'))).toThrow(/needs transport/);
+    expect(() => parseCommand('transport/play', body('{"transport":{"uid":12}}'))).toThrow(/decimal digits/);
+    expect(() => readPayload(Buffer.from('[1]'))).toThrow(/JSON object/);
+    expect(() => readEnvelope(body('{"sentAt":"now"}'))).toThrow(/sentAt/);
+  });
+
+  it('needs confirm: true for failover and restore', () => {
+    expect(() => parseCommand('failover/failovermachine', body('{"machine":"Actor 1"}'))).toThrow(/confirm/);
+    expect(() => parseCommand('failover/failovermachine', body('{"machine":"Actor 1","confirm":"true"}'))).toThrow(/confirm/);
+    expect(parseCommand('failover/failovermachine', body('{"machine":"Actor 1","confirm":true}'))).toEqual({ kind: 'failover', operation: 'failovermachine', machine: { name: 'Actor 1' } });
+    expect(parseCommand('failover/applydefaultrouting', body('{}'))).toEqual({ kind: 'failover', operation: 'applydefaultrouting' });
+  });
+});
+
+describe('command age', () => {
+  const rules = { maxAgeMs: 2000, acceptUntimed: false };
+
+  it('refuses a command sent longer ago than the maximum age, or from a clock far ahead', () => {
+    expect(commandDeadline({ sentAt: 10_000 }, 11_000, undefined, rules)).toBe(12_000);
+    expect(() => commandDeadline({ sentAt: 10_000 }, 12_500, undefined, rules)).toThrow(/2500 ms ago/);
+    expect(() => commandDeadline({ sentAt: 20_000 }, 10_000, undefined, rules)).toThrow(/ahead/);
+  });
+
+  it('takes a message expiry no longer than the maximum age, and refuses untimed commands unless told', () => {
+    expect(commandDeadline({}, 10_000, 1, rules)).toBe(11_000);
+    expect(() => commandDeadline({}, 10_000, 60, rules)).toThrow(/expiry is 60 s/);
+    expect(() => commandDeadline({}, 10_000, undefined, rules)).toThrow(/neither/);
+    expect(commandDeadline({}, 10_000, undefined, { ...rules, acceptUntimed: true })).toBe(12_000);
+  });
+});
+
+describe('recent ids', () => {
+  it('forgets the oldest id past its limit', () => {
+    const ids = new RecentIds<number>(3);
+    for (let index = 0; index < 5; index++) ids.remember(`id${index}`, index);
+    expect(ids.size).toBe(3);
+    expect(ids.get('id0')).toBeUndefined();
+    expect(ids.get('id4')).toBe(4);
+  });
+});
+
+describe('FPS throttle', () => {
+  function harness(periodMs: number, deadband: number) {
+    let now = 0;
+    const timers: { at: number; callback: () => void }[] = [];
+    const clock: ThrottleTimers = {
+      now: () => now,
+      setTimeout: (callback, ms) => {
+        const timer = { at: now + ms, callback };
+        timers.push(timer);
+        return timer;
+      },
+      clearTimeout: (handle) => timers.splice(timers.indexOf(handle as (typeof timers)[number]), 1),
+    };
+    const sent: { at: number; payload: FpsPayload }[] = [];
+    const throttle = new FpsThrottle(periodMs, deadband, (payload) => sent.push({ at: now, payload }), clock);
+    const advance = (ms: number) => {
+      now += ms;
+      for (const timer of timers.filter((candidate) => candidate.at <= now)) {
+        timers.splice(timers.indexOf(timer), 1);
+        timer.callback();
+      }
+    };
+    return { throttle, sent, advance };
+  }
+  const fps = (value: number, alert: FpsPayload['alert'] = 'ok'): FpsPayload => ({ value, average: value, alert });
+
+  it('sends at most one message per period, the newest value winning', () => {
+    const { throttle, sent, advance } = harness(250, 0.05);
+    for (let tick = 0; tick < 100; tick++) {
+      throttle.offer(fps(50 + tick));
+      advance(10);
+    }
+    advance(1000);
+    const gaps = sent.slice(1).map((message, index) => message.at - (sent[index]?.at ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(250);
+    expect(sent.at(-1)?.payload.value).toBe(149);
+  });
+
+  it('drops changes inside the deadband unless the alert class changes, and says stale at once', () => {
+    const { throttle, sent, advance } = harness(250, 0.5);
+    throttle.offer(fps(59.9));
+    advance(300);
+    throttle.offer(fps(59.8));
+    advance(300);
+    expect(sent).toHaveLength(1);
+    throttle.offer(fps(59.7, 'warning'));
+    advance(300);
+    expect(sent).toHaveLength(2);
+    throttle.markStale();
+    expect(sent.at(-1)?.payload).toMatchObject({ value: 59.7, stale: true });
+    throttle.offer(fps(59.7, 'warning'));
+    advance(300);
+    expect(sent.at(-1)?.payload).toEqual(fps(59.7, 'warning'));
+  });
+});
