@@ -28,7 +28,8 @@ export interface TransportKeySettings extends JsonObject {
   command?: string;
   transport?: string;
   track?: string;
-  section?: string;
+  /** 0-based section index; the inspector saves a number, older keys a decimal text. */
+  section?: number | string;
   note?: string;
   tagType?: string;
   tagValue?: string;
@@ -83,6 +84,13 @@ export function numberSetting(value: JsonValue | undefined): number | undefined 
   if (text === undefined) return undefined;
   const number = Number(text);
   return Number.isFinite(number) ? number : undefined;
+}
+
+/** A 0-based index (0, 1, 2, ...) as a number or decimal text; undefined for anything else. */
+export function indexSetting(value: JsonValue | undefined): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  const text = textSetting(value);
+  return text !== undefined && /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined;
 }
 
 /** Settings arrive as any JSON; anything but an object is taken as "nothing set". */

@@ -39,10 +39,14 @@
 
   // ---- settings ----------------------------------------------------------------------------------------------
 
+  // Number inputs, and dropdowns marked data-number (a section's index), save numbers; a value kept from an
+  // older setting that is no number stays as it was, for the key to say what is wrong with it.
   function readField(field) {
     var value = field.value.trim();
-    if (field.type === 'number') return value === '' ? undefined : Number(value);
-    return value === '' ? undefined : value;
+    if (value === '') return undefined;
+    if (field.type === 'number') return Number(value);
+    if (field.hasAttribute('data-number') && /^\d+$/.test(value)) return Number(value);
+    return value;
   }
 
   function saveSetting(field) {

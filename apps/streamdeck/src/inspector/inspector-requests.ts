@@ -15,6 +15,7 @@ import { type MediaServer, originOf, reasonOf } from '@stagelink/core';
 import { asSettings, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
 import { isLinkDown } from '../state/link.js';
 import type { DirectorMove, ServerLease, ServerPool } from '../state/server-pool.js';
+import { sectionLabel } from './section-label.js';
 
 export const INSPECTOR_REQUESTS = ['connection', 'transports', 'tracks', 'sections', 'notes', 'machines'] as const;
 export type InspectorRequest = (typeof INSPECTOR_REQUESTS)[number];
@@ -106,7 +107,7 @@ async function items(server: MediaServer, request: Exclude<InspectorRequest, 'co
       const { annotations } = await server.transport.annotations({ name: track }, options);
       return request === 'sections'
         ? // Sections go by their 0-based index; the time tells the operator which one it is.
-          annotations.sections.map((section) => ({ value: String(section.index), label: `${section.index} (at ${section.time} s)` }))
+          annotations.sections.map((section) => ({ value: String(section.index), label: sectionLabel(section) }))
         : annotations.notes.map((note) => ({ value: note.text, label: `${note.text} (at ${note.time} s)` }));
     }
     case 'machines': {

@@ -14,7 +14,7 @@ import {
   type TransportCommandShape,
   type TransportField,
 } from '@stagelink/core';
-import { numberSetting, textSetting, type JsonValue, type TransportKeySettings } from '../settings.js';
+import { indexSetting, numberSetting, textSetting, type JsonValue, type TransportKeySettings } from '../settings.js';
 
 /** What a key shows as its command. */
 const LABELS: Partial<Record<TransportCommand, string>> = {
@@ -65,6 +65,11 @@ export interface Cue {
   name: string;
 }
 
+/** A setting that is there but cannot be what its field takes: the key says so instead of sending it. */
+class SettingProblem {
+  constructor(readonly message: string) {}
+}
+
 export type CueReading = { ok: true; cue: Cue } | { ok: false; problem: string; label: string };
 
 /** Reads a key's settings; a key that is not fully set up gets a sentence saying what is missing. */
@@ -80,6 +85,7 @@ export function readCue(settings: TransportKeySettings): CueReading {
   for (const field of [...required, ...optional]) {
     if (command === 'engaged') break;
     const value = settingOf(settings[field], field);
+    if (value instanceof SettingProblem) return { ok: false, label, problem: value.message };
     if (value !== undefined) fields[field] = value;
     else if (required.includes(field)) return { ok: false, label, problem: `Set the ${FIELD_NAMES[field] ?? field}.` };
   }
@@ -90,10 +96,10 @@ export function readCue(settings: TransportKeySettings): CueReading {
 /** A setting read as the kind core expects; a track typed as "42" stays a name. */
 function settingOf(value: JsonValue | undefined, field: TransportField): unknown {
   switch (TRANSPORT_FIELDS[field]) {
-    // A section goes by its index: the text (or number) is handed to core, which checks it and says what is wrong.
-    case 'index':
     case 'text':
       return textSetting(value);
+    case 'index':
+      return indexOf(value, field);
     case 'number':
       return numberSetting(value);
     case 'boolean':
@@ -103,6 +109,20 @@ function settingOf(value: JsonValue | undefined, field: TransportField): unknown
       return name === undefined ? undefined : { name };
     }
   }
+}
+
+/**
+ * A section goes by its 0-based index, as directors take it. A name (what keys saved before directors were
+ * known to refuse it) is never sent: the key asks for the section to be chosen again, and points to notes,
+ * which go by name.
+ */
+function indexOf(value: JsonValue | undefined, field: TransportField): number | SettingProblem | undefined {
+  const index = indexSetting(value);
+  if (index !== undefined) return index;
+  const text = textSetting(value);
+  if (text === undefined) return undefined;
+  if (Number.isFinite(Number(text))) return new SettingProblem(`The ${field} must be an index: 0, 1, 2, ... (not ${text}).`);
+  return new SettingProblem(`The ${field} "${text}" is a name: choose it again by its index (0 is the first). "Go to note" goes by name.`);
 }
 
 function nameOf(command: TransportCommand, fields: TransportCommandFields): string | undefined {

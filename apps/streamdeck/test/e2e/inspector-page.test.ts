@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStreamDeck, PLUGIN_DIR } from '../harness/fake-stream-deck.js';
+import { sectionLabel } from '../../src/inspector/section-label.js';
 import { control, startSim } from './simulator.js';
 
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
@@ -31,6 +32,11 @@ function openInspector(deck: FakeStreamDeck, page: string, context: string): JSD
 function options(dom: JSDOM, id: string): string[] {
   const select = dom.window.document.getElementById(id) as HTMLSelectElement | null;
   return select ? [...select.options].map((option) => option.value).filter((value) => value !== '') : [];
+}
+
+function labels(dom: JSDOM, id: string): string[] {
+  const select = dom.window.document.getElementById(id) as HTMLSelectElement | null;
+  return select ? [...select.options].filter((option) => option.value !== '').map((option) => option.textContent ?? '') : [];
 }
 
 function choose(dom: JSDOM, id: string, value: string): void {
@@ -94,15 +100,18 @@ describe('the transport inspector page', () => {
     choose(page, 'track', track);
     const { annotations } = await client.transport.annotations({ name: track });
     await until('the sections of the chosen track', () => options(page, 'section').length > 0);
+    // Each section by its 0-based index and start time ("1 · 1:30"); the key keeps the index, as a number.
     expect(options(page, 'section')).toEqual(annotations.sections.map((section) => String(section.index)));
+    expect(labels(page, 'section')).toEqual(annotations.sections.map(sectionLabel));
+    expect(labels(page, 'section')[0]).toMatch(/^0 · \d+:\d\d/);
     expect(page.window.document.getElementById('section')?.closest('.row')?.hasAttribute('hidden')).toBe(false);
     expect(page.window.document.getElementById('timecode')?.closest('.row')?.hasAttribute('hidden')).toBe(true);
-    const last = String(annotations.sections.at(-1)?.index);
-    choose(page, 'section', last);
+    const last = annotations.sections.at(-1)?.index ?? -1;
+    choose(page, 'section', String(last));
 
-    await until('the section saved', () => deck.keys.get('cue')?.settings.section);
+    await until('the section saved', () => deck.keys.get('cue')?.settings.section !== undefined);
     expect(deck.keys.get('cue')?.settings).toEqual({ command: 'gotosection', transport: 'main', track, section: last });
-    await deck.waitForLatestImage('cue', (svg) => svg.includes('GO TO SECTION'), 'the key showing its new cue');
+    await deck.waitForLatestImage('cue', (svg) => svg.includes('GO TO SECTION') && svg.includes(`>Section ${last}<`), 'the key showing its new cue');
   });
 
   it('stores the media server address in the global settings', async () => {

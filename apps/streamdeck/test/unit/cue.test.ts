@@ -27,6 +27,11 @@ describe('reading a transport key', () => {
     [{ command: 'volume', transport: 'main' }, 'Set the volume (0 to 1).'],
     [{ command: 'constructor', transport: 'main' }, 'Unknown command "constructor".'],
     [{ command: 42, transport: ['main'] }, 'Unknown command "42".'],
+    [{ command: 'gotosection', transport: 'main' }, 'Set the section (its index: 0, 1, 2, ...).'],
+    [{ command: 'gotosection', transport: 'main', section: 'Chorus' }, 'The section "Chorus" is a name: choose it again by its index (0 is the first). "Go to note" goes by name.'],
+    [{ command: 'gotosection', transport: 'main', section: -1 }, 'The section must be an index: 0, 1, 2, ... (not -1).'],
+    [{ command: 'gotosection', transport: 'main', section: '1.5' }, 'The section must be an index: 0, 1, 2, ... (not 1.5).'],
+    [{ command: 'speed', transport: 'main', speed: 'fast' }, 'Set the speed (1 is normal).'],
   ])('%j is not a cue: %s', (settings, problem) => {
     const reading = readCue(settings as never);
     expect(reading.ok).toBe(false);
@@ -40,6 +45,11 @@ describe('reading a transport key', () => {
 
   it('keeps a track named like a number a name', () => {
     expect(cueOf({ command: 'gototrack', transport: 'main', track: '42' })).toMatchObject({ fields: { track: { name: '42' } } });
+  });
+
+  it('reads a section index saved as a number or as decimal text', () => {
+    expect(cueOf({ command: 'gotosection', transport: 'main', section: 0 })).toMatchObject({ fields: { section: 0 } });
+    expect(cueOf({ command: 'gotosection', transport: 'main', section: ' 2 ' })).toMatchObject({ fields: { section: 2 } });
   });
 
   it('takes numbers typed as text', () => {
@@ -59,7 +69,8 @@ describe('firing a cue through core', () => {
     [{ command: 'gotonextsection', transport: 'main' }, {}],
     [{ command: 'gotoprevsection', transport: 'main' }, {}],
     [{ command: 'gototrack', transport: 'main', track: 'Intro' }, { track: { name: 'Intro' } }],
-    [{ command: 'gotosection', transport: 'main', section: '2' }, { section: '2' }],
+    [{ command: 'gotosection', transport: 'main', section: '2' }, { section: 2 }],
+    [{ command: 'gotosection', transport: 'main', section: 0, playmode: 'Play' }, { section: 0, playmode: 'Play' }],
     [{ command: 'gotonote', transport: 'main', note: 'Blackout' }, { note: 'Blackout' }],
     [{ command: 'gototag', transport: 'main', tagType: 'cue', tagValue: '7' }, { tagType: 'cue', tagValue: '7' }],
     [{ command: 'gototime', transport: 'main', time: 12.5 }, { time: 12.5 }],
@@ -67,6 +78,7 @@ describe('firing a cue through core', () => {
     [{ command: 'gotoframe', transport: 'main', frame: 250 }, { frame: 250 }],
     [{ command: 'volume', transport: 'main', volume: 0.5 }, { volume: 0.5 }],
     [{ command: 'brightness', transport: 'main', brightness: '0' }, { brightness: 0 }],
+    [{ command: 'speed', transport: 'main', speed: 0.5 }, { speed: 0.5 }],
   ];
 
 
@@ -98,7 +110,7 @@ describe('firing a cue through core', () => {
     await fireCue(server, cueOf({ command: 'gotosection', transport: 'main', track: 'Finale', section: '3', playmode: 'play' }));
     await fireCue(server, cueOf({ command: 'gotonote', transport: 'main', track: 'Finale', note: 'Q1' }));
     expect(calls).toEqual([
-      ['gotosection', { name: 'main' }, { section: '3', playmode: 'play', track: { name: 'Finale' } }],
+      ['gotosection', { name: 'main' }, { section: 3, playmode: 'play', track: { name: 'Finale' } }],
       ['gotonote', { name: 'main' }, { note: 'Q1', track: { name: 'Finale' } }],
     ]);
   });
@@ -106,10 +118,11 @@ describe('firing a cue through core', () => {
   it('names the track on the face of a go to section or note key', () => {
     expect(cueOf({ command: 'gotosection', transport: 'main', track: 'Finale', section: '3' })).toMatchObject({ name: 'Finale: Section 3' });
     expect(cueOf({ command: 'gotonote', transport: 'main', track: 'Finale', note: 'Q1' })).toMatchObject({ name: 'Finale: Q1' });
-    expect(cueOf({ command: 'gotosection', transport: 'main', section: '3' })).toMatchObject({ name: 'Section 3' });
+    expect(cueOf({ command: 'gotosection', transport: 'main', section: 3 })).toMatchObject({ name: 'Section 3' });
   });
 
   it('shows a fixed level as a percentage', () => {
     expect(cueOf({ command: 'brightness', transport: 'main', brightness: 0.25 })).toMatchObject({ label: 'BRIGHTNESS', name: '25 %' });
+    expect(cueOf({ command: 'speed', transport: 'main', speed: 0.5 })).toMatchObject({ label: 'SPEED', name: '0.5 x' });
   });
 });
