@@ -2,13 +2,15 @@
  * The level dial: turning it changes the volume or brightness of a transport, a step per tick, with ticks
  * coalesced so a fast turn sends few requests; the touch strip shows the value (OFFLINE while the link is
  * down). The current value comes from the shared transport poll; pressing the dial or touching the strip
- * polls at once.
+ * polls at once. A change goes through the live stream where the server offers the property (smooth, no
+ * request per step), else over REST; the live path falling through on any doubt is LiveLevelWriter's job.
  */
-import { reasonOf } from '@stagelink/core';
+import { livePresets, reasonOf } from '@stagelink/core';
 import { levelFeedback, type LevelProperty, type LevelView } from '../render/level-feedback.js';
 import { numberSetting, textSetting, type HostChoice, type LevelDialSettings } from '../settings.js';
 import { FramePresenter } from '../state/frame-presenter.js';
 import { LevelChanger } from '../state/level-changer.js';
+import { LiveLevelWriter } from '../state/live-level-writer.js';
 import { isLinkDown } from '../state/link.js';
 import type { ServerLease, TransportList } from '../state/server-pool.js';
 import type { PollState } from '../state/shared-poll.js';
@@ -29,6 +31,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
   readonly #binding: HostBinding;
   #target: LevelTarget | undefined;
   #changer: LevelChanger | undefined;
+  #liveWriter: LiveLevelWriter | undefined;
   #stopWatching: (() => void) | undefined;
   #linkDown = false;
   #disposed = false;
@@ -67,7 +70,10 @@ export class LevelTile implements Tile<LevelDialSettings> {
     this.#reset();
     this.#target = target;
     this.#changer = this.#changerFor(binding.lease, target);
-    if (this.context.visible) this.#stopWatching = binding.lease.transports.watch((state) => this.#render(state));
+    if (this.context.visible) {
+      this.#liveWriter = this.#liveWriterFor(binding.lease, target);
+      this.#stopWatching = binding.lease.transports.watch((state) => this.#render(state));
+    }
   }
 
   rotate(ticks: number): void {
@@ -94,10 +100,12 @@ export class LevelTile implements Tile<LevelDialSettings> {
   #changerFor(lease: ServerLease, target: LevelTarget): LevelChanger {
     const transport = { name: target.transport };
     return new LevelChanger({
-      apply: (value) =>
-        target.property === 'volume'
+      apply: async (value) => {
+        if (await this.#liveWriter?.write(value)) return;
+        await (target.property === 'volume'
           ? lease.server.transport.setVolume({ transport, volume: value })
-          : lease.server.transport.setBrightness({ transport, brightness: value }),
+          : lease.server.transport.setBrightness({ transport, brightness: value }));
+      },
       onValue: (value) => this.#show({ kind: 'value', ...target, value }),
       onFailure: (error) => {
         this.context.logger.warn(`Setting ${target.property} of ${target.transport} on ${lease.origin} failed: ${reasonOf(error)}`);
@@ -105,6 +113,17 @@ export class LevelTile implements Tile<LevelDialSettings> {
         lease.transports.refresh();
       },
     });
+  }
+
+  #liveWriterFor(lease: ServerLease, target: LevelTarget): LiveLevelWriter | undefined {
+    try {
+      const request = target.property === 'volume' ? livePresets.transportVolume(target.transport) : livePresets.transportBrightness(target.transport);
+      return new LiveLevelWriter(lease.server, request);
+    } catch (error) {
+      // REST still works; the live path is only the smoother one.
+      this.context.logger.debug?.(`Level of ${target.transport} on ${lease.origin} goes over REST: ${reasonOf(error)}`);
+      return undefined;
+    }
   }
 
   #render(state: PollState<TransportList>): void {
@@ -139,6 +158,8 @@ export class LevelTile implements Tile<LevelDialSettings> {
     this.#stopWatching = undefined;
     this.#changer?.dispose();
     this.#changer = undefined;
+    this.#liveWriter?.close();
+    this.#liveWriter = undefined;
     this.#target = undefined;
   }
 }

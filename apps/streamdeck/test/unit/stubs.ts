@@ -1,6 +1,6 @@
 /** Stand-ins for core's MediaServer and the Stream Deck surfaces, for tile tests without sockets. */
 import type { LiveRequest, LiveStatus, LiveSubscribeOptions, LiveValue, MediaServer } from '@stagelink/core';
-import { vi } from 'vitest';
+import { vi, type Mock } from 'vitest';
 import type { DialSurface, KeySurface } from '../../src/tiles/tile.js';
 import { ServerPool } from '../../src/state/server-pool.js';
 
@@ -10,6 +10,8 @@ export interface StubSubscription {
   options: LiveSubscribeOptions;
   closed: boolean;
   status: LiveStatus;
+  /** What was written through `set`; resolves unless a test makes it reject. */
+  set: Mock<(value: unknown) => Promise<void>>;
   close(): void;
 }
 
@@ -27,6 +29,7 @@ export class StubLive {
       get status() {
         return readStatus();
       },
+      set: vi.fn(() => Promise.resolve()),
       close() {
         this.closed = true;
       },
@@ -44,8 +47,10 @@ export class StubLive {
     for (const subscription of this.open) subscription.options.onStatus?.(status);
   }
 
-  emit(value: unknown): void {
-    for (const subscription of this.open) subscription.onValue({ object: subscription.request.object, property: subscription.request.properties[0] ?? '', value });
+  emit(value: unknown, only?: (subscription: StubSubscription) => boolean): void {
+    for (const subscription of this.open.filter(only ?? (() => true))) {
+      subscription.onValue({ object: subscription.request.object, property: subscription.request.properties[0] ?? '', value });
+    }
   }
 }
 
