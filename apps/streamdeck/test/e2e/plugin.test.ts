@@ -4,7 +4,7 @@
  */
 import { classifyFps, MediaServer } from '@stagelink/core';
 import type { LogEntry, Simulator } from '@stagelink/simulator';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStreamDeck, PLUGIN_DIR, type JsonObject } from '../harness/fake-stream-deck.js';
@@ -22,6 +22,12 @@ function fpsDrawn(svg: string): { fps: number; background: string } | undefined 
   const fps = /font-size="44"[^>]*>(\d+(?:\.\d)?)</.exec(svg)?.[1];
   const background = /<rect x="0" y="0" width="144" height="144" fill="(#[0-9a-f]{6})"/.exec(svg)?.[1];
   return fps === undefined || background === undefined ? undefined : { fps: Number(fps), background };
+}
+
+/** What the running plugin logged: the SDK writes it to logs/ in the plugin folder, this launch's file first. */
+function pluginLog(): string {
+  const file = join(PLUGIN_DIR, 'logs', 'com.stagelink.mediaserver.0.log');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
 beforeAll(() => {
@@ -208,7 +214,8 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     // the address the deck was given.
     if (sim.options.dialect === 'r34') expect((await client.status.session()).director?.hostname).toBe('DIRECTOR01');
     deck.appear({ action: TRANSPORT, context: 'to-act', settings: { command: 'gototrack', transport: 'main', track: 'Intro', playmode: 'play' } });
-    deck.appear({ action: TRANSPORT, context: 'section-1', settings: { command: 'gotosection', transport: 'main', section: '1' }, column: 1 });
+    // The index as the settings page saves it: a number (older keys keep decimal text, tested above).
+    deck.appear({ action: TRANSPORT, context: 'section-1', settings: { command: 'gotosection', transport: 'main', section: 1 }, column: 1 });
     await deck.waitForImage('section-1', (svg) => svg.includes('>Section 1<'), 'the section face');
     deck.press('to-act');
     await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'to-act'), 'showOk of the go-to cue');
@@ -225,8 +232,53 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
   it("shows a remote machine's FPS for its hostname given in lower case", async () => {
     const { actors } = await client.status.session();
     const hostname = actors[0]?.hostname.toLowerCase() ?? '';
+    // r34 machine names are upper case (ACTOR01) and their monitors are named after them (ACTOR01:d3).
+    if (sim.options.dialect === 'r34') expect(actors[0]?.hostname).not.toBe(hostname);
     deck.appear({ action: FPS, context: 'fps-actor', settings: { machine: hostname } });
     await deck.waitForLatestImage('fps-actor', (svg) => fpsDrawn(svg) !== undefined, `the FPS of ${hostname}`);
+  });
+
+  it('keeps cueing and lighting keys for a director whose machine name this computer cannot resolve, at the address set', async () => {
+    const director = (await client.status.session()).director?.hostname ?? '';
+    if (sim.options.dialect === 'r34') expect(director).toBe('DIRECTOR01');
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    deck.appear({ action: TRANSPORT, context: 'stop', settings: { command: 'stop', transport: 'main' }, column: 1 });
+    await deck.waitForImage('play', (svg) => svg.includes('PLAY') && svg.includes('main'), 'the cue face');
+    deck.press('play');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play'), 'showOk of play');
+    await deck.waitForLatestImage('play', (svg) => svg.includes('PLAYING'), 'the playing face');
+    // Several transport polls later the key still reads the director at the address it was given.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    expect(deck.latestImage('play')).toContain('PLAYING');
+    expect(deck.images('play').some((svg) => svg.includes('NO LINK'))).toBe(false);
+    deck.press('stop');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'stop'), 'showOk of stop');
+    expect(await playmodeOf('main')).toBe('Stop');
+    await deck.waitForLatestImage('play', (svg) => !svg.includes('PLAYING'), 'the play key going out');
+
+    deck.inspectorAppear('play');
+    deck.sendToPlugin('play', { request: 'connection', requestId: 'director' });
+    const answer = await deck.waitFor(
+      (commands) => commands.find((c) => c.event === 'sendToPropertyInspector' && (c.payload as JsonObject).requestId === 'director'),
+      'the connection answer',
+    );
+    expect(answer.payload).toMatchObject({ state: 'online' });
+    expect(String((answer.payload as JsonObject).message)).toContain(`director ${director}`);
+  });
+
+  it("says in the director's words why a speed key was refused, and sets the speed once the project allows it", async () => {
+    deck.appear({ action: TRANSPORT, context: 'half-speed', settings: { command: 'speed', transport: 'main', speed: 0.5 } });
+    await deck.waitForImage('half-speed', (svg) => svg.includes('SPEED') && svg.includes('0.5 x'), 'the speed face');
+    deck.press('half-speed');
+    await deck.waitFor(() => deck.sent('showAlert', 'half-speed').length > 0 || undefined, 'an alert for the refused speed');
+    // r34 refuses it with its reason in status.details; a build without the command answers 404.
+    const reason = sim.options.dialect === 'r34' ? /Transport speed control is disabled/ : /does not offer/;
+    await expect.poll(() => pluginLog(), { timeout: 5000 }).toMatch(reason);
+    if (sim.options.dialect !== 'r34') return;
+
+    await control(sim, { action: 'projectOption', name: 'enableTransportSpeedControl', on: true });
+    deck.press('half-speed');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'half-speed'), 'showOk once speed control is on');
   });
 
   it('shows the worst health severity of the session and of one machine, and a machine that failed over', async () => {
