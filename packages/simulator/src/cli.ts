@@ -50,7 +50,7 @@ function readyLine(sim: Simulator) {
     dialect: sim.options.dialect,
     ...(sim.smc ? { smc: sim.smc } : {}),
     seed: sim.options.seed,
-    ...(sim.options.scenario === 'session' ? { machines: sim.machines().map(({ hostname, role, url }) => ({ hostname, role, url })) } : {}),
+    ...(sim.options.scenario === 'session' ? { machines: sim.machines().map(({ hostname, role, url, smcUrl }) => ({ hostname, role, url, ...(smcUrl ? { smcUrl } : {}) })) } : {}),
   };
 }
 

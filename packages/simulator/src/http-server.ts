@@ -90,8 +90,10 @@ function lastResort(error: unknown): Answer {
   return { status: 500, body: { message: `Internal simulator error: ${reasonOf(error)}` } };
 }
 
+/** JSON, unless the answer says it is plain text (a string body). */
 function send(response: ServerResponse, answer: Answer): void {
-  const text = JSON.stringify(answer.body);
+  const plain = typeof answer.body === 'string' && answer.headers?.['content-type']?.startsWith('text/plain') === true;
+  const text = plain ? String(answer.body) : JSON.stringify(answer.body);
   response.writeHead(answer.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),

@@ -8,7 +8,7 @@ import type { LogSink } from './log.js';
 import { apiDescription } from './api-description.js';
 import { EndpointRouter, type CatalogueEndpoint, type RouteMatch } from './router.js';
 import type { DialectWords } from './state/dialect.js';
-import { failureAnswer } from './routes/answers.js';
+import { failureAnswer, plainText } from './routes/answers.js';
 import { routeHandlers } from './routes/index.js';
 import type { Answer, SimRequest } from './routes/route.js';
 import { Refusal, StatusCode } from './state/refusal.js';
@@ -52,13 +52,11 @@ export function createMediaServerApp(options: MediaServerAppOptions): JsonHandle
     if (failure !== undefined) {
       return failureAnswer(family, failure, StatusCode.internal, `Failure injected by ${CONTROL_PATH} failNext: answering ${failure}.`, words);
     }
-    if (match.kind === 'unknown') return failureAnswer(family, 404, StatusCode.notFound, `No such endpoint: ${request.method} ${path}.`, words);
+    if (match.kind === 'unknown') return notOfferedAnswer(family, 404, `No such endpoint: ${request.method} ${path}.`, words);
     if (match.kind === 'wrong-method') {
       const allowed = match.allowed.join(', ');
-      return {
-        ...failureAnswer(family, 405, StatusCode.invalidArgument, `${request.method} ${path} is not allowed: use ${allowed}.`, words),
-        headers: { allow: allowed },
-      };
+      const answer = notOfferedAnswer(family, 405, `${request.method} ${path} is not allowed: use ${allowed}.`, words);
+      return { ...answer, headers: { ...answer.headers, allow: allowed } };
     }
     const refusal = options.refuse?.(match.endpoint);
     if (refusal) return refusal;
@@ -89,7 +87,7 @@ function dispatch(endpoint: CatalogueEndpoint, request: SimRequest, options: Med
  * HTTP 400 with the envelope (code 3). Hardware: 401, 400 and 404 with `{message}`.
  */
 function answerForError(error: unknown, family: ApiFamily, log: LogSink, words: DialectWords): Answer {
-  if (error instanceof LoginRequired) return failureAnswer(family, 401, StatusCode.failedPrecondition, error.message, words);
+  if (error instanceof LoginRequired) return failureAnswer(family, 401, StatusCode.failedPrecondition, words.loginRequired, words);
   if (error instanceof BadRequest) return failureAnswer(family, 400, StatusCode.invalidArgument, error.message, words);
   if (error instanceof Refusal) {
     if (family !== 'hardware') return failureAnswer(family, 200, error.code, error.message, words);
@@ -111,6 +109,13 @@ function offered(match: RouteMatch, words: DialectWords, serves: Served): RouteM
   if (match.kind !== 'endpoint') return match;
   const here = serves === 'all' || (serves === 'hardware') === (match.endpoint.family === 'hardware');
   return here && words.offers(match.endpoint) ? match : { kind: 'unknown', family: match.endpoint.family };
+}
+
+/** A path this listener has no route for: session and service paths in the dialect's words, others `{message}`. */
+function notOfferedAnswer(family: ApiFamily | undefined, status: 404 | 405, message: string, words: DialectWords): Answer {
+  if (family !== 'session' && family !== 'service') return failureAnswer(family, status, StatusCode.notFound, message, words);
+  const body = words.notOffered(status, message);
+  return typeof body === 'string' ? plainText(status, body) : { status, body };
 }
 
 function carriesAccount(authorization: string | undefined, account: SmcAccount): boolean {

@@ -6,6 +6,7 @@ import { Faults } from './faults.js';
 import { startHttpServer } from './http-server.js';
 import { LiveLayers, LiveUpdateServer, registerLiveActions, type LiveWorld } from './live/index.js';
 import { silentLog } from './log.js';
+import { SMC_ACCOUNT, startManagementController } from './management-controller.js';
 import { createMediaServerApp, type SmcAccount } from './media-server-app.js';
 import { resolveOptions, sessionHostname, type Dialect, type ResolvedOptions, type SimulatorOptions } from './options.js';
 import { SessionMachines, type SessionMachineView } from './session/session-machines.js';
@@ -21,10 +22,11 @@ export interface Simulator {
     readonly port: number;
   };
   /**
-   * The machine's management controller in the r34 dialect (outside `session`): the hardware family is served
-   * there, writes with this account as HTTP Basic. Undefined where the hardware family shares the API address.
+   * The machine's management controller in the r34 dialect (the director's at the time it is read, in `session`):
+   * the hardware family is served there, writes with this account as HTTP Basic. Undefined where the hardware
+   * family shares the API address.
    */
-  readonly smc?: { readonly url: string } & SmcAccount;
+  readonly smc: ({ readonly url: string } & SmcAccount) | undefined;
   /** The machines of the `session` scenario, each on its own loopback alias; empty in the other scenarios. */
   machines(): SessionMachineView[];
   /** The drive service: URL, demo token, the demo drive's ids and what it received. Closed by `close`. */
@@ -45,7 +47,8 @@ export interface Simulator {
 interface MachineServers {
   readonly url: string;
   readonly port: number;
-  readonly smcUrl?: string;
+  /** The director's management controller, where it has one of its own. */
+  readonly smcUrl: string | undefined;
   machines(): SessionMachineView[];
   close(): Promise<void>;
 }
@@ -83,9 +86,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     resolved.scenario === 'session'
       ? await startSessionMachines(resolved.port, { ...app, live, onDirectorMoved: () => announce() })
       : await startSingleMachine(resolved, app, live);
+  // Announced by an address where the dialect's machine names do not resolve (no shipping build announces itself).
   const announce = (): void => {
     const director = state.machines.local.hostname;
-    announcer?.announce({ hostname: director, port: servers.port, session: state.project.projectPath });
+    const reachable = state.words.hostnames ? (state.addressOf(director) ?? director) : director;
+    announcer?.announce({ hostname: reachable, port: servers.port, session: state.project.projectPath });
   };
   announce();
   const drive = await startDriveService({ host: resolved.host, port: resolved.drivePort, seed: resolved.seed }).catch(async (error: unknown) => {
@@ -95,7 +100,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let closing: Promise<void> | undefined;
   return {
     options: resolved,
-    ...(servers.smcUrl ? { smc: { url: servers.smcUrl, ...SMC_ACCOUNT } } : {}),
+    get smc() {
+      const url = servers.smcUrl;
+      return url === undefined ? undefined : { url, ...SMC_ACCOUNT };
+    },
     get mediaServer() {
       return { url: servers.url, port: servers.port };
     },
@@ -156,30 +164,25 @@ function liveWorld(dialect: Dialect, state: () => SessionState): LiveWorld {
 
 type AppParts = Omit<Parameters<typeof createMediaServerApp>[0], 'refuse'>;
 
-/** The demo account of every simulated management controller. */
-const SMC_ACCOUNT: SmcAccount = { username: 'admin', password: 'stagelink-demo' };
-
 /**
  * One machine. In the r34 dialect its hardware family is served by a management controller of its own, on
  * another port, with an account: as a shipping machine's SMC on the management network.
  */
 async function startSingleMachine(resolved: ResolvedOptions, app: AppParts, live: LiveUpdateServer): Promise<MachineServers> {
-  const ownSmc = resolved.dialect === 'r34';
+  const ownSmc = app.state().words.ownManagementController;
   const handle = createMediaServerApp({ ...app, serves: ownSmc ? 'session' : 'all' });
   const http = await startHttpServer({ host: resolved.host, port: resolved.port, handle, log: app.log });
   live.attach(http.server);
   const smc = ownSmc
-    ? await startHttpServer({ host: resolved.host, port: 0, handle: createMediaServerApp({ ...app, serves: 'hardware', account: SMC_ACCOUNT }), log: app.log }).catch(
-        async (error: unknown) => {
-          await http.close();
-          throw error;
-        },
-      )
+    ? await startManagementController(resolved.host, app).catch(async (error: unknown) => {
+        await http.close();
+        throw error;
+      })
     : undefined;
   return {
     url: http.url,
     port: http.port,
-    ...(smc ? { smcUrl: smc.url } : {}),
+    smcUrl: smc?.url,
     machines: () => [],
     close: async () => {
       await Promise.all([http.close(), smc?.close()]);
@@ -193,13 +196,19 @@ async function startSessionMachines(
 ): Promise<MachineServers> {
   const machines = new SessionMachines(options);
   machines.registerControlActions(options.control);
-  await machines.start(port);
+  await machines.start(port).catch(async (error: unknown) => {
+    await machines.close();
+    throw error;
+  });
   return {
     get url() {
       return machines.directorUrl;
     },
     get port() {
       return machines.port;
+    },
+    get smcUrl() {
+      return machines.directorSmcUrl;
     },
     machines: () => machines.machines(),
     close: () => machines.close(),

@@ -16,6 +16,13 @@ export function withResult(result: unknown): Answer {
   return answered({ result });
 }
 
+/** A body that is not JSON, as a web server's own 404 page. */
+export function plainText(status: number, text: string): Answer {
+  return { status, body: text, headers: { 'content-type': PLAIN_TEXT } };
+}
+
+export const PLAIN_TEXT = 'text/plain; charset=utf-8';
+
 /** A hardware answer: a plain body, no envelope. */
 export function hardwareAnswer(status: number, body: unknown): Answer {
   return { status, body };

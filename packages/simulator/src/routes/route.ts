@@ -19,6 +19,7 @@ export interface SimRequest {
 
 export interface Answer {
   status: number;
+  /** Sent as JSON; a string with a `text/plain` content-type header is sent as it is. */
   body: unknown;
   headers?: Record<string, string>;
 }

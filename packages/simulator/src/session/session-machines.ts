@@ -3,6 +3,7 @@ import type { Faults } from '../faults.js';
 import { startHttpServer, type RunningHttpServer } from '../http-server.js';
 import type { LiveUpdateServer } from '../live/live-server.js';
 import type { LogSink } from '../log.js';
+import { startManagementController } from '../management-controller.js';
 import { createMediaServerApp } from '../media-server-app.js';
 import type { CatalogueEndpoint } from '../router.js';
 import { failureAnswer } from '../routes/answers.js';
@@ -13,9 +14,13 @@ import type { SessionState } from '../state/session-state.js';
 export type MachineRole = 'director' | 'actor' | 'understudy';
 
 export interface SessionMachineView {
+  /** What `status/session` calls it: its loopback alias, or a machine name in a dialect that has them. */
   hostname: string;
   role: MachineRole;
+  /** Its API server, on its loopback alias. */
   url: string;
+  /** Its management controller, where the dialect serves the hardware family there. */
+  smcUrl?: string;
   running: boolean;
 }
 
@@ -32,12 +37,16 @@ export interface SessionMachinesOptions {
 
 /**
  * The `session` scenario: one HTTP server per machine of the session, each on its loopback alias and all on
- * one port. Every machine answers `status/session`, the service and the hardware families; only the director
- * serves the rest of the session family and live update. Machines can be stopped and started, and the director
- * role moved, through the control endpoint of any machine.
+ * one port. Every machine answers `status/session`, the service and the hardware families (in a dialect with
+ * management controllers, each machine's controller does, on its own port); only the director serves the rest
+ * of the session family and live update. Machines can be stopped and started, and the director role moved,
+ * through the control endpoint of any machine, by hostname in any case. Servers listen on the machines'
+ * addresses: a hostname is never resolved.
  */
 export class SessionMachines {
+  /** By hostname, as the session spells it. */
   readonly #servers = new Map<string, RunningHttpServer>();
+  readonly #controllers = new Map<string, RunningHttpServer>();
   #port = 0;
 
   constructor(private readonly options: SessionMachinesOptions) {}
@@ -47,6 +56,10 @@ export class SessionMachines {
     if (!director) throw new Error('The session has no machines.');
     this.#port = (await this.#listen(director, port)).port;
     for (const hostname of others) await this.#listen(hostname, this.#port);
+    if (!this.options.state().words.ownManagementController) return;
+    for (const hostname of [director, ...others]) {
+      this.#controllers.set(hostname, await startManagementController(this.#addressOf(hostname), this.options));
+    }
   }
 
   get port(): number {
@@ -57,13 +70,21 @@ export class SessionMachines {
     return this.#urlOf(this.options.state().machines.local.hostname);
   }
 
+  get directorSmcUrl(): string | undefined {
+    return this.#controllers.get(this.options.state().machines.local.hostname)?.url;
+  }
+
   machines(): SessionMachineView[] {
-    return this.options.state().machines.hostnames().map((hostname) => ({
-      hostname,
-      role: this.#roleOf(hostname),
-      url: this.#urlOf(hostname),
-      running: this.#servers.has(hostname),
-    }));
+    return this.options.state().machines.hostnames().map((hostname) => {
+      const smcUrl = this.#controllers.get(hostname)?.url;
+      return {
+        hostname,
+        role: this.#roleOf(hostname),
+        url: this.#urlOf(hostname),
+        ...(smcUrl ? { smcUrl } : {}),
+        running: this.#servers.has(hostname),
+      };
+    });
   }
 
   registerControlActions(panel: ControlPanel): void {
@@ -75,14 +96,15 @@ export class SessionMachines {
 
   /** The old director stops serving the session: its live-update clients are cut and must find the new one. */
   moveDirector(hostname: string): void {
-    this.options.state().machines.moveDirector(hostname);
+    this.options.state().machines.moveDirector(this.#known(hostname));
     this.options.live.dropSockets();
     this.options.onDirectorMoved();
   }
 
   /** A stopped director hands its role to the first machine still running, as a director failover does. */
-  async stopMachine(hostname: string): Promise<void> {
-    const server = this.#servers.get(this.#known(hostname));
+  async stopMachine(asked: string): Promise<void> {
+    const hostname = this.#known(asked);
+    const server = this.#servers.get(hostname);
     if (!server) return;
     this.#servers.delete(hostname);
     await server.close();
@@ -91,21 +113,24 @@ export class SessionMachines {
     if (successor) this.moveDirector(successor.hostname);
   }
 
-  async startMachine(hostname: string): Promise<void> {
-    if (this.#servers.has(this.#known(hostname))) return;
+  async startMachine(asked: string): Promise<void> {
+    const hostname = this.#known(asked);
+    if (this.#servers.has(hostname)) return;
     await this.#listen(hostname, this.#port);
   }
 
   async close(): Promise<void> {
-    const servers = [...this.#servers.values()];
+    const servers = [...this.#servers.values(), ...this.#controllers.values()];
     this.#servers.clear();
+    this.#controllers.clear();
     await Promise.all(servers.map((server) => server.close()));
   }
 
   async #listen(hostname: string, port: number): Promise<RunningHttpServer> {
     const isDirector = (): boolean => this.options.state().machines.local.hostname === hostname;
-    const handle = createMediaServerApp({ ...this.options, refuse: (endpoint) => this.#refusal(hostname, isDirector(), endpoint) });
-    const server = await startHttpServer({ host: hostname, port, handle, log: this.options.log });
+    const serves = this.options.state().words.ownManagementController ? 'session' : 'all';
+    const handle = createMediaServerApp({ ...this.options, serves, refuse: (endpoint) => this.#refusal(hostname, isDirector(), endpoint) });
+    const server = await startHttpServer({ host: this.#addressOf(hostname), port, handle, log: this.options.log });
     this.options.live.attach(server.server, isDirector);
     this.#servers.set(hostname, server);
     return server;
@@ -129,14 +154,22 @@ export class SessionMachines {
     return !roster.parts.some((part) => part.standIn && (part.actor.hostname === hostname || part.standIn.hostname === hostname));
   }
 
+  /** The hostname as the session spells it; a control action may write it in any case. */
   #known(hostname: string): string {
-    if (!this.options.state().machines.hostnames().includes(hostname)) {
-      throw notFound(`No machine "${hostname}" in the session: machines are ${this.options.state().machines.hostnames().join(', ')}.`);
-    }
-    return hostname;
+    const machines = this.options.state().machines;
+    const found = machines.byHostname(hostname);
+    if (!found) throw notFound(`No machine "${hostname}" in the session: machines are ${machines.hostnames().join(', ')}.`);
+    return found.hostname;
+  }
+
+  /** The loopback alias the machine listens on. */
+  #addressOf(hostname: string): string {
+    const address = this.options.state().addressOf(hostname);
+    if (!address) throw new Error(`The session scenario has no address for machine ${hostname}.`);
+    return address;
   }
 
   #urlOf(hostname: string): string {
-    return `http://${hostname}:${this.#port}`;
+    return `http://${this.#addressOf(hostname)}:${this.#port}`;
   }
 }

@@ -30,7 +30,35 @@ export interface DialectWords {
   refusal: (code: StatusCodeValue, message: string) => Envelope;
   /** Whether this build has the endpoint at all: others answer 404. */
   offers: (endpoint: EndpointSpec) => boolean;
+  /**
+   * The body of a 404 or 405 on a session or service path: the documents show the envelope; a shipping build
+   * answers a plain text (a string here).
+   */
+  notOffered: (status: 404 | 405, message: string) => Envelope | string;
+  /** The hostnames machines report; undefined: the machines' addresses (and model-only names) stand in. */
+  readonly hostnames?: MachineHostnames;
+  /** Whether the hardware family is served by a management controller of its own, with an account. */
+  readonly ownManagementController: boolean;
+  /** The `message` of a hardware write's 401. */
+  readonly loginRequired: string;
 }
+
+/** A hostname per part of the session: the director (or the solo machine), the actors, the understudies. */
+export interface MachineHostnames {
+  readonly director: string;
+  readonly solo: string;
+  readonly actors: readonly string[];
+  readonly understudies: readonly string[];
+}
+
+/**
+ * Shipping machines are named like Windows machines, which a control desk usually cannot resolve (no NetBIOS, no
+ * mDNS): a client must keep using the address it was given, or be given a map from hostname to address.
+ */
+const R34_HOSTNAMES: MachineHostnames = { director: 'DIRECTOR01', solo: 'MEDIASERVER01', actors: ['ACTOR01', 'ACTOR02'], understudies: ['UNDERSTUDY01'] };
+
+/** What an HTTP server answers for a path it has no route for. */
+const PLAIN_NOT_OFFERED = { 404: 'Not Found', 405: 'Method Not Allowed' } as const;
 
 const R34_PLAYMODES: Readonly<Record<Playmode, string>> = {
   [PLAYMODES.play]: 'Play',
@@ -75,6 +103,9 @@ const SPEC: DialectWords = {
   health: (entries) => entries,
   refusal: (code, message) => ({ status: { code, message, details: [] } }),
   offers: (endpoint) => !endpoint.beyondSpec,
+  notOffered: (status, message) => SPEC.refusal(status === 404 ? StatusCode.notFound : StatusCode.invalidArgument, message),
+  ownManagementController: false,
+  loginRequired: 'login required',
 };
 
 const R34: DialectWords = {
@@ -109,6 +140,11 @@ const R34: DialectWords = {
   refusal: (code, message) => ({ status: { code: R34_CODES[code] ?? 4000, message: '', details: [{ message }] } }),
   // No shipping build has been seen with the documents' looks endpoint.
   offers: (endpoint) => endpoint.path !== '/api/session/looks',
+  notOffered: (status) => PLAIN_NOT_OFFERED[status],
+  hostnames: R34_HOSTNAMES,
+  // The hardware family lives on each machine's SMC, on the management network, behind HTTP Basic.
+  ownManagementController: true,
+  loginRequired: 'Login required',
 };
 
 export function dialectWords(dialect: Dialect): DialectWords {

@@ -52,12 +52,12 @@ export class MachineRoster {
    */
   moveDirector(hostname: string): void {
     if (this.solo) throw failedPrecondition('A solo machine has no session whose director could move.');
-    const target = this.all().find((machine) => machine.hostname === hostname);
+    const target = this.byHostname(hostname);
     if (!target) throw notFound(`No machine "${hostname}" in the session: machines are ${this.hostnames().join(', ')}.`);
     if (target === this.#local) return;
     const part = this.partOf(target.uid);
     if (part?.standIn || this.partPlayedBy(target.uid)) {
-      throw failedPrecondition(`${hostname} is part of a failover: restore it before it takes the director role.`);
+      throw failedPrecondition(`${target.hostname} is part of a failover: restore it before it takes the director role.`);
     }
     const old = this.#local;
     if (part) part.actor = old;
@@ -73,6 +73,12 @@ export class MachineRoster {
 
   hostnames(): string[] {
     return this.all().map((machine) => machine.hostname);
+  }
+
+  /** Hostnames are compared in any case, as Windows and DNS do. */
+  byHostname(hostname: string): SessionMachine | undefined {
+    const wanted = hostname.toLowerCase();
+    return this.all().find((machine) => machine.hostname.toLowerCase() === wanted);
   }
 
   /**

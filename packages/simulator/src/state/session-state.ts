@@ -70,6 +70,7 @@ export class SessionState {
   readonly hardware: Hardware;
   readonly #readings: ReadonlyMap<string, MachineReadings>;
   readonly #notices: ReadonlyMap<string, readonly Notice[]>;
+  readonly #addresses: ReadonlyMap<string, string>;
 
   constructor(options: SessionStateOptions) {
     this.scenario = options.scenario;
@@ -82,7 +83,7 @@ export class SessionState {
     uids.reserve(SIDE_SCREENS_UID);
 
     // Seeds draw from one PRNG: keep this order, or the same seed builds a different show.
-    const session = seedSession(options.scenario, options.hostname, uids, random, this.words.dialect);
+    const session = seedSession(options.scenario, options.hostname, uids, random, this.words.hostnames);
     const show = seedShow(uids, this.clock.now());
     const stage = seedStage(uids, random);
     const library = seedLibrary(uids, random);
@@ -91,6 +92,7 @@ export class SessionState {
 
     this.project = library.project;
     this.machines = session.roster;
+    this.#addresses = session.addresses;
     this.failover = new Failover(session.roster, session.failover);
     this.#readings = session.readings;
     this.#notices = session.notices;
@@ -110,6 +112,15 @@ export class SessionState {
       imageVersion: '2024.2',
     });
     this.hardware = new Hardware(this.clock, hardware);
+  }
+
+  /**
+   * The address a machine is reached at, by its hostname (any case). In the `session` scenario it is the loopback
+   * alias its server listens on, whatever hostname the dialect gives it: nothing here resolves hostnames.
+   */
+  addressOf(hostname: string): string | undefined {
+    const machine = this.machines.byHostname(hostname);
+    return machine && this.#addresses.get(machine.uid);
   }
 
   health(): HealthEntry[] {

@@ -6,7 +6,7 @@ import type { Notice } from '../notifications.js';
 import type { SeededRandom } from '../random.js';
 import type { UidSource } from '../uids.js';
 import type { ModelScenario } from '../session-state.js';
-import type { Dialect } from '../../options.js';
+import type { MachineHostnames } from '../dialect.js';
 
 export interface SessionSeed {
   roster: MachineRoster;
@@ -27,37 +27,41 @@ const HEALTHY_DETAILS: Readonly<Record<(typeof HEALTH_CATEGORIES)[number], strin
 /** The `session` scenario's machines: each one a real server on its own loopback alias, all on one port. */
 export const SESSION_HOSTS = { director: '127.0.0.2', actors: ['127.0.0.3', '127.0.0.4'], understudies: ['127.0.0.5'] } as const;
 
+/** Machines that exist only in the model, in the documents' dialect. */
 const MODEL_ONLY_HOSTS = { actors: ['actor-1', 'actor-2'], understudies: ['understudy-1'] } as const;
 
-/**
- * Shipping machines are named like Windows machines, which a control desk usually cannot resolve: a client must
- * keep using the address it was given. The `session` scenario keeps its loopback addresses, so each machine
- * stays reachable by the name the session gives it.
- */
-const R34_HOSTS = { director: 'DIRECTOR01', solo: 'MEDIASERVER01', actors: ['ACTOR01', 'ACTOR02'], understudies: ['UNDERSTUDY01'] } as const;
+/** Addresses of a venue network, for machines that exist only in the model. */
+const VENUE_ADDRESSES = { actors: ['10.0.0.11', '10.0.0.12'], understudies: ['10.0.0.13'] } as const;
 
 /**
  * `demo`: this process is the director of a session that also lists two actors and one understudy covering
- * both, so failover works. `solo`: this process runs alone. This machine's hostname is the address it listens
- * on, so a client following `director.hostname` reaches it; the other machines exist only in the model.
- * `session`: the same session, but every machine is reachable on its loopback alias (SESSION_HOSTS).
+ * both, so failover works. `solo`: this process runs alone. In the documents' dialect this machine's hostname is
+ * the address it listens on, so a client following `director.hostname` reaches it; the other machines exist
+ * only in the model. `session`: the same session, but every machine is reachable on its loopback alias
+ * (SESSION_HOSTS), which is also its hostname unless the dialect names machines (`hostnames`): then a client
+ * needs a map from hostname to address.
  */
-export function seedSession(scenario: ModelScenario, listenHost: string, uids: UidSource, random: SeededRandom, dialect: Dialect = 'spec'): SessionSeed {
-  const named = dialect === 'r34' && scenario !== 'session';
-  const machine = (name: string, host: string, type: string): SessionMachine => ({
-    uid: uids.next(),
-    name,
-    hostname: host,
-    type,
-    guiMode: 'normal',
-    guiVisible: true,
-  });
+export function seedSession(
+  scenario: ModelScenario,
+  listenHost: string,
+  uids: UidSource,
+  random: SeededRandom,
+  hostnames?: MachineHostnames,
+): SessionSeed {
   const solo = scenario === 'solo';
-  const hostname = named ? (solo ? R34_HOSTS.solo : R34_HOSTS.director) : listenHost;
-  const local = solo ? machine('Media server', hostname, 'solo') : machine('Director', hostname, 'director');
-  const hosts = scenario === 'session' ? SESSION_HOSTS : named ? R34_HOSTS : MODEL_ONLY_HOSTS;
-  const actors = solo ? [] : hosts.actors.map((host, index) => machine(`Actor ${index + 1}`, host, 'actor'));
-  const understudies = solo ? [] : hosts.understudies.map((host, index) => machine(`Understudy ${index + 1}`, host, 'understudy'));
+  const addresses = new Map<string, string>();
+  const machine = (name: string, hostname: string, address: string, type: string): SessionMachine => {
+    const made = { uid: uids.next(), name, hostname, type, guiMode: 'normal', guiVisible: true };
+    addresses.set(made.uid, address);
+    return made;
+  };
+  const at = scenario === 'session' ? SESSION_HOSTS : { director: listenAddress(listenHost), ...VENUE_ADDRESSES };
+  const named = hostnames ?? (scenario === 'session' ? { ...SESSION_HOSTS, solo: listenHost } : { director: listenHost, solo: listenHost, ...MODEL_ONLY_HOSTS });
+  const local = solo ? machine('Media server', named.solo, at.director, 'solo') : machine('Director', named.director, at.director, 'director');
+  const part = (kind: 'actors' | 'understudies', label: string, type: string): SessionMachine[] =>
+    solo ? [] : at[kind].map((address, index) => machine(`${label} ${index + 1}`, named[kind][index] ?? `${type}-${index + 1}`, address, type));
+  const actors = part('actors', 'Actor', 'actor');
+  const understudies = part('understudies', 'Understudy', 'understudy');
   const roster = new MachineRoster({ local, solo, isDirectorDedicated: !solo, actors, understudies });
   const all = roster.all();
   const readings = new Map(all.map((each) => [each.uid, healthyReadings(random)]));
@@ -78,7 +82,7 @@ export function seedSession(scenario: ModelScenario, listenHost: string, uids: U
     },
     readings,
     notices,
-    addresses: new Map(all.map((each, index) => [each.uid, index === 0 ? listenAddress(listenHost) : addressOf(scenario, each, index)])),
+    addresses,
   };
 }
 
@@ -96,9 +100,4 @@ const isAddress = (host: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(host
 /** This machine's address: the one it listens on. */
 function listenAddress(host: string): string {
   return isAddress(host) ? host : '127.0.0.1';
-}
-
-/** Machines that exist only in the model get addresses of a venue network; real ones their own. */
-function addressOf(scenario: ModelScenario, machine: SessionMachine, index: number): string {
-  return scenario === 'session' && isAddress(machine.hostname) ? machine.hostname : `10.0.0.${10 + index}`;
 }
