@@ -1,3 +1,4 @@
+import { endpointList } from '@stagelink/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startSimulator, type Simulator } from '../src/index.js';
@@ -12,7 +13,8 @@ async function send(method: string, path: string, body?: unknown, base = sim.med
     headers: { 'content-type': 'application/json', ...headers },
   });
   const text = await response.text();
-  return { status: response.status, json: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
+  const isJson = response.headers.get('content-type')?.startsWith('application/json') === true;
+  return { status: response.status, text, json: (isJson && text ? JSON.parse(text) : undefined) as Record<string, unknown> };
 }
 
 const control = (action: Record<string, unknown>) => send('POST', '/__sim/control', action);
@@ -44,13 +46,19 @@ describe('the r34 dialect over HTTP', () => {
     expect(refused.json).toEqual({ status: { code: 4000, message: '', details: [{ message: expect.stringContaining("field 'playmode'") as unknown }] } });
     await send('POST', '/api/session/transport/gototrack', { transports: [{ transport: main, track, playmode: 'NotSet' }] });
     expect((await activeMain())?.playmode).toBe('Play');
+    for (const [playmode, reported] of [['PlaySection', 'PlaySection'], ['Loop', 'Loop'], ['Stop', 'Stop']]) {
+      await send('POST', '/api/session/transport/gototrack', { transports: [{ transport: main, track, playmode }] });
+      expect((await activeMain())?.playmode).toBe(reported);
+    }
+    const loopSection = await send('POST', '/api/session/transport/gototrack', { transports: [{ transport: main, track, playmode: 'LoopSection' }] });
+    expect(loopSection.json['status']).toMatchObject({ code: 4000, message: '' });
   });
 
   it('goes to a section by its 0-based index, as a number or text, and refuses a name', async () => {
     const { json } = await send('GET', '/api/session/transport/annotations?name=Preshow');
     expect((json['result'] as { annotations: { sections: unknown[] } }).annotations.sections).toEqual([{ time: 0, index: 0 }, { time: 120, index: 1 }, { time: 240, index: 2 }]);
     await send('POST', '/api/session/transport/gototrack', { transports: [{ transport: main, track: { name: 'Preshow' } }] });
-    for (const section of [1, '2']) {
+    for (const section of [0, '1', 2]) {
       expect((await send('POST', '/api/session/transport/gotosection', { transports: [{ transport: main, section }] })).json['status']).toMatchObject({ code: 0 });
     }
     expect(sim.state.transports.positionOf(main).time).toBe(240);
@@ -58,10 +66,19 @@ describe('the r34 dialect over HTTP', () => {
     expect(refused.json['status']).toEqual({ code: 4000, message: '', details: [{ message: "Invalid value for field 'section' of type uint64" }] });
   });
 
-  it('takes tag types in upper case only', async () => {
-    const tag = (type: string) => send('POST', '/api/session/transport/gototag', { transports: [{ transport: main, type, value: 'Q5', allowGlobalJump: true }] });
+  it('takes tag types in upper case only, and refuses a tag that matches nothing', async () => {
+    const tag = (type: string, value = 'Q5') => send('POST', '/api/session/transport/gototag', { transports: [{ transport: main, type, value, allowGlobalJump: true }] });
     expect((await tag('CUE')).json['status']).toMatchObject({ code: 0 });
-    expect((await tag('cue')).json['status']).toMatchObject({ code: 4000 });
+    expect((await tag('cue')).json['status']).toEqual({ code: 4000, message: '', details: [{ message: expect.stringContaining('Q5') as unknown }] });
+    expect((await tag('TC', '10:05:00:00')).json['status']).toMatchObject({ code: 0 });
+    expect((await tag('TagType_Unknown')).json['status']).toMatchObject({ code: 4000, message: '' });
+  });
+
+  it('takes timecode with a colon or a dot before the frames', async () => {
+    for (const timecode of ['10:05:00:00', '10:08:00.15']) {
+      expect((await send('POST', '/api/session/transport/gototimecode', { transports: [{ transport: main, timecode }] })).json['status'], timecode).toMatchObject({ code: 0 });
+    }
+    expect(sim.state.transports.positionOf(main)).toMatchObject({ track: { name: 'Act 1' }, time: 0.5 });
   });
 
   it('refuses transport speed with code 1000 until the project enables it', async () => {
@@ -87,15 +104,18 @@ describe('the r34 dialect over HTTP', () => {
     expect([session.director.hostname, ...session.actors.map((actor) => actor.hostname)]).toEqual(['DIRECTOR01', 'ACTOR01', 'ACTOR02']);
   });
 
-  it('answers 404 for what the build lacks, and describes what it offers', async () => {
-    expect((await send('GET', '/api/session/looks')).status).toBe(404);
+  it('answers a plain 404 for what the build lacks, hardware included, and describes what it offers', async () => {
+    const looks = await send('GET', '/api/session/looks');
+    expect([looks.status, looks.text]).toEqual([404, 'Not Found']);
+    expect((await send('GET', '/api/session/transport/rewind')).status).toBe(404);
     expect((await send('GET', '/api/chassis/power/status')).status).toBe(404);
+    expect((await send('GET', '/api/ledstrip')).status).toBe(404);
     const { json } = await send('GET', '/docs/session/d3api.swagger.json');
     expect(json).toMatchObject({ swagger: '2.0', info: { title: 'd3 API', version: '2.0.3' } });
-    const paths = Object.keys(json['paths'] as object);
-    expect(paths).toContain('/api/session/transport/speed');
-    expect(paths).not.toContain('/api/session/looks');
-    expect(paths.some((path) => path.startsWith('/api/chassis'))).toBe(false);
+    const operations = Object.entries(json['paths'] as Record<string, object>).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const offered = endpointList.filter((endpoint) => endpoint.family !== 'hardware' && endpoint.path !== '/api/session/looks');
+    expect(operations.sort()).toEqual(offered.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort());
+    expect(operations).toContain('POST /api/session/transport/speed');
   });
 
   it('serves the hardware family on its own management address, writes with the account only', async () => {
@@ -103,7 +123,7 @@ describe('the r34 dialect over HTTP', () => {
     if (!smc) throw new Error('an r34 machine has a management controller');
     const account = { authorization: `Basic ${Buffer.from(`${smc.username}:${smc.password}`).toString('base64')}` };
     const wrong = { authorization: `Basic ${Buffer.from(`${smc.username}:nope`).toString('base64')}` };
-    expect(await send('GET', '/api/chassis/power/status', undefined, smc.url)).toEqual({
+    expect(await send('GET', '/api/chassis/power/status', undefined, smc.url)).toMatchObject({
       status: 200,
       json: { 'System Power': 'on', 'Power Overload': false, 'Main Power Fault': false, 'Power Control Fault': false },
     });
@@ -114,7 +134,11 @@ describe('the r34 dialect over HTTP', () => {
     expect((await send('POST', '/api/oled/notification', { ...notice, priority: 3 }, smc.url, account)).status).toBe(400);
     expect((await send('POST', '/api/ledstrip', { ledMode: 'rainbow', ledR: 1, ledG: 2, ledB: 3 }, smc.url, account)).status).toBe(200);
     expect((await send('GET', '/api/ledstrip', undefined, smc.url)).json).toEqual({ ledMode: 'rainbow', ledR: 1, ledG: 2, ledB: 3 });
+    expect(await send('POST', '/api/oled/notification/time', { time: 30 }, smc.url, account)).toMatchObject({ status: 201 });
+    expect((await send('POST', '/api/chassis/power/off', undefined, smc.url, account)).status).toBe(200);
+    expect((await send('GET', '/api/chassis/power/status', undefined, smc.url)).json).toMatchObject({ 'System Power': 'off' });
     expect((await send('GET', '/api/session/status/session', undefined, smc.url)).status).toBe(404);
+    expect((await send('POST', '/__sim/control', { action: 'status' }, smc.url)).json).toMatchObject({ dialect: 'r34' });
   });
 });
 

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointList } from '@stagelink/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../src/index.js';
 
 /** Where the documents' dialect differs from r34, and what both share: 0-based sections, the API description. */
@@ -8,12 +9,52 @@ describe('the spec dialect', () => {
     const response = await fetch(sim.mediaServer.url + path);
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   };
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(sim.mediaServer.url + path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    return (await response.json()) as { status: { code: number; message: string } };
+  };
+  const main = { name: 'main' };
+  const playmodeOfMain = async () =>
+    ((await get('/api/session/transport/activetransport')).json['result'] as { name: string; playmode: string }[]).find((each) => each.name === 'main')?.playmode;
 
   beforeAll(async () => {
     sim = await startSimulator({ dialect: 'spec', port: 0, drivePort: 0 });
   });
   afterAll(async () => {
     await sim.close();
+  });
+  beforeEach(async () => {
+    await post('/__sim/control', { action: 'reset' });
+  });
+
+  it('takes the enum names core sends and its own words, and reports its own words', async () => {
+    const track = { name: 'Intro' };
+    const words: [string, string][] = [['Play', 'play'], ['PlaySection', 'play to end of section'], ['Loop', 'loop section'], ['Stop', 'stop'], ['loop section', 'loop section'], ['play', 'play']];
+    for (const [asked, reported] of words) {
+      expect((await post('/api/session/transport/gototrack', { transports: [{ transport: main, track, playmode: asked }] })).status.code, asked).toBe(0);
+      expect(await playmodeOfMain()).toBe(reported);
+    }
+    const refused = await post('/api/session/transport/gototrack', { transports: [{ transport: main, track, playmode: 'fast forward' }] });
+    expect(refused.status).toMatchObject({ code: 3, message: expect.stringContaining('fast forward') as unknown });
+  });
+
+  it('goes to a section by its 0-based index as text, takes tag types in any case and timecode with : or .', async () => {
+    await post('/api/session/transport/gototrack', { transports: [{ transport: main, track: { name: 'Preshow' } }] });
+    expect((await post('/api/session/transport/gotosection', { transports: [{ transport: main, section: '0' }] })).status.code).toBe(0);
+    expect((await post('/api/session/transport/gotosection', { transports: [{ transport: main, section: '1' }] })).status.code).toBe(0);
+    expect(sim.state.transports.positionOf(main).time).toBe(120);
+    expect((await post('/api/session/transport/gotosection', { transports: [{ transport: main, section: 'Chorus' }] })).status).toMatchObject({ code: 3 });
+    expect((await post('/api/session/transport/gototag', { transports: [{ transport: main, type: 'cue', value: 'Q5', allowGlobalJump: true }] })).status.code).toBe(0);
+    for (const timecode of ['10:05:00:00', '10:08:00.15']) {
+      expect((await post('/api/session/transport/gototimecode', { transports: [{ transport: main, timecode }] })).status.code, timecode).toBe(0);
+    }
+    expect(sim.state.transports.positionOf(main)).toMatchObject({ track: { name: 'Act 1' }, time: 0.5 });
+  });
+
+  it('reports ok health in the documents\' categories, and an unknown path as a 404 envelope', async () => {
+    const health = (await get('/api/session/status/health')).json['result'] as { status: { states: { category: string; severity: string }[] } }[];
+    expect(health[0]?.status.states[0]).toMatchObject({ category: 'Connection', severity: 'ok' });
+    expect(await get('/api/session/transport/rewind')).toEqual({ status: 404, json: { status: { code: 5, message: expect.stringContaining('rewind') as unknown, details: [] } } });
   });
 
   it('numbers sections from 0, as text', async () => {
@@ -31,8 +72,12 @@ describe('the spec dialect', () => {
     expect((await get('/api/ledstrip')).status).toBe(404);
     expect((await get('/api/chassis/stats')).status).toBe(200);
     expect(sim.smc).toBeUndefined();
-    const paths = Object.keys((await get('/docs/session/d3api.swagger.json')).json['paths'] as object);
-    expect(paths).toContain('/api/session/looks');
-    expect(paths).not.toContain('/api/session/transport/speed');
+    const description = (await get('/docs/session/d3api.swagger.json')).json;
+    expect(description).toMatchObject({ swagger: '2.0', info: { title: 'd3 API' } });
+    const operations = Object.entries(description['paths'] as Record<string, object>).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const offered = endpointList.filter((endpoint) => endpoint.family !== 'hardware' && !endpoint.beyondSpec);
+    expect(operations.sort()).toEqual(offered.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort());
+    expect(operations).toContain('GET /api/session/looks');
+    expect(operations).not.toContain('POST /api/session/transport/speed');
   });
 });
