@@ -13,7 +13,9 @@ interface ReadyLine {
   drive: string;
   driveToken: string;
   demoDrive: { driveId: string; contentId: string; singleVersionContentId: string; emptyContentId: string };
-  machines?: { hostname: string; role: string; url: string }[];
+  dialect: string;
+  smc?: { url: string; username: string; password: string };
+  machines?: { hostname: string; role: string; url: string; smcUrl?: string }[];
 }
 
 interface RunningCli {
@@ -30,9 +32,13 @@ afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-/** Spawns the CLI on free ports and waits for its first stdout line; fails with its stderr if it exits first. */
+/**
+ * Spawns the CLI on free ports and waits for its first stdout line; fails with its stderr if it exits first. In
+ * the documents' dialect unless the flags say otherwise, whatever STAGELINK_SIM_DIALECT says.
+ */
 async function startCli(...flags: string[]): Promise<RunningCli> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--drive-port', '0', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const dialect = flags.includes('--dialect') ? [] : ['--dialect', 'spec'];
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--drive-port', '0', ...dialect, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(child);
   // 'close' comes after stdout has been read to its end, unlike 'exit'.
   const exited = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -118,6 +124,31 @@ describe('stagelink-sim', () => {
       const session = await fetch(`${machine.url}/api/session/status/session`);
       expect(((await session.json()) as { result: { director: { hostname: string } } }).result.director.hostname, machine.hostname).toBe('127.0.0.2');
     }
+    expect(await cli.stop()).toEqual([0, null]);
+  });
+
+  it('gives r34 machine names, their loopback addresses and each machine\'s SMC in the ready line of an r34 session', async () => {
+    const cli = await startCli('--scenario', 'session', '--dialect', 'r34');
+    const { ready } = cli;
+    expect(ready.dialect).toBe('r34');
+    expect(ready.machines?.map(({ hostname, url }) => [hostname, new URL(url).hostname])).toEqual([
+      ['DIRECTOR01', '127.0.0.2'],
+      ['ACTOR01', '127.0.0.3'],
+      ['ACTOR02', '127.0.0.4'],
+      ['UNDERSTUDY01', '127.0.0.5'],
+    ]);
+    expect(ready.smc).toEqual({ url: ready.machines?.[0]?.smcUrl, username: 'admin', password: 'stagelink-demo' });
+    for (const machine of ready.machines ?? []) {
+      expect(new URL(machine.smcUrl ?? '').hostname).toBe(new URL(machine.url).hostname);
+      expect((await fetch(`${machine.smcUrl}/api/chassis/stats`)).status).toBe(200);
+    }
+    expect(await cli.stop()).toEqual([0, null]);
+  });
+
+  it('gives the management controller and its account in the ready line of an r34 demo', async () => {
+    const cli = await startCli('--dialect', 'r34');
+    expect(cli.ready).toMatchObject({ dialect: 'r34', smc: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as unknown, username: 'admin', password: 'stagelink-demo' } });
+    expect(cli.ready.machines).toBeUndefined();
     expect(await cli.stop()).toEqual([0, null]);
   });
 });

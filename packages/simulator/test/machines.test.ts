@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionState } from '../src/state/session-state.js';
 import { SESSION_HOSTS } from '../src/state/seed/session.js';
 
-const session = () => new SessionState({ scenario: 'session', seed: 1, hostname: SESSION_HOSTS.director });
+const session = () => new SessionState({ scenario: 'session', seed: 1, hostname: SESSION_HOSTS.director, dialect: 'spec' });
 
 describe('director moves', () => {
   it('hands the director role to an actor, who gives its part to the old director', () => {

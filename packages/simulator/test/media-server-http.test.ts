@@ -12,8 +12,9 @@ async function send(method: string, path: string, body?: string) {
 
 const control = (action: Record<string, unknown>) => send('POST', '/__sim/control', JSON.stringify(action));
 
+// The documents' dialect: these tests pin its envelopes and its single address for the hardware family.
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
+  sim = await startSimulator({ port: 0, dialect: 'spec' });
 });
 afterAll(async () => {
   await sim.close();
@@ -113,7 +114,7 @@ describe('faults and control', () => {
 
 describe('lifecycle', () => {
   it('closes while a request waits out its latency, and close can be called twice', async () => {
-    const other = await startSimulator({ port: 0 });
+    const other = await startSimulator({ port: 0, dialect: 'spec' });
     await fetch(`${other.mediaServer.url}/__sim/control`, { method: 'POST', body: JSON.stringify({ action: 'latency', ms: 60_000 }) });
     const waiting = fetch(`${other.mediaServer.url}/api/session/status/health`);
     await other.close();
@@ -122,6 +123,6 @@ describe('lifecycle', () => {
   });
 
   it('fails to start on a port already in use', async () => {
-    await expect(startSimulator({ port: sim.mediaServer.port })).rejects.toThrow(/EADDRINUSE/);
+    await expect(startSimulator({ port: sim.mediaServer.port, dialect: 'spec' })).rejects.toThrow(/EADDRINUSE/);
   });
 });

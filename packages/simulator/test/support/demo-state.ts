@@ -1,3 +1,4 @@
+import type { Dialect } from '../../src/options.js';
 import type { WireTransport } from '../../src/state/dialect.js';
 import type { Clock } from '../../src/state/clock.js';
 import { Refusal } from '../../src/state/refusal.js';
@@ -16,8 +17,15 @@ export class ManualClock implements Clock {
   }
 }
 
-export function demoState(options: { scenario?: ModelScenario; seed?: number; clock?: Clock } = {}): SessionState {
-  return new SessionState({ scenario: options.scenario ?? 'demo', seed: options.seed ?? 1, hostname: '127.0.0.1', clock: options.clock ?? new ManualClock() });
+/** The demo session's model, in the documents' dialect unless told otherwise. */
+export function demoState(options: { scenario?: ModelScenario; seed?: number; clock?: Clock; dialect?: Dialect } = {}): SessionState {
+  return new SessionState({
+    scenario: options.scenario ?? 'demo',
+    seed: options.seed ?? 1,
+    hostname: '127.0.0.1',
+    dialect: options.dialect ?? 'spec',
+    clock: options.clock ?? new ManualClock(),
+  });
 }
 
 export function transportNamed(state: SessionState, name: string): WireTransport {
