@@ -77,8 +77,8 @@ describe('sections, tags and refusals', () => {
 
   it('answers a path the build lacks with the envelope in spec and plain text in r34', () => {
     expect(spec.notOffered(404, 'No such endpoint.')).toMatchObject({ status: { code: StatusCode.notFound } });
-    expect(r34.notOffered(404, 'No such endpoint.')).toBe('Not Found');
-    expect(r34.notOffered(405, 'Use POST.')).toBe('Method Not Allowed');
+    expect(r34.notOffered(404, 'No such endpoint.')).toBe('No such endpoint.');
+    expect(r34.notOffered(405, 'Use POST.')).toBe('Use POST.');
   });
 
   it('offers the endpoints beyond the documents in r34 only, and the documents\' looks in spec only', () => {

@@ -106,7 +106,7 @@ describe('the r34 dialect over HTTP', () => {
 
   it('answers a plain 404 for what the build lacks, hardware included, and describes what it offers', async () => {
     const looks = await send('GET', '/api/session/looks');
-    expect([looks.status, looks.text]).toEqual([404, 'Not Found']);
+    expect([looks.status, looks.text]).toEqual([404, 'No such endpoint: GET /api/session/looks.']);
     expect((await send('GET', '/api/session/transport/rewind')).status).toBe(404);
     expect((await send('GET', '/api/chassis/power/status')).status).toBe(404);
     expect((await send('GET', '/api/ledstrip')).status).toBe(404);

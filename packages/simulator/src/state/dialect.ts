@@ -57,8 +57,6 @@ export interface MachineHostnames {
  */
 const R34_HOSTNAMES: MachineHostnames = { director: 'DIRECTOR01', solo: 'MEDIASERVER01', actors: ['ACTOR01', 'ACTOR02'], understudies: ['UNDERSTUDY01'] };
 
-/** What an HTTP server answers for a path it has no route for. */
-const PLAIN_NOT_OFFERED = { 404: 'Not Found', 405: 'Method Not Allowed' } as const;
 
 const R34_PLAYMODES: Readonly<Record<Playmode, string>> = {
   [PLAYMODES.play]: 'Play',
@@ -140,7 +138,8 @@ const R34: DialectWords = {
   refusal: (code, message) => ({ status: { code: R34_CODES[code] ?? 4000, message: '', details: [{ message }] } }),
   // No shipping build has been seen with the documents' looks endpoint.
   offers: (endpoint) => endpoint.path !== '/api/session/looks',
-  notOffered: (status) => PLAIN_NOT_OFFERED[status],
+  // Not an envelope: the web server answers before the API sees the request. The simulator's reason stays readable.
+  notOffered: (_status, message) => message,
   hostnames: R34_HOSTNAMES,
   // The hardware family lives on each machine's SMC, on the management network, behind HTTP Basic.
   ownManagementController: true,
