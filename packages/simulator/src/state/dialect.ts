@@ -57,7 +57,6 @@ export interface MachineHostnames {
  */
 const R34_HOSTNAMES: MachineHostnames = { director: 'DIRECTOR01', solo: 'MEDIASERVER01', actors: ['ACTOR01', 'ACTOR02'], understudies: ['UNDERSTUDY01'] };
 
-
 const R34_PLAYMODES: Readonly<Record<Playmode, string>> = {
   [PLAYMODES.play]: 'Play',
   [PLAYMODES.loopSection]: 'Loop',
