@@ -31,6 +31,7 @@ export class FpsTile implements Tile<FpsKeySettings> {
   #subscription: LiveSubscription | undefined;
   /** What the subscription is for (origin and machine): unchanged settings keep it. */
   #watching: string | undefined;
+  #machine: string | undefined;
   #machineLabel = 'LOCAL';
   #hostText = '';
   #target: number | undefined;
@@ -52,6 +53,7 @@ export class FpsTile implements Tile<FpsKeySettings> {
     const machine = textSetting(settings.machine);
     const target = numberSetting(settings.target);
     this.#target = target !== undefined && target > 0 ? target : undefined;
+    this.#machine = machine;
     this.#machineLabel = machine ?? 'LOCAL';
 
     let request: LiveRequest;
@@ -88,10 +90,19 @@ export class FpsTile implements Tile<FpsKeySettings> {
   }
 
   #subscribe(server: MediaServer, request: LiveRequest): void {
+    // A director monitors the other machines of its session (r34 lists only those in remoteNodes()): its own FPS
+    // is its local monitor. Which machine directs is known once core has found it, at the latest when the
+    // remote monitor is refused.
+    const own = isDirector(server, this.#machine);
     try {
-      this.#subscription = server.live.subscribe(request, (value) => this.#onValue(value), {
+      this.#subscription = server.live.subscribe(own ? livePresets.localFps() : request, (value) => this.#onValue(value), {
         onStatus: (status) => this.#onStatus(status),
         onError: (error) => {
+          if (!own && isDirector(server, this.#machine)) {
+            this.#subscription?.close();
+            this.#subscribe(server, request);
+            return;
+          }
           this.context.logger.warn(`FPS of ${this.#machineLabel} on ${this.#hostText}: ${error.message}`);
           this.#latest = undefined;
           this.#presenter.show(problemFace(this.#machineLabel, 'No FPS from this machine: check the name.'));
@@ -163,4 +174,9 @@ export class FpsTile implements Tile<FpsKeySettings> {
     this.#average.reset();
     this.#latest = undefined;
   }
+}
+
+function isDirector(server: MediaServer, machine: string | undefined): boolean {
+  const director = server.director?.hostname;
+  return machine !== undefined && director !== undefined && director.toLowerCase() === machine.toLowerCase();
 }

@@ -238,6 +238,12 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     await deck.waitForLatestImage('fps-actor', (svg) => fpsDrawn(svg) !== undefined, `the FPS of ${hostname}`);
   });
 
+  it("shows the director's own FPS for its hostname in lower case, although a director does not monitor itself", async () => {
+    const hostname = (await client.status.session()).director?.hostname.toLowerCase() ?? '';
+    deck.appear({ action: FPS, context: 'fps-director', settings: { machine: hostname } });
+    await deck.waitForLatestImage('fps-director', (svg) => fpsDrawn(svg) !== undefined, `the FPS of ${hostname}`, 15_000);
+  });
+
   it('keeps cueing and lighting keys for a director whose machine name this computer cannot resolve, at the address set', async () => {
     const director = (await client.status.session()).director?.hostname ?? '';
     if (sim.options.dialect === 'r34') expect(director).toBe('DIRECTOR01');

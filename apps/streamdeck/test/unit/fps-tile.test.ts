@@ -26,6 +26,47 @@ describe('FPS tile', () => {
     tile.dispose();
   });
 
+  it("reads the director's own FPS from its local monitor, whichever case its name is given in", () => {
+    const { live, server, key, tile } = setUp();
+    Object.assign(server, { director: { hostname: 'DIRECTOR01', url: 'http://10.0.0.5', solo: false } });
+    tile.configure({ machine: 'director01' }, host);
+    expect(live.open.map((s) => s.request)).toEqual([livePresets.localFps()]);
+    live.setStatus('online');
+    live.emit(59.94);
+    vi.advanceTimersByTime(300);
+    expect(bigNumber(key.latest)).toBe('59.9');
+    expect(key.latest).toContain('director01');
+    tile.dispose();
+  });
+
+  it('turns to the local monitor when the director, found only after subscribing, refuses its own name as remote', () => {
+    const { live, server, key, tile } = setUp();
+    tile.configure({ machine: 'DIRECTOR01' }, host);
+    const remote = live.open[0];
+    expect(remote?.request).toMatchObject({ remoteMonitor: { hostname: 'DIRECTOR01' } });
+    Object.assign(server, { director: { hostname: 'DIRECTOR01', url: 'http://10.0.0.5', solo: false } });
+    remote?.options.onError?.(new Error('DIRECTOR01 is not a machine this director monitors') as never);
+    expect(remote?.closed).toBe(true);
+    expect(live.open.map((s) => s.request)).toEqual([livePresets.localFps()]);
+    live.setStatus('online');
+    live.emit(60);
+    vi.advanceTimersByTime(300);
+    expect(bigNumber(key.latest)).toBe('60.0');
+    tile.dispose();
+    expect(live.open).toEqual([]);
+  });
+
+  it('names a machine the director does not monitor on the key', () => {
+    const { live, server, key, tile } = setUp();
+    Object.assign(server, { director: { hostname: 'DIRECTOR01', url: 'http://10.0.0.5', solo: false } });
+    tile.configure({ machine: 'ACTOR09' }, host);
+    live.open[0]?.options.onError?.(new Error('ACTOR09 is not a machine this director monitors') as never);
+    vi.advanceTimersByTime(300);
+    expect(key.latest).toContain('PROBLEM');
+    expect(live.open).toHaveLength(1);
+    tile.dispose();
+  });
+
   it('shows the latest value on the colour of the averaged alert level', () => {
     const { live, key, tile } = setUp();
     tile.configure({ target: 60 }, host);
