@@ -21,6 +21,7 @@ export {
   type HttpMethod,
 } from './media-server/catalogue.js';
 export type * from './media-server/transport.js';
+export { TAG_TYPES } from './media-server/transport.js';
 export {
   TRANSPORT_COMMANDS,
   TRANSPORT_COMMAND_NAMES,

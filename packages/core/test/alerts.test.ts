@@ -39,6 +39,12 @@ describe('worstHealth', () => {
     expect(worstHealth(entries, 'a')).toBe('ok');
     expect(worstHealth(entries, 'nobody')).toBe('offline');
   });
+
+  it('finds a machine by its hostname in any case, as shipping directors spell it ACTOR01', () => {
+    const entries = [entry('ACTOR01', 'ready'), entry('ACTOR02', 'error')];
+    expect(worstHealth(entries, 'actor02')).toBe('error');
+    expect(worstHealth(entries, 'Actor01')).toBe('ok');
+  });
 });
 
 describe('RollingAverage', () => {

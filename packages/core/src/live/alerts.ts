@@ -30,11 +30,14 @@ export function worstSeverity(severities: Iterable<string>): Severity {
   return worst;
 }
 
-/** The worst state of the session, or of one machine when `hostname` is given (matched on machine or runningAs). */
+/**
+ * The worst state of the session, or of one machine when `hostname` is given (matched on machine or runningAs, in
+ * any case: shipping directors write `ACTOR01`, people and DNS any case).
+ */
 export function worstHealth(entries: readonly HealthEntry[], hostname?: string): Severity {
-  const relevant = hostname
-    ? entries.filter((entry) => entry.machine.hostname === hostname || entry.runningAsMachine.hostname === hostname)
-    : entries;
+  const wanted = hostname?.toLowerCase();
+  const named = (machine: { hostname: unknown }) => typeof machine.hostname === 'string' && machine.hostname.toLowerCase() === wanted;
+  const relevant = wanted ? entries.filter((entry) => named(entry.machine) || named(entry.runningAsMachine)) : entries;
   if (hostname && relevant.length === 0) return 'offline';
   return worstSeverity(relevant.flatMap((entry) => entry.status.states.map((state) => state.severity)));
 }

@@ -293,12 +293,13 @@ function sectionIndex(section: unknown): string {
   throw new InvalidInputError(`section must be a 0-based section index (0, 1, 2, ...) (got ${shown(section)}).`);
 }
 
-const TAG_TYPES: Readonly<Record<string, string>> = { tc: 'TC', midi: 'MIDI', cue: 'CUE', tagtype_unknown: 'TagType_Unknown', unknown: 'TagType_Unknown' };
+/** Tag types are an enum on the wire; a goto takes them in any case. */
+export const TAG_TYPES = ['TC', 'MIDI', 'CUE', 'TagType_Unknown'] as const;
 
-/** Tag types are an enum on the wire: `TC`, `MIDI`, `CUE` or `TagType_Unknown`. */
 function tagTypeToSend(type: unknown): string {
-  const sent = TAG_TYPES[checkText(type, 'tag type').trim().toLowerCase()];
-  if (!sent) throw new InvalidInputError(`tag type ${shown(type)} is not one of TC, MIDI, CUE, TagType_Unknown.`);
+  const wanted = checkText(type, 'tag type').trim().toLowerCase();
+  const sent = TAG_TYPES.find((tagType) => tagType.toLowerCase() === wanted || (wanted === 'unknown' && tagType === 'TagType_Unknown'));
+  if (!sent) throw new InvalidInputError(`tag type ${shown(type)} is not one of ${TAG_TYPES.join(', ')}.`);
   return sent;
 }
 const noteField = (cue: GotoNote) => ({ note: checkText(cue.note, 'note') });

@@ -1,4 +1,4 @@
-import { InvalidInputError, worstHealth, type CallOptions, type HealthEntry, type MediaServer, type Severity } from '@stagelink/core';
+import { InvalidInputError, worstHealth, type CallOptions, type MediaServer, type Severity } from '@stagelink/core';
 import { fromAnswer } from '../../shared/answer-shape.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
@@ -90,18 +90,6 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   }
 }
 
-/**
- * The hostname as the server spells it: shipping directors name machines in upper case (`ACTOR01`) while people
- * and DNS use any case. core's worstHealth matches hostnames exactly, so the node looks the spelling up first.
- */
-function hostnameIn(entries: readonly HealthEntry[], hostname: string): string {
-  const wanted = hostname.toLowerCase();
-  const spelled = entries
-    .flatMap((entry) => [entry.machine.hostname, entry.runningAsMachine.hostname])
-    .find((candidate) => typeof candidate === 'string' && candidate.toLowerCase() === wanted);
-  return spelled ?? hostname;
-}
-
 async function readStatus(
   client: MediaServer,
   operation: StatusOperation,
@@ -113,7 +101,7 @@ async function readStatus(
   switch (operation) {
     case 'health': {
       const entries = await client.status.health(options);
-      const severity = read(() => worstHealth(entries, machine === undefined ? undefined : hostnameIn(entries, machine)));
+      const severity = read(() => worstHealth(entries, machine));
       return { payload: entries, severity, summary: machine ? `${machine}: ${severity}` : severity };
     }
     case 'notifications': {
