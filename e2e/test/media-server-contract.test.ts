@@ -345,7 +345,7 @@ describe('hardware', () => {
     const error = await refusal(anonymous.endpoints.call(endpoint, { body: {}, params: { mac: '00-00-00-00-00-00' } }, { confirm: true }));
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).status).toBe(401);
-    expect((error as AuthError).body).toEqual({ message: 'login required' });
+    expect((error as AuthError).body).toEqual({ message: dialect === 'r34' ? 'Login required' : 'login required' });
   });
 
   it('gives NotFoundError for an unknown MAC', async () => {
