@@ -269,7 +269,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
       'the connection answer',
     );
     expect(answer.payload).toMatchObject({ state: 'online' });
-    expect(String((answer.payload as JsonObject).message)).toContain(`director ${director}`);
+    expect((answer.payload as { message?: string }).message).toContain(`director ${director}`);
   });
 
   it("says in the director's words why a speed key was refused, and sets the speed once the project allows it", async () => {
