@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type Bridge } from '../src/index.js';
+import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from './support/mosquitto.js';
+import { startSession, type TestSession } from './support/session.js';
+import { Tally } from './support/tally.js';
+import { Watcher, type Received } from './support/watcher.js';
+
+if (MOSQUITTO_MISSING) console.warn(`skipped: ${MOSQUITTO_MISSING}`);
+
+const PREFIX = 'test/state';
+const FPS_HZ = 4;
+const tally = new Tally();
+
+describe.skipIf(MOSQUITTO_MISSING)('state on a real Mosquitto', () => {
+  let broker: Mosquitto;
+  let session: TestSession;
+  let bridge: Bridge;
+  let watcher: Watcher;
+  let hostnames: string[];
+
+  beforeAll(async () => {
+    broker = await startMosquitto();
+    session = await startSession();
+    hostnames = session.sim.machines().map((machine) => machine.hostname);
+    watcher = await Watcher.connect(broker.url, [`${PREFIX}/#`]);
+    bridge = await startBridge({ server: session.sim.mediaServer.url, mqtt: broker.url, prefix: PREFIX, followDirector: true, hosts: session.hosts, fpsHz: FPS_HZ, pollIntervalMs: 500, acceptUntimedCommands: false });
+  });
+
+  afterAll(async () => {
+    await bridge?.close();
+    await watcher?.close();
+    await session?.sim.close();
+    await broker?.close();
+    if (tally.rows.length > 0) console.log(`bridge state faults:\n${tally.table()}`);
+  });
+
+  const on = (suffix: string) => (message: Received) => message.topic === `${PREFIX}/${suffix}`;
+  const fresh = (suffix: string) => (message: Received) => on(suffix)(message) && (message.json as { stale?: boolean }).stale !== true;
+  const stale = (suffix: string) => (message: Received) => on(suffix)(message) && (message.json as { stale?: boolean }).stale === true;
+
+  it('publishes the whole session retained: bridge, director, health, FPS, takeover, transports', async () => {
+    await watcher.waitFor((message) => on('bridge')(message) && message.json === 'online', 5000, 0, 'bridge online');
+    const director = session.sim.machines().find((machine) => machine.role === 'director')?.hostname;
+    await watcher.waitFor((message) => on('director')(message) && (message.json as { hostname?: string }).hostname === director, 5000, 0, 'the director');
+    await watcher.waitFor(on('session/health'), 5000, 0, 'session health');
+    for (const hostname of hostnames) {
+      for (const kind of ['health', 'fps', 'takeover']) await watcher.waitFor(fresh(`machines/${hostname}/${kind}`), 5000, 0, `${kind} of ${hostname}`);
+    }
+    await watcher.waitFor(fresh('transports/main/state'), 5000, 0, 'the main transport');
+    const health = watcher.last(`${PREFIX}/machines/${hostnames[0]}/health`)?.json as { severity: string; states: unknown[] };
+    expect(health.severity).toMatch(/^(ok|warning|error|busy|offline)$/);
+    expect(health.states.length).toBeGreaterThan(0);
+    const fps = watcher.last(`${PREFIX}/machines/${hostnames[1]}/fps`)?.json as { value: number; average: number; alert: string };
+    expect(fps).toEqual({ value: expect.any(Number) as number, average: expect.any(Number) as number, alert: expect.stringMatching(/^(ok|warning|error)$/) as string });
+    expect(watcher.last(`${PREFIX}/transports/main/state`)?.json).toMatchObject({ playmode: expect.any(String) as string, playing: expect.any(Boolean) as boolean, track: expect.any(String) as string });
+
+    // A consumer that joins now gets all of it from the broker at once.
+    const late = await Watcher.connect(broker.url, [`${PREFIX}/#`]);
+    try {
+      await late.waitFor(on(`machines/${hostnames[2]}/fps`), 2000);
+      expect(late.messages.every((message) => message.retain)).toBe(true);
+    } finally {
+      await late.close();
+    }
+  });
+
+  it(`publishes each machine's FPS no faster than ${FPS_HZ} a second`, async () => {
+    const since = watcher.messages.length;
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    for (const hostname of hostnames) {
+      const times = watcher.messages.slice(since).filter(on(`machines/${hostname}/fps`)).map((message) => message.at);
+      const gaps = times.slice(1).map((at, index) => at - (times[index] ?? 0));
+      expect(times.length).toBeGreaterThan(0);
+      expect(times.length).toBeLessThanOrEqual(FPS_HZ * 2.5 + 1);
+      // Delivery jitter on a loaded machine: the bridge spaces them 250 ms apart, the consumer sees them about so.
+      if (gaps.length > 0) expect(Math.min(...gaps)).toBeGreaterThan(1000 / FPS_HZ - 60);
+    }
+  });
+
+  it('follows a cue into the transport state at once', async () => {
+    const since = watcher.messages.length;
+    const before = (watcher.last(`${PREFIX}/transports/main/state`)?.json as { playing: boolean }).playing;
+    const command = before ? 'stop' : 'play';
+    await watcher.client.publishAsync(`${PREFIX}/cmd/transport/${command}`, JSON.stringify({ transport: 'main', id: `cue-${Date.now()}`, sentAt: Date.now() }), { qos: 1 });
+    const result = await watcher.waitFor(on('result'), 3000, since);
+    expect(result.json).toMatchObject({ ok: true });
+    await watcher.waitFor((message) => on('transports/main/state')(message) && (message.json as { playing: boolean }).playing === !before, 1000, since, 'the new transport state');
+  });
+
+  it('marks health stale while the director does not answer in time, and clears it when it does', async () => {
+    const row = tally.row('director too slow (health reads time out)');
+    row.inputs++;
+    const since = watcher.messages.length;
+    await session.control({ action: 'latency', ms: 2500 });
+    try {
+      await watcher.waitFor(stale('session/health'), 8000, since, 'session health marked stale');
+      for (const hostname of hostnames) await watcher.waitFor(stale(`machines/${hostname}/health`), 2000, since, `health of ${hostname} marked stale`);
+      await watcher.waitFor(stale('transports/main/state'), 2000, since, 'transport state marked stale');
+    } finally {
+      await session.control({ action: 'latency', ms: 0 });
+    }
+    const cleared = watcher.messages.length;
+    await watcher.waitFor(fresh('session/health'), 8000, cleared, 'session health fresh again');
+    await watcher.waitFor(fresh('transports/main/state'), 3000, cleared, 'transport state fresh again');
+    row.ok++;
+  });
+
+  it('moves with the director: same topics, director updated, FPS stale while the stream is down and fresh after', async () => {
+    const row = tally.row('director moved');
+    row.inputs++;
+    const to = session.sim.machines().find((machine) => machine.role === 'actor')?.hostname as string;
+    const since = watcher.messages.length;
+    await session.control({ action: 'moveDirector', to });
+    await watcher.waitFor((message) => on('director')(message) && (message.json as { hostname: string }).hostname === to, 10_000, since, `director ${to}`);
+    await watcher.waitFor(stale(`machines/${hostnames[1]}/fps`), 5000, since, 'FPS marked stale');
+    for (const hostname of hostnames) await watcher.waitFor(fresh(`machines/${hostname}/fps`), 10_000, watcher.messages.findLastIndex(stale(`machines/${hostname}/fps`)) + 1, `FPS of ${hostname} fresh again`);
+    row.ok++;
+  });
+
+  it('survives the director stopping: stale marks at once, then the successor directs and values are fresh again', async () => {
+    const row = tally.row('director stopped');
+    row.inputs++;
+    const director = session.sim.machines().find((machine) => machine.role === 'director')?.hostname as string;
+    const since = watcher.messages.length;
+    await session.control({ action: 'stopMachine', hostname: director });
+    try {
+      const marked = await watcher.waitFor(stale(`machines/${hostnames[2]}/fps`), 5000, since, 'FPS marked stale');
+      await watcher.waitFor((message) => on('director')(message) && (message.json as { hostname: string }).hostname !== director, 15_000, since, 'a new director');
+      const successor = session.sim.machines().find((machine) => machine.role === 'director')?.hostname as string;
+      expect(successor).not.toBe(director);
+      const after = watcher.messages.indexOf(marked) + 1;
+      await watcher.waitFor(fresh(`machines/${successor}/fps`), 10_000, after, 'FPS of the new director');
+      // Health goes stale only if a read failed meanwhile; either way it ends fresh.
+      await expect.poll(() => (watcher.last(`${PREFIX}/session/health`)?.json as { stale?: boolean }).stale, { timeout: 5000 }).toBeUndefined();
+    } finally {
+      await session.control({ action: 'startMachine', hostname: director });
+    }
+    row.ok++;
+  });
+});

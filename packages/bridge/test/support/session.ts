@@ -1,0 +1,38 @@
+import { startSimulator, type LogEntry, type Simulator } from '@stagelink/simulator';
+
+export interface TestSession {
+  sim: Simulator;
+  /** Every request the machines received, in order. */
+  requests: { method: string; path: string }[];
+  /** Hostname to address of every machine, for the bridge's `hosts` (names a dialect may not make resolvable). */
+  hosts: Record<string, string>;
+  control(action: Record<string, unknown>): Promise<unknown>;
+  /** Requests that would change the show (POSTs to the session family) since `since`. */
+  cuesSince(since: number): { method: string; path: string }[];
+}
+
+/** The simulator's `session` scenario: a director, two actors and an understudy, each a real server. */
+export async function startSession(): Promise<TestSession> {
+  const requests: TestSession['requests'] = [];
+  const sim = await startSimulator({
+    scenario: 'session',
+    log: (entry: LogEntry) => {
+      if (entry.event === 'request') requests.push({ method: String(entry.method), path: String(entry.path) });
+    },
+  });
+  const hosts = Object.fromEntries(sim.machines().map((machine) => [machine.hostname, new URL(machine.url).host]));
+  return {
+    sim,
+    requests,
+    hosts,
+    control: async (action) => {
+      // Any running machine takes control actions: not the one being stopped, which closes as it answers.
+      const running = sim.machines().find((machine) => machine.running && machine.hostname !== action.hostname)?.url ?? sim.mediaServer.url;
+      const answer = await fetch(`${running}/__sim/control`, { method: 'POST', body: JSON.stringify(action), headers: { 'content-type': 'application/json' } });
+      const body: unknown = await answer.json();
+      if (answer.status !== 200) throw new Error(`control ${JSON.stringify(action)}: ${answer.status} ${JSON.stringify(body)}`);
+      return body;
+    },
+    cuesSince: (since) => requests.slice(since).filter((entry) => entry.method === 'POST' && entry.path.startsWith('/api/session/') && !entry.path.startsWith('/__sim')),
+  };
+}
