@@ -1,5 +1,5 @@
 import { palette } from './palette.js';
-import { keySvg, rect, text, textBlock, wrapText } from './svg.js';
+import { fitText, keySvg, rect, text, textBlock, wrapText } from './svg.js';
 
 /** What the transport key knows about its transport, from the shared, gently polled transport list. */
 export type TransportActivity = 'playing' | 'stopped' | 'unknown' | 'missing' | 'no-link';
@@ -23,6 +23,8 @@ const FOOT: Record<TransportActivity, { label: string; colour: string }> = {
   'no-link': { label: 'NO LINK', colour: palette.warning },
 };
 
+const FOOT_SIZE = 13;
+
 /** The cue's name, and the state of its transport: green with a play mark while it plays. */
 export function cueFace(view: CueView): string {
   const playing = view.activity === 'playing';
@@ -30,13 +32,23 @@ export function cueFace(view: CueView): string {
     view.engaged === undefined || view.activity === 'no-link'
       ? FOOT[view.activity]
       : { label: view.engaged ? 'ENGAGED' : 'DISENGAGED', colour: view.engaged ? palette.text : palette.warning };
-  const footLine = foot.label === '' ? view.transport : `${view.transport} \u00b7 ${foot.label}`;
   return keySvg(
     playing ? palette.playing : palette.neutral,
     text(view.command, { y: 26, size: 15, colour: playing ? palette.text : palette.muted, bold: true }),
     textBlock(wrapText(view.name, 22, 2), { centreY: 72, size: 22, colour: palette.text, bold: true }),
     playing ? '<polygon points="12,112 12,130 27,121" fill="#ffffff"/>' : '',
     view.activity === 'no-link' ? rect(0, 136, 144, 8, palette.warning) : '',
-    text(footLine, { x: playing ? 80 : 72, y: 126, size: 13, colour: foot.colour }),
+    text(footLine(view, foot.label), { x: playing ? 80 : 72, y: 126, size: FOOT_SIZE, colour: foot.colour }),
   );
+}
+
+/**
+ * The transport and its state under the cue's name. The state word matters most: it is never cut off. The
+ * transport is left out where the name above already is the transport, or where both do not fit.
+ */
+function footLine(view: CueView, label: string): string {
+  if (label === '') return view.transport;
+  if (view.name === view.transport) return label;
+  const both = `${view.transport} \u00b7 ${label}`;
+  return fitText(both, FOOT_SIZE) === both ? both : label;
 }

@@ -209,6 +209,22 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     await deck.waitForLatestImage('loop-main', (svg) => svg.includes('PLAYING'), 'the playing face');
   });
 
+  it('lights the key of a looping transport and of the multitransport it belongs to, and not of a stopped one', async () => {
+    const { transports, multitransports } = await client.transport.transports();
+    const looping = transports.find((transport) => transport.playmode === 'Loop');
+    const stopped = transports.find((transport) => transport.playmode === 'Stop');
+    const multi = multitransports.find((candidate) => looping && candidate.transports.includes(looping.uid));
+    if (!looping || !stopped || !multi) throw new Error('The simulated session has a looping transport in a multitransport, and a stopped one');
+    deck.appear({ action: TRANSPORT, context: 'looping', settings: { command: 'play', transport: looping.name } });
+    deck.appear({ action: TRANSPORT, context: 'multi', settings: { command: 'play', transport: multi.name }, column: 1 });
+    deck.appear({ action: TRANSPORT, context: 'stopped', settings: { command: 'play', transport: stopped.name }, column: 2 });
+    await deck.waitForLatestImage('looping', (svg) => svg.includes('PLAYING'), `${looping.name} playing`);
+    await deck.waitForLatestImage('multi', (svg) => svg.includes('PLAYING'), `${multi.name} playing`);
+    await deck.waitForLatestImage('stopped', (svg) => svg.includes('PLAY') && svg.includes(stopped.name), `${stopped.name} painted`);
+    expect(deck.latestImage('stopped')).not.toContain('PLAYING');
+    expect(deck.sent('setState', 'looping').at(-1)?.payload).toEqual({ state: 1 });
+  });
+
   it('lands a go-to cue with the playmode play, and section 1 by its index', async () => {
     // On r34 the director calls itself DIRECTOR01, a name this machine cannot resolve: the keys keep cueing it at
     // the address the deck was given.

@@ -73,6 +73,17 @@ describe('key faces', () => {
     expect(texts(noLink).join(' ')).toContain('NO LINK');
   });
 
+  it('never cuts off the state word under a long transport name', () => {
+    const plain = cueFace({ command: 'PLAY', name: 'side screens', transport: 'side screens', activity: 'playing' });
+    expect(texts(plain)).toContain('PLAYING');
+    const cue = cueFace({ command: 'GO TO TRACK', name: 'Intro', transport: 'upstage projection left', activity: 'no-link' });
+    expect(texts(cue)).toContain('NO LINK');
+    const short = cueFace({ command: 'GO TO TRACK', name: 'Intro', transport: 'main', activity: 'playing' });
+    expect(texts(short)).toContain('main \u00b7 PLAYING');
+    // Without a state word the transport takes the line, shortened if it must be.
+    expect(texts(cueFace({ command: 'GO TO TRACK', name: 'Intro', transport: 'upstage projection left', activity: 'stopped' })).at(-1)).toMatch(/^upstage/);
+  });
+
   it('encodes frames as SVG data URLs', () => {
     const url = svgDataUrl('<svg/>');
     expect(url.startsWith('data:image/svg+xml;base64,')).toBe(true);
