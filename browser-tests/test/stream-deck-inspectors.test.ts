@@ -185,7 +185,8 @@ describe('the Stream Deck property inspectors', () => {
     expect(await optionValues(inspector, 'section')).toEqual(sections);
     await choose(inspector, 'section', second(sections, 'sections'));
     await until('the section setting', () => deck.keys.get('key')?.settings.section !== undefined);
-    expect(deck.keys.get('key')?.settings).toMatchObject({ command: 'gotosection', transport: 'main', track: 'Intro', section: sections[1] });
+    // The key keeps the section's index, as a number.
+    expect(deck.keys.get('key')?.settings).toMatchObject({ command: 'gotosection', transport: 'main', track: 'Intro', section: 1 });
 
     await choose(inspector, 'command', 'gotonote');
     await until('the notes of "Intro"', async () => (await optionValues(inspector, 'note')).length > 0);
