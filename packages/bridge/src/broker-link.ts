@@ -118,6 +118,8 @@ export class BrokerLink {
   }
 
   #connected(): void {
+    // A cue is one small packet: without this, Nagle's algorithm holds it until the last packet is acknowledged.
+    (this.#client.stream as { setNoDelay?: (noDelay: boolean) => void } | undefined)?.setNoDelay?.(true);
     this.#attempt = 0;
     this.#lastError = '';
     this.log.info(this.#wasConnected ? 'broker reconnected' : 'broker connected', { broker: redactUrl(this.options.mqtt) });

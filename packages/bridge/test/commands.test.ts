@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeProcess } from './support/bridge-process.js';
 import { malformedInputs } from './support/malformed.js';
-import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from './support/mosquitto.js';
+import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from '../src/testing.js';
 import { startSession, type TestSession } from './support/session.js';
 import { Tally } from './support/tally.js';
 import { Watcher, type Received } from './support/watcher.js';

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { connectAsync } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeProcess } from './support/bridge-process.js';
-import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from './support/mosquitto.js';
+import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from '../src/testing.js';
 import { startSession, type TestSession } from './support/session.js';
 import { Tally } from './support/tally.js';
 import { Watcher, type Received } from './support/watcher.js';

@@ -21,6 +21,8 @@ export interface BrokerAccount {
 export interface Mosquitto {
   url: string;
   port: number;
+  /** The broker's process id while it runs (to read its CPU and memory). */
+  readonly pid: number | undefined;
   /** Stops the broker (SIGTERM): retained messages are gone, as `persistence false` says. */
   stop(): Promise<void>;
   /** Starts it again on the same port. */
@@ -32,12 +34,21 @@ export interface Mosquitto {
  * A real Mosquitto for one test file: loopback only, a free port, a generated config, no persistence, and either
  * anonymous access or a password file (and then anonymous access refused).
  */
-export async function startMosquitto(options: { accounts?: BrokerAccount[]; acl?: string } = {}): Promise<Mosquitto> {
+export interface MosquittoOptions {
+  /** Accounts in a password file; anonymous access is then refused. */
+  accounts?: BrokerAccount[];
+  /** An ACL file's text (with accounts). */
+  acl?: string;
+  /** `set_tcp_nodelay`: every message written at once rather than coalesced (default false, Mosquitto's own). */
+  tcpNoDelay?: boolean;
+}
+
+export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mosquitto> {
   if (!MOSQUITTO) throw new Error(MOSQUITTO_MISSING);
   const dir = await mkdtemp(join(tmpdir(), 'stagelink-mosquitto-'));
   const port = await freePort();
   // Run as root, Mosquitto drops to the `mosquitto` user, which cannot read this test's private files: stay as we are.
-  const lines = [`listener ${port} 127.0.0.1`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning', `user ${userInfo().username}`];
+  const lines = [`listener ${port} 127.0.0.1`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning', `set_tcp_nodelay ${options.tcpNoDelay === true}`, `user ${userInfo().username}`];
   if (options.accounts?.length) {
     const passwords = join(dir, 'passwords');
     await writeFile(passwords, '', { mode: 0o600 });
@@ -71,6 +82,9 @@ export async function startMosquitto(options: { accounts?: BrokerAccount[]; acl?
   return {
     url: `mqtt://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return child?.pid;
+    },
     stop,
     start,
     close: async () => {
