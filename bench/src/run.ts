@@ -1,3 +1,4 @@
+import { bridgeFanout } from './benchmarks/bridge-fanout.js';
 import { cuePath } from './benchmarks/cue-path.js';
 import { driveListing } from './benchmarks/drive-listing.js';
 import { liveFanOut } from './benchmarks/live-fan-out.js';
@@ -10,7 +11,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of the issue's table. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles, bridgeFanout];
 
 async function main(ids: readonly string[]): Promise<void> {
   const unknown = ids.filter((id) => !BENCHMARKS.some((benchmark) => benchmark.id === id));
