@@ -41,6 +41,8 @@ export interface MosquittoOptions {
   acl?: string;
   /** `set_tcp_nodelay`: every message written at once rather than coalesced (default false, Mosquitto's own). */
   tcpNoDelay?: boolean;
+  /** PEM files for a TLS listener (the URL is then `mqtts://`). */
+  tls?: { cafile: string; certfile: string; keyfile: string };
 }
 
 export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mosquitto> {
@@ -62,6 +64,7 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   } else {
     lines.push('allow_anonymous true');
   }
+  if (options.tls) lines.push(`cafile ${options.tls.cafile}`, `certfile ${options.tls.certfile}`, `keyfile ${options.tls.keyfile}`);
   const config = join(dir, 'mosquitto.conf');
   await writeFile(config, `${lines.join('\n')}\n`);
   let child: ChildProcess | undefined;
@@ -80,7 +83,7 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   };
   await start();
   return {
-    url: `mqtt://127.0.0.1:${port}`,
+    url: `${options.tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
     port,
     get pid() {
       return child?.pid;

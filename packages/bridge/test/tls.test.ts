@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from '../src/testing.js';
+import { BridgeProcess } from './support/bridge-process.js';
+import { startSession, type TestSession } from './support/session.js';
+import { Watcher } from './support/watcher.js';
+
+const OPENSSL_MISSING = (() => {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return undefined;
+  } catch {
+    return 'openssl is not installed: it makes the test certificates';
+  }
+})();
+const SKIP = MOSQUITTO_MISSING ?? OPENSSL_MISSING;
+if (SKIP) console.warn(`skipped: ${SKIP}`);
+
+const PREFIX = 'test/tls';
+
+describe.skipIf(SKIP)('TLS to the broker', () => {
+  let dir: string;
+  let broker: Mosquitto;
+  let session: TestSession;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'stagelink-bridge-tls-'));
+    const file = (name: string) => join(dir, name);
+    const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore', cwd: dir });
+    // A venue CA and a broker certificate for 127.0.0.1, made for this test only.
+    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '1', '-subj', '/CN=stagelink test CA');
+    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('broker.key'), '-out', file('broker.csr'), '-subj', '/CN=127.0.0.1');
+    await writeFile(file('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+    openssl('x509', '-req', '-in', file('broker.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('broker.pem'), '-days', '1', '-extfile', file('san.ext'));
+    broker = await startMosquitto({ tls: { cafile: file('ca.pem'), certfile: file('broker.pem'), keyfile: file('broker.key') } });
+    session = await startSession();
+  });
+
+  afterAll(async () => {
+    await session?.sim.close();
+    await broker?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('connects over TLS with the venue CA, and refuses a broker certificate it cannot check', async () => {
+    const ca = join(dir, 'ca.pem');
+    const bridge = new BridgeProcess(['--server', session.sim.mediaServer.url, '--mqtt', broker.url, '--prefix', PREFIX, '--hosts', Object.entries(session.hosts).map(([name, address]) => `${name}=${address}`).join(','), '--tls-ca', ca]);
+    const consumer = await Watcher.connect(broker.url, [`${PREFIX}/#`], { ca: readFileSync(ca) });
+    try {
+      await consumer.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'online', 10_000);
+      await consumer.waitFor((message) => message.topic === `${PREFIX}/transports/main/state`, 5000);
+    } finally {
+      await bridge.stop();
+      await consumer.close();
+    }
+    const untrusting = new BridgeProcess(['--server', session.sim.mediaServer.url, '--mqtt', broker.url, '--prefix', `${PREFIX}-2`]);
+    try {
+      const line = await untrusting.waitForLine(/broker error/, 5000);
+      expect(line).toMatch(/certificate/i);
+      await delay(300);
+      expect(untrusting.lines.some((candidate) => /broker connected/.test(candidate))).toBe(false);
+    } finally {
+      await untrusting.stop();
+    }
+  });
+});
