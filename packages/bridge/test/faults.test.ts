@@ -17,6 +17,10 @@ const KEEPALIVE_S = 2;
 const RESTARTS = 3;
 const tally = new Tally();
 
+afterAll(() => {
+  if (tally.rows.length > 0) console.log(`bridge fault cases:\n${tally.table()}`);
+});
+
 describe.skipIf(MOSQUITTO_MISSING)('faults: the broker restarts, the bridge crashes or hangs', () => {
   let broker: Mosquitto;
   let session: TestSession;
@@ -46,7 +50,6 @@ describe.skipIf(MOSQUITTO_MISSING)('faults: the broker restarts, the bridge cras
     await consumer?.close();
     await session?.sim.close();
     await broker?.close();
-    if (tally.rows.length > 0) console.log(`bridge fault cases:\n${tally.table()}`);
   });
 
   /** Every state topic arrives after `since`, the bridge's `online` among them. */
