@@ -2,7 +2,9 @@ import { isPlaying, toPlaymode, worstHealth, type HealthEntry, type HealthState,
 
 /** `machines/<hostname>/health`: the machine's worst severity (core's rule) and the states behind it. */
 export function machineHealthPayload(entries: readonly HealthEntry[], hostname: string): { severity: string; states: HealthState[] } {
-  const own = entries.filter((entry) => entry.machine.hostname === hostname || entry.runningAsMachine.hostname === hostname);
+  // The same machines worstHealth reads: its own entry, or the understudy running as it, hostnames in any case.
+  const wanted = hostname.toLowerCase();
+  const own = entries.filter((entry) => entry.machine.hostname?.toLowerCase() === wanted || entry.runningAsMachine.hostname?.toLowerCase() === wanted);
   return {
     severity: worstHealth(entries, hostname),
     states: own.flatMap((entry) => entry.status.states.map(({ name, detail, category, severity }) => ({ name, detail, category, severity }))),
