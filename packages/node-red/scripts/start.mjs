@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemo } from './lib/start-demo.mjs';
+import { startVenueBridge } from './lib/venue-bridge.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(packageDir, '..', '..');
@@ -49,12 +50,14 @@ function credentialSecret() {
 
 mkdirSync(runDir, { recursive: true });
 let demo;
+let venue;
 let stopping = false;
 const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
-  say('\nstagelink: stopping Node-RED and the simulator...');
+  say('\nstagelink: stopping Node-RED, the simulator and the MQTT bridge...');
   try {
+    await venue?.close();
     await demo?.stop();
   } catch (error) {
     console.error(`stagelink: stopping failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -93,6 +96,13 @@ say(`    Node-RED editor   ${red.url}/`);
 say(`    media server      ${sim.mediaServer.url}   (simulator, ${sim.options.dialect} dialect)`);
 if (sim.smc) say(`    SMC               ${sim.smc.url}   (account ${sim.smc.username})`);
 say(`    drive             ${sim.drive.url}   (simulator)`);
+try {
+  venue = await startVenueBridge(sim.mediaServer.url);
+  if (venue) say(`    MQTT bridge       ${venue.broker}   (topics under ${venue.prefix}/#; mosquitto_sub -p ${venue.port} -t '${venue.prefix}/#' -v)`);
+  else say('    MQTT bridge       not started: install Mosquitto to have it too (apt-get install mosquitto mosquitto-clients)');
+} catch (error) {
+  say(`    MQTT bridge       not started: ${error instanceof Error ? error.message : String(error)}`);
+}
 say('  The "stagelink: show control" tab is deployed: press its inject buttons to cue the simulator.');
 say(`  Data: ${runDir}`);
 say('  Press Ctrl-C to stop.');

@@ -1,3 +1,5 @@
+import mqtt from 'mqtt';
+import { MOSQUITTO } from '@stagelink/bridge/testing';
 import { MediaServer, type Transport } from '@stagelink/core';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,6 +108,29 @@ describe('pnpm start', () => {
   it(`runs the simulator in the ${dialect} dialect and says so`, () => {
     expect(script.output()).toMatch(new RegExp(`media server\\s+http://\\S+\\s+\\(simulator, ${dialect} dialect\\)`));
     if (dialect === 'r34') expect(script.output()).toMatch(/SMC\s+http:\/\/\S+\s+\(account \w+\)/);
+  });
+
+  it('publishes the session to an MQTT broker of its own when Mosquitto is installed, and says how to get it when not', async () => {
+    // The bridge comes up after the editor address is printed.
+    const line = await eventually(() => {
+      const found = /MQTT bridge\s+(.*)/.exec(script.output());
+      expect(found).not.toBeNull();
+      return found?.[1] ?? '';
+    });
+    if (!MOSQUITTO) {
+      expect(line).toMatch(/not started: install Mosquitto/);
+      return;
+    }
+    const [, url, prefix] = /^(mqtt:\/\/\S+)\s+\(topics under (\S+)\/#/.exec(line) ?? [];
+    expect(url).toBeDefined();
+    const consumer = await mqtt.connectAsync(url ?? '');
+    try {
+      const online = new Promise<string>((resolve) => consumer.on('message', (topic, payload) => topic === `${prefix}/bridge` && resolve(payload.toString())));
+      await consumer.subscribeAsync(`${prefix}/bridge`);
+      expect(await online).toBe('"online"');
+    } finally {
+      await consumer.endAsync();
+    }
   });
 
   it('serves the editor with the show-control example deployed', async () => {

@@ -1,0 +1,23 @@
+// The MQTT side of `pnpm start`: a Mosquitto broker of its own on a free port (never the system service) and a
+// stagelink bridge publishing the simulated session to it. Nothing when Mosquitto is not installed.
+import { startBridge } from '@stagelink/bridge';
+import { MOSQUITTO, startMosquitto } from '@stagelink/bridge/testing';
+
+/** Resolves undefined when Mosquitto is missing; `close()` stops the bridge, then the broker. */
+export async function startVenueBridge(server) {
+  if (!MOSQUITTO) return undefined;
+  const broker = await startMosquitto();
+  try {
+    const bridge = await startBridge({ server, mqtt: broker.url, followDirector: true });
+    let closed;
+    return {
+      broker: broker.url,
+      port: broker.port,
+      prefix: bridge.topics.prefix,
+      close: () => (closed ??= bridge.close().finally(() => broker.close())),
+    };
+  } catch (error) {
+    await broker.close();
+    throw error;
+  }
+}
