@@ -93,7 +93,6 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
       ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, undefined, options.hosts)
       : undefined;
     const api = new EndpointCaller(this.#http, this.#director);
-    this.endpoints = api;
     this.status = new StatusApi(api);
     this.transport = new TransportApi(api);
     this.mixedReality = new MixedRealityApi(api);
@@ -109,7 +108,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.#smc = options.smc ? new SmcClient({ ...options.smc, timeoutMs: options.smc.timeoutMs ?? options.timeoutMs, logger }) : undefined;
     this.hardware = this.#smc ?? new HardwareApi(api, logger);
     const smcEndpoints = this.#smc?.endpoints;
-    if (smcEndpoints) this.endpoints = { call: (spec, input, options) => (spec.family === 'hardware' ? smcEndpoints : api).call(spec, input, options) };
+    this.endpoints = smcEndpoints ? { call: (spec, input, options) => (spec.family === 'hardware' ? smcEndpoints : api).call(spec, input, options) } : api;
     const director = this.#director;
     this.live = new LiveClient(() => this.origin, options.live ?? {}, logger, director ? () => director.ready() : undefined);
     // A dropped stream is often the first sign that the director went away.
