@@ -1,13 +1,10 @@
-import { isPlaying, toPlaymode, worstHealth, type HealthEntry, type HealthState, type Machine, type SessionInfo, type Transport } from '@stagelink/core';
+import { healthOf, isPlaying, toPlaymode, worstHealth, type HealthEntry, type HealthState, type Machine, type SessionInfo, type Transport } from '@stagelink/core';
 
 /** `machines/<hostname>/health`: the machine's worst severity (core's rule) and the states behind it. */
 export function machineHealthPayload(entries: readonly HealthEntry[], hostname: string): { severity: string; states: HealthState[] } {
-  // The same machines worstHealth reads: its own entry, or the understudy running as it, hostnames in any case.
-  const wanted = hostname.toLowerCase();
-  const own = entries.filter((entry) => entry.machine.hostname?.toLowerCase() === wanted || entry.runningAsMachine.hostname?.toLowerCase() === wanted);
   return {
     severity: worstHealth(entries, hostname),
-    states: own.flatMap((entry) => entry.status.states.map(({ name, detail, category, severity }) => ({ name, detail, category, severity }))),
+    states: healthOf(entries, hostname).flatMap((entry) => entry.status.states.map(({ name, detail, category, severity }) => ({ name, detail, category, severity }))),
   };
 }
 

@@ -42,7 +42,7 @@ export type { LiveStatus, LiveSocketTiming } from './live/live-socket.js';
 export type { LiveValue } from './live/subscription-registry.js';
 export { livePresets, type LiveRequest, type LivePresetName } from './live/presets.js';
 export { RollingAverage, ALERT_AVERAGE_WINDOW } from './live/rolling-average.js';
-export { classifyFps, worstSeverity, worstHealth, severityRank, type FpsAlert } from './live/alerts.js';
+export { classifyFps, worstSeverity, worstHealth, healthOf, severityRank, type FpsAlert } from './live/alerts.js';
 export {
   LIVE_UPDATE_PATH,
   isPropertyError,

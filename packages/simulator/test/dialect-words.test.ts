@@ -2,21 +2,11 @@ import { endpoints } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
 import { dialectWords } from '../src/state/dialect.js';
 import { PLAYMODES } from '../src/state/playmodes.js';
-import { Refusal, StatusCode } from '../src/state/refusal.js';
-import { demoState } from './support/demo-state.js';
+import { StatusCode } from '../src/state/refusal.js';
+import { demoState, refusalOf } from './support/demo-state.js';
 
 const spec = dialectWords('spec');
 const r34 = dialectWords('r34');
-
-function refusalOf(act: () => unknown): Refusal {
-  try {
-    act();
-  } catch (error) {
-    if (error instanceof Refusal) return error;
-    throw error;
-  }
-  throw new Error('Expected a refusal, but the call went through.');
-}
 
 describe('playmodes in each dialect', () => {
   it('takes the enum names core sends in both dialects, and NotSet or nothing as "keep the play state"', () => {

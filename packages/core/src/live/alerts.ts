@@ -31,13 +31,18 @@ export function worstSeverity(severities: Iterable<string>): Severity {
 }
 
 /**
- * The worst state of the session, or of one machine when `hostname` is given (matched on machine or runningAs, in
- * any case: shipping directors write `ACTOR01`, people and DNS any case).
+ * The health entries of one machine: its own, or the understudy's running as it. Hostnames match in any case:
+ * shipping directors write `ACTOR01`, people and DNS any case.
  */
-export function worstHealth(entries: readonly HealthEntry[], hostname?: string): Severity {
-  const wanted = hostname?.toLowerCase();
+export function healthOf(entries: readonly HealthEntry[], hostname: string): HealthEntry[] {
+  const wanted = hostname.toLowerCase();
   const named = (machine: { hostname: unknown }) => typeof machine.hostname === 'string' && machine.hostname.toLowerCase() === wanted;
-  const relevant = wanted ? entries.filter((entry) => named(entry.machine) || named(entry.runningAsMachine)) : entries;
+  return entries.filter((entry) => named(entry.machine) || named(entry.runningAsMachine));
+}
+
+/** The worst state of the session, or of one machine when `hostname` is given (see healthOf). */
+export function worstHealth(entries: readonly HealthEntry[], hostname?: string): Severity {
+  const relevant = hostname ? healthOf(entries, hostname) : entries;
   if (hostname && relevant.length === 0) return 'offline';
   return worstSeverity(relevant.flatMap((entry) => entry.status.states.map((state) => state.severity)));
 }
