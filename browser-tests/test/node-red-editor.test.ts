@@ -5,6 +5,8 @@
  */
 import { MediaServer } from '@stagelink/core';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -112,6 +114,30 @@ describe('the Node-RED editor', () => {
     await saveScreenshot(editor.page, 'node-red-transport-cued');
   });
 
+  it('shows a server\'s error text literally and never runs it as markup', async () => {
+    const markup = '<img src=x onerror="window.__stagelinkInjected = true">';
+    const hostile = await startHostileServer(markup);
+    try {
+      await editor.addFlow();
+      const transport = await editor.dropFromPalette('stagelink-transport', 440, 120);
+      await editor.editNode(transport, '#node-input-command');
+      await editor.page.locator('#node-input-btn-server-add').click();
+      await editor.page.locator('#node-config-input-host').fill(hostile.url);
+      await editor.confirmTray();
+
+      await editor.page.locator('#stagelink-pick-transport').click();
+      const notice = editor.page.locator('.red-ui-notification', { hasText: 'could not load the list' });
+      await notice.waitFor();
+      expect(await notice.textContent()).toContain(markup);
+      expect(await notice.locator('img').count()).toBe(0);
+      expect(await editor.page.evaluate(() => (window as { __stagelinkInjected?: boolean }).__stagelinkInjected)).toBeUndefined();
+      await saveScreenshot(editor.page, 'node-red-escaped-error');
+      await editor.cancelTray();
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it('shows the drive token as a password field and never sends its value to the browser', async () => {
     const token = demo.sim.drive.token;
     await editor.showFlow(ASSET_FLOW);
@@ -186,6 +212,19 @@ describe('the Node-RED editor', () => {
     await saveScreenshot(editor.page, 'editor');
   });
 });
+
+/** A device at the configured address that refuses every request with `reason` as the refusal's words. */
+async function startHostileServer(reason: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: { code: 1, message: reason, details: [{ message: reason }] } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 function pickerValue(entries: { value: string; item: Choice }[], name: string): string {
   const entry = entries.find((candidate) => candidate.item.name === name);

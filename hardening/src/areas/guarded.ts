@@ -20,13 +20,14 @@ const GUARDED_FAILOVER = ['failovermachine', 'restoremachine'];
 /** Catalogue endpoints that move a show or cut power: the request node must guard them as the failover node does. */
 const GUARDED_ENDPOINTS = [...endpointList.filter((spec) => spec.guarded).map((spec) => spec.id), 'failoverMachine', 'restoreMachine'];
 
+/** The operation and endpoint are left blank in the nodes, so each attempt's msg chooses them. */
 function probes(): Probe[] {
-  const failover = (armed: Wire): Probe['node'] => ({ type: 'stagelink-failover', server: SERVER, operation: 'settings', machine: 'Actor 1', machineType: 'str', armed });
+  const failover = (armed: Wire): Probe['node'] => ({ type: 'stagelink-failover', server: SERVER, operation: '', machine: 'Actor 1', machineType: 'str', armed });
   return [
     { id: 'guard-failover', node: failover(false) },
     { id: 'guard-failover-armed-text', node: failover('true') },
     { id: 'guard-failover-armed-one', node: failover(1) },
-    { id: 'guard-request', node: { type: 'stagelink-request', server: SERVER, endpoint: 'health', body: '{"machine":{"name":"Actor 1"}}', bodyType: 'json' } },
+    { id: 'guard-request', node: { type: 'stagelink-request', server: SERVER, endpoint: '', body: '{"machine":{"name":"Actor 1"}}', bodyType: 'json' } },
   ];
 }
 

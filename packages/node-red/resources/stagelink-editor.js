@@ -54,6 +54,16 @@
       return { server: id && id !== '_ADD_' ? id : '', host: config && config.host ? config.host : '' };
     },
 
+    // RED.notify renders its text as HTML: whatever a server or a user wrote is escaped first, so a device
+    // answering at the configured address cannot run script in the editor.
+    escape: function (text) {
+      return $('<div></div>').text(String(text)).html();
+    },
+
+    notifyError: function (text) {
+      RED.notify(editor.escape(text), 'error');
+    },
+
     fetchList: function (list, query, done) {
       $.getJSON('stagelink/' + list, query)
         .done(function (items) { done(null, items); })
@@ -81,7 +91,7 @@
         editor.fetchList(options.list, query, function (error, items) {
           button.prop('disabled', false);
           if (error) {
-            RED.notify('stagelink: could not load the list: ' + error.message, 'error');
+            editor.notifyError('stagelink: could not load the list: ' + error.message);
             return;
           }
           var entries = options.entries ? options.entries(items) : items;

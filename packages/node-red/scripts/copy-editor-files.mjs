@@ -1,7 +1,7 @@
 // Copies each node's editor .html next to its built .js, and its help and messages into dist/nodes/locales,
 // where Node-RED looks for them. The request node's endpoint list is written from core's catalogue here, so the
-// editor offers exactly the endpoints the runtime can call, and the transport node's playmode choices from core's
-// playmodes, so the editor offers exactly the words a director takes.
+// editor offers exactly the endpoints the runtime can call, and the transport node's commands, their fields and
+// its playmode choices from core, so the editor offers exactly what the runtime reads and a director takes.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -10,10 +10,11 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'src', 'nodes');
 const target = join(root, 'dist', 'nodes');
-const { endpointList, PLAYMODES } = createRequire(import.meta.url)('@stagelink/core');
+const { endpointList, PLAYMODES, TRANSPORT_COMMANDS } = createRequire(import.meta.url)('@stagelink/core');
 
 const ENDPOINTS_MARKER = '/* stagelink:endpoints */ []';
 const PLAYMODES_MARKER = '/* stagelink:playmodes */ []';
+const COMMANDS_MARKER = '/* stagelink:transport-commands */ {}';
 // NotSet means "leave the play state as it is", which an empty playmode already says.
 const PLAYMODE_CHOICES = PLAYMODES.filter((playmode) => playmode !== 'NotSet');
 
@@ -30,7 +31,9 @@ for (const type of readdirSync(source)) {
   }
   if (type === 'stagelink-transport') {
     if (!html.includes(PLAYMODES_MARKER)) throw new Error(`${type}.html lost its playmode marker ${PLAYMODES_MARKER}`);
-    html = html.replace(PLAYMODES_MARKER, JSON.stringify(PLAYMODE_CHOICES));
+    if (!html.includes(COMMANDS_MARKER)) throw new Error(`${type}.html lost its command marker ${COMMANDS_MARKER}`);
+    const fields = Object.fromEntries(Object.entries(TRANSPORT_COMMANDS).map(([command, { required, optional }]) => [command, [...required, ...optional]]));
+    html = html.replace(PLAYMODES_MARKER, JSON.stringify(PLAYMODE_CHOICES)).replace(COMMANDS_MARKER, JSON.stringify(fields));
   }
   writeFileSync(join(target, `${type}.html`), html);
   const locales = join(folder, 'locales');

@@ -27,7 +27,7 @@ describe('stagelink-server in a session of several machines', () => {
   const flow = (host: string) => [
     { id: 'tab', type: 'tab', label: 'test' },
     { id: 'server', type: 'stagelink-server', host, followDirector: true, hosts: hostsLines() },
-    { id: 'n1', z: 'tab', type: 'stagelink-transport', server: 'server', command: 'play', transport: 'main', transportType: 'str', wires: [['out']] },
+    { id: 'n1', z: 'tab', type: 'stagelink-transport', server: 'server', command: '', transport: 'main', transportType: 'str', wires: [['out']] },
     { id: 'out', z: 'tab', type: 'helper' },
   ];
 
@@ -37,7 +37,7 @@ describe('stagelink-server in a session of several machines', () => {
     await helper.load(nodes, flow(actor.url));
 
     const first = nextMessage('out');
-    helper.getNode('n1')?.receive({});
+    helper.getNode('n1')?.receive({ command: 'play' });
     await first;
     expect(isPlaying(sim.state.transports.list().find((t) => t.name === 'main'))).toBe(true);
 

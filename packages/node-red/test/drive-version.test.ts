@@ -72,8 +72,8 @@ describe('stagelink-drive-version', () => {
     expect(pages.map((msg) => (msg.payload as Version[]).length)).toEqual([15, 15, 10]);
   });
 
-  it('gets, relabels, activates and deletes a version, ids from the msg overriding the node', async () => {
-    await helper.load(nodes, flow({ operation: 'get', contentId: 'not-this-one' }), credentials());
+  it('gets, relabels, activates and deletes a version, with what the node leaves blank from the msg', async () => {
+    await helper.load(nodes, flow({ operation: '', contentId: '' }), credentials());
     const versions = await (async () => {
       const out = nextMessage('out');
       helper.getNode('n1')?.receive({ operation: 'list', contentId: sim.drive.demoDrive.contentId, perPage: 100 });
@@ -83,7 +83,7 @@ describe('stagelink-drive-version', () => {
     const contentId = sim.drive.demoDrive.contentId;
 
     let out = nextMessage('out');
-    helper.getNode('n1')?.receive({ contentId, versionId: oldest.id });
+    helper.getNode('n1')?.receive({ operation: 'get', contentId, versionId: oldest.id });
     expect((await out).payload).toMatchObject({ id: oldest.id, version_number: oldest.version_number });
 
     out = nextMessage('out');

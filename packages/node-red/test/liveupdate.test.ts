@@ -12,16 +12,17 @@ describe('stagelink-liveupdate-in', () => {
   const flow = (node: Record<string, unknown>) => [
     { id: 'tab', type: 'tab', label: 'test' },
     { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true },
-    { id: 'n1', z: 'tab', type: 'stagelink-liveupdate-in', server: 'server', interval: 100, average: 0, topic: '', wires: [['out']], ...node },
+    { id: 'n1', z: 'tab', type: 'stagelink-liveupdate-in', server: 'server', interval: 100, average: 0, topic: '', wires: [['out'], ['connection']], ...node },
     { id: 'out', z: 'tab', type: 'helper' },
+    { id: 'connection', z: 'tab', type: 'helper' },
     { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
     { id: 'caught', z: 'tab', type: 'helper' },
   ];
 
-  /** The next msg on `out` that satisfies `match`. */
-  const next = (match: (msg: Msg) => boolean): Promise<Msg> =>
+  /** The next msg on `out` (values) or `connection` that satisfies `match`. */
+  const next = (match: (msg: Msg) => boolean, on = 'out'): Promise<Msg> =>
     new Promise((resolve) => {
-      const out = helper.getNode('out');
+      const out = helper.getNode(on);
       const listener = (msg: Msg): void => {
         if (!match(msg)) return;
         out?.off('input', listener);
@@ -147,31 +148,36 @@ describe('stagelink-liveupdate-in', () => {
     expect(received[3]?.payload).toBeCloseTo(mean(samples.slice(1, 4)));
   });
 
-  it('shows offline the moment the stream drops, tells the flow when asked, and comes back online', async () => {
-    await helper.load(nodes, flow({ preset: 'localFps', emitStatus: true }));
+  it('shows offline the moment the stream drops, says so on the connection output only, and comes back online', async () => {
+    await helper.load(nodes, flow({ preset: 'localFps' }));
     const seen = statuses('n1');
+    const values: unknown[] = [];
+    helper.getNode('out')?.on('input', (msg: Msg) => values.push(msg.payload));
     await next(aValue);
-    const offline = next((msg) => msg.status === 'offline');
+    const offline = next((msg) => msg.payload === 'offline', 'connection');
     await control(sim, { action: 'refuseUpgrades', on: true });
     await control(sim, { action: 'dropSockets' });
-    expect((await offline).payload).toBe('offline');
+    expect((await offline).topic).toBe('localFps');
     await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'red', shape: 'ring', text: 'offline' }));
-    // While offline no value arrives that could look live.
-    const online = next((msg) => msg.status === 'online');
+    const online = next((msg) => msg.payload === 'online', 'connection');
     await control(sim, { action: 'refuseUpgrades', on: false });
-    expect((await online).payload).toBe('online');
+    await online;
     await next(aValue);
     await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green', shape: 'dot' }));
+    // A gauge or chart on the value output never sees a word.
+    expect(values.every((value) => typeof value === 'number')).toBe(true);
   });
 
   it('tells the flow "online" once when it joins a socket another node opened', async () => {
     await helper.load(nodes, flow({ preset: 'localFps' }));
     await next(aValue);
-    const joined = [...flow({ preset: 'localFps' }), { id: 'n2', z: 'tab', type: 'stagelink-liveupdate-in', server: 'server', preset: 'cpu', interval: 100, average: 0, topic: '', emitStatus: true, wires: [['out']] }];
+    const joined = [
+      ...flow({ preset: 'localFps' }),
+      { id: 'n2', z: 'tab', type: 'stagelink-liveupdate-in', server: 'server', preset: 'cpu', interval: 100, average: 0, topic: 'cpu', wires: [[], ['connection']] },
+    ];
+    // n1 is unchanged by a "nodes" deploy: what reaches the connection output now comes from n2.
     const told: unknown[] = [];
-    helper.getNode('out')?.on('input', (msg: Msg) => {
-      if (msg.status) told.push(msg.status);
-    });
+    helper.getNode('connection')?.on('input', (msg: Msg) => told.push(msg.payload));
     await helper.setFlows(joined, 'nodes');
     await eventually(() => expect(told).toContain('online'));
     await new Promise((resolve) => setTimeout(resolve, 300));

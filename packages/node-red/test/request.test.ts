@@ -17,11 +17,25 @@ describe('stagelink-request', () => {
     helper.getNode('n1')?.receive({ payload: 1732000000000 });
     const msg = await out;
     expect(Array.isArray(msg.payload)).toBe(true);
-    expect(msg.endpoint).toBe('cameras');
+    expect(msg).not.toHaveProperty('endpoint');
   });
 
-  it('takes the endpoint, query and body from the msg', async () => {
-    await helper.load(nodes, flowWith(sim, request));
+  it('calls its own endpoint in a chain: cameras, then health, whatever the msg carries', async () => {
+    const flow = flowWith(sim, request);
+    const first = flow.find((node) => node['id'] === 'n1');
+    if (!first) throw new Error('flowWith lost the node under test');
+    first['wires'] = [['n2']];
+    flow.push({ ...request, id: 'n2', z: first['z'], server: 'server', endpoint: 'health', wires: [['out']] });
+    await helper.load(nodes, flow);
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ endpoint: 'machines', payload: 1 });
+    const msg = await out;
+    expect((msg.payload as { machine?: unknown }[])[0]).toHaveProperty('machine');
+    expect(msg.endpoint).toBe('machines');
+  });
+
+  it('takes the endpoint, query and body from the msg when the node leaves them blank', async () => {
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: '' }));
     let out = nextMessage('out');
     helper.getNode('n1')?.receive({ endpoint: 'annotations', query: { name: 'Intro' } });
     expect((await out).payload).toMatchObject({ name: 'Intro', annotations: { sections: [{ index: 0 }, { index: 1 }, { index: 2 }] } });
@@ -72,12 +86,13 @@ describe('stagelink-request', () => {
 
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({ confirm: true });
-    await out;
+    // One confirmation arms one command: it does not ride on to the next node.
+    expect(await out).not.toHaveProperty('confirm');
     expect((await simState(sim)).failedOver).toHaveLength(1);
   });
 
   it('reports an endpoint that does not exist and a refused request to Catch', async () => {
-    await helper.load(nodes, flowWith(sim, request));
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: '' }));
     let caught = nextMessage('caught');
     helper.getNode('n1')?.receive({ endpoint: 'toString' });
     expect((await caught).error?.message).toMatch(/"toString" is not an endpoint/);

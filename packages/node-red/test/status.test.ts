@@ -35,13 +35,15 @@ describe('stagelink-status', () => {
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({});
     const severity = (await out).severity;
+    await helper.unload();
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: 'health', machine: '', machineType: 'str', interval: 0 }));
     const upper = nextMessage('out');
     helper.getNode('n1')?.receive({ machine: hostnames(sim).actor2.toUpperCase() });
     expect([severity, (await upper).severity]).toEqual(['warning', 'warning']);
   });
 
-  it('reads notifications, project and session when msg.operation asks', async () => {
-    await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: 'health' }));
+  it('reads notifications, project and session when msg.operation asks and the node leaves it blank', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: '' }));
     let out = nextMessage('out');
     helper.getNode('n1')?.receive({ operation: 'notifications' });
     expect(JSON.stringify((await out).payload)).toContain('Genlock unstable');
@@ -73,15 +75,30 @@ describe('stagelink-status', () => {
     expect(messages[0]).toMatchObject({ topic: 'session', payload: { isRunningSolo: false } });
   });
 
-  it('sends a failed read to Catch, from an input and from the interval', async () => {
+  it('sends a failed read to Catch from an input, and a failing poll once per outage', async () => {
     await control(sim, { action: 'failNext', status: 500, count: 1000 });
     await helper.load(nodes, flowWith(sim, { type: 'stagelink-status', operation: 'health', interval: 1 }));
+    const seen = statuses('n1');
     const caught = collect('caught');
     helper.getNode('n1')?.receive({ payload: 'check' });
-    await eventually(() => {
-      expect(caught.find((msg) => msg.payload === 'check')?.error?.message).toMatch(/answered 500/);
-      expect(caught.find((msg) => msg.payload === undefined)?.error?.message).toMatch(/answered 500/);
-    });
+    await eventually(() => expect(caught.find((msg) => msg.payload === 'check')?.error?.message).toMatch(/answered 500/));
+    // Three polls or more fail while the server is down; Catch hears of the outage once, and the status stays red.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    const polls = () => caught.filter((msg) => msg.payload !== 'check');
+    expect(polls()).toHaveLength(1);
+    expect(polls()[0]?.error?.message).toMatch(/answered 500/);
+    expect(seen.at(-1)).toMatchObject({ fill: 'red' });
+
+    // It recovers: the log says so and the readings flow again; the next outage is reported again, once.
+    const node = helper.getNode('n1') as unknown as { log: { getCalls(): { args: unknown[] }[] } };
+    await control(sim, { action: 'reset' });
+    const reading = nextMessage('out');
+    expect((await reading).severity).toBe('warning');
+    await eventually(() => expect(node.log.getCalls().map((call) => String(call.args[0]))).toContainEqual(expect.stringMatching(/working again after \d+ s \(\d+ failed attempts?\)/)));
+    await control(sim, { action: 'failNext', status: 500, count: 1000 });
+    await eventually(() => expect(polls()).toHaveLength(2), 5000);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(polls()).toHaveLength(2);
     await control(sim, { action: 'reset' });
   });
 
@@ -95,6 +112,7 @@ describe('stagelink-status', () => {
     try {
       const flow = flowWith(sim, { type: 'stagelink-status', operation: 'health', machine: hostnames(sim).actor1, machineType: 'str' });
       flow[1] = { id: 'server', type: 'stagelink-server', host: `http://127.0.0.1:${(wrong.address() as AddressInfo).port}`, followDirector: false };
+      flow[2] = { ...flow[2], operation: '' };
       await helper.load(nodes, flow);
       for (const operation of ['health', 'notifications', 'project']) {
         const caught = nextMessage('caught');

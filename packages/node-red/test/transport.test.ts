@@ -82,7 +82,8 @@ describe('stagelink-transport', () => {
     if (from.section) await ms.transport.gotoSection({ transport: { name: 'main' }, section: from.section });
     if (from.playing) await ms.transport.play({ name: 'main' });
     const before = await mainNow();
-    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' }));
+    // The command left blank in the node: msg.command chooses it.
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: '', transport: 'main', transportType: 'str' }));
     const seen = statuses('n1');
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({ command, ...msg });
@@ -121,15 +122,40 @@ describe('stagelink-transport', () => {
     expect(seen.at(-1)).toMatchObject({ fill: 'green', text: 'play main' });
   });
 
-  it('takes command, transport, track and playmode from the msg over the node settings', async () => {
-    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'stop', transport: 'lobby', transportType: 'str' }));
+  it('keeps its own filled-in settings over the msg, and takes the msg for the ones left blank', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'gototrack', transport: 'main', transportType: 'str', track: '', playmode: '' }));
     const out = nextMessage('out');
-    helper.getNode('n1')?.receive({ command: 'gototrack', transport: 'main', track: 'Act 1', playmode: 'play' });
+    helper.getNode('n1')?.receive({ command: 'stop', transport: 'lobby', track: 'Act 1', playmode: 'play' });
     const msg = await out;
-    expect(msg.payload).toMatchObject({ command: 'gototrack', transports: [{ name: 'main' }], track: { name: 'Act 1' }, playmode: 'play' });
-    const main = await transportOf('main');
-    expect(main).toMatchObject({ currentTrack: 'Act 1', playmode: 'Play' });
-    expect((await transportOf('lobby'))?.playmode).toBe('Stop');
+    expect(msg.payload).toEqual({ command: 'gototrack', transports: [{ name: 'main' }], track: { name: 'Act 1' }, playmode: 'play' });
+    expect(await transportOf('main')).toMatchObject({ currentTrack: 'Act 1', playmode: 'Play' });
+  });
+
+  it('runs a chained cue list: each node goes to its own track whatever the msg carried in', async () => {
+    const flow = flowWith(sim, { type: 'stagelink-transport', command: 'gototrack', transport: 'main', transportType: 'str', track: 'Intro', trackType: 'str' });
+    const first = flow.find((node) => node['id'] === 'n1');
+    if (!first) throw new Error('flowWith lost the node under test');
+    // n1 (Intro) → n2 (Finale) → out: the cue list of a show, fed by an inject that names another track.
+    first['wires'] = [['n2']];
+    flow.push({ id: 'n2', z: first['z'], type: 'stagelink-transport', server: 'server', command: 'gototrack', transport: 'main', transportType: 'str', track: 'Finale', trackType: 'str', wires: [['out']] });
+    await helper.load(nodes, flow);
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ track: 'Act 1', command: 'stop' });
+    const msg = await out;
+    expect(msg.payload).toMatchObject({ command: 'gototrack', track: { name: 'Finale' } });
+    // Nothing override-named rode on: the msg still says only what the inject gave it.
+    expect(msg).toMatchObject({ track: 'Act 1', command: 'stop' });
+    expect((await transportOf('main'))?.currentTrack).toBe('Finale');
+  });
+
+  it('takes the command from msg.command when the node leaves it to the msg, and says when there is none', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: '', transport: 'main', transportType: 'str' }));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ command: 'play' });
+    expect((await out).payload).toEqual({ command: 'play', transports: [{ name: 'main' }] });
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: 1 });
+    expect((await caught).error?.message).toMatch(/No command given: set it in the node or send it as msg\.command/);
   });
 
   it('keeps the node settings for msg properties that are empty strings', async () => {
@@ -166,8 +192,8 @@ describe('stagelink-transport', () => {
     expect((await transportOf('main'))?.currentTrack).toBe('Finale');
   });
 
-  it('sets volume from msg.volume', async () => {
-    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'volume', transport: 'lobby', volume: '0.2', volumeType: 'num' }));
+  it('sets volume from msg.volume when the node leaves the volume blank', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'volume', transport: 'lobby', volume: '', volumeType: 'num' }));
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({ volume: 0.75 });
     expect((await out).payload).toMatchObject({ command: 'volume', volume: 0.75 });
@@ -230,7 +256,7 @@ describe('stagelink-transport', () => {
   });
 
   it('refuses a command that is not a transport command, and a missing server, with a clear error', async () => {
-    const flow = flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' });
+    const flow = flowWith(sim, { type: 'stagelink-transport', command: '', transport: 'main', transportType: 'str' });
     await helper.load(nodes, flow);
     let caught = nextMessage('caught');
     helper.getNode('n1')?.receive({ command: 'explode' });

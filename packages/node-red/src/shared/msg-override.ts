@@ -2,9 +2,11 @@ import { InvalidInputError, reasonOf, type Ref } from '@stagelink/core';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './node-red.js';
 
 /**
- * The message contract: a node's settings are defaults and a `msg` property of the same name overrides them.
- * A setting may be a typed input (`<name>` with `<name>Type`): then it is evaluated as Node-RED evaluates
- * typed inputs (msg, flow, global, env, ...), so `msg.payload` can feed any field.
+ * The message contract, as Node-RED's core nodes have it: a setting filled in on the node wins; a setting left
+ * blank takes the `msg` property of the same name. A setting may be a typed input (`<name>` with `<name>Type`):
+ * then it is evaluated as Node-RED evaluates typed inputs (msg, flow, global, env, ...), so a node set to
+ * `msg.payload` reads the payload. Nodes never write these names onto their output, so a msg that drove one
+ * node cannot steer the next.
  */
 export class MessageProperties {
   constructor(
@@ -15,15 +17,13 @@ export class MessageProperties {
   ) {}
 
   /**
-   * `msg[name]` when set, else the node's setting; `undefined` when neither gives a value. An empty string is not
-   * set: a change node or a form that leaves a field blank must not wipe out the node's setting.
+   * The node's setting when filled in, else `msg[name]`; `undefined` when neither gives a value. An empty string
+   * is blank in both places: a change node or a form that leaves a field empty sets nothing.
    */
   async value(name: string): Promise<unknown> {
-    const override = this.msg[name];
-    if (override !== undefined && override !== null && override !== '') return override;
     const setting = this.def[name];
     const type = this.def[`${name}Type`];
-    if (setting === undefined || setting === null || setting === '') return undefined;
+    if (isBlankSetting(setting, type)) return isBlank(this.msg[name]) ? undefined : this.msg[name];
     if (typeof type !== 'string' || type === '' || type === 'str') return setting;
     return new Promise((resolve, reject) => {
       const fail = (error: unknown): void =>
@@ -97,6 +97,19 @@ export class MessageProperties {
   }
 }
 
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/**
+ * An unticked checkbox (stored as `false`) and an empty JSON object (the editor's default for a JSON field) read
+ * as "not set": a msg may still turn the option on or give the object.
+ */
+function isBlankSetting(setting: unknown, type: unknown): boolean {
+  if (isBlank(setting) || setting === false) return true;
+  return type === 'json' && typeof setting === 'string' && /^\s*\{\s*\}\s*$/.test(setting);
+}
+
 /** A setting as it appears in an error: JSON, cut short. */
 function settingText(setting: unknown): string {
   let text: string;
@@ -106,6 +119,16 @@ function settingText(setting: unknown): string {
     text = String(setting);
   }
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/**
+ * Reads and removes `msg.confirm`: one confirmation arms one command, so a confirmed msg passed on cannot also
+ * fire a guarded node further down the flow.
+ */
+export function takeConfirmation(msg: NodeMessage): boolean {
+  const confirmed = msg.confirm === true;
+  delete msg.confirm;
+  return confirmed;
 }
 
 export function missing(name: string, what: string): InvalidInputError {

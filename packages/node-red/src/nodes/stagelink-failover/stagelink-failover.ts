@@ -2,7 +2,7 @@ import { ConfirmationRequiredError, InvalidInputError, type CallOptions, type Me
 import { fromAnswer } from '../../shared/answer-shape.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
-import { MessageProperties } from '../../shared/msg-override.js';
+import { MessageProperties, takeConfirmation } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { StatusLine } from '../../shared/status.js';
 
@@ -14,8 +14,8 @@ const GUARDED: ReadonlySet<FailoverOperation> = new Set(['failovermachine', 'res
 
 /**
  * `stagelink-failover`: fails over or restores an actor machine, restores default routing, or reads the
- * failover settings and understudy targets. Failover and restore need `msg.confirm === true` unless the node
- * is set to "armed": a stray inject must not move a show.
+ * failover settings and understudy targets. Failover and restore need `msg.confirm === true` (consumed here,
+ * so it arms this one command) unless the node is set to "armed": a stray inject must not move a show.
  */
 export default function register(RED: NodeAPI): void {
   RED.nodes.registerType('stagelink-failover', function StagelinkFailover(this: Node<never>, def: NodeDef): void {
@@ -36,7 +36,7 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     if (!isFailoverOperation(operation)) {
       throw new InvalidInputError(`"${operation}" is not a failover operation; use one of ${FAILOVER_OPERATIONS.join(', ')}.`);
     }
-    if (GUARDED.has(operation) && !armed && msg.confirm !== true) {
+    if (GUARDED.has(operation) && !takeConfirmation(msg) && !armed) {
       throw new ConfirmationRequiredError(
         `${operation} was not sent: set msg.confirm to true to confirm it, or set the node to "armed" to send it on every message.`,
       );

@@ -1,14 +1,15 @@
 import { RollingAverage, type LiveStatus, type LiveSubscription, type LiveValue } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
+import { OutageReport } from '../../shared/outage.js';
 import { StatusLine } from '../../shared/status.js';
 import { liveRequestOf } from './live-request.js';
 
 /**
  * `stagelink-liveupdate-in`: watches values on the live-update stream (core's presets or custom expressions)
- * and emits each as `msg.payload` with `msg.topic`, optionally as a rolling average. Shares the server's one
- * socket; shows "offline" the moment the stream drops so no stale value looks live, and can emit
- * online/offline messages.
+ * and emits each as `msg.payload` with `msg.topic` on its first output, optionally as a rolling average. Shares the
+ * server's one socket; shows "offline" the moment the stream drops so no stale value looks live, and sends the
+ * connection's state ("online" / "offline") on its second output, so a gauge or chart on the first sees only values.
  */
 export default function register(RED: NodeAPI): void {
   RED.nodes.registerType('stagelink-liveupdate-in', function StagelinkLiveUpdateIn(this: Node<never>, def: NodeDef): void {
@@ -19,24 +20,21 @@ export default function register(RED: NodeAPI): void {
 
 function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
-  const emitStatus = def.emitStatus === true;
   const samples = Math.floor(Number(def.average));
   const averages = new Map<string, RollingAverage>();
   let subscription: LiveSubscription | undefined;
-  let lastError: string | undefined;
+  const outage = new OutageReport(node);
   const topic = topicOf(def);
 
   const report = (error: Error): void => {
     status.failed(error);
-    // A property that fails to evaluate fails on every update: report it once until it changes or recovers.
-    if (error.message === lastError) return;
-    lastError = error.message;
+    // A property that fails to evaluate fails on every update: Catch nodes hear of it once until it recovers.
     // With a msg, so Catch nodes see it (this node has no input msg to pass on).
-    node.error(error, { topic, payload: undefined });
+    outage.failed(error, { topic, payload: undefined });
   };
 
   const onValue = ({ object, property, value }: LiveValue): void => {
-    lastError = undefined;
+    outage.recovered();
     const msg: NodeMessage = { topic, payload: value, object, property };
     if (samples > 1 && typeof value === 'number' && Number.isFinite(value)) {
       let average = averages.get(property);
@@ -45,7 +43,7 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       msg.sample = value;
     }
     status.ok(display(msg.payload));
-    node.send(msg);
+    node.send([msg, null]);
   };
 
   const onStatus = (live: LiveStatus): void => {
@@ -55,7 +53,7 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       for (const average of averages.values()) average.reset();
       status.offline();
     } else status.show({ fill: 'green', shape: 'ring', text: 'online' });
-    if (emitStatus && live !== 'connecting') node.send({ topic, payload: live, status: live });
+    if (live !== 'connecting') node.send([null, { topic, payload: live }]);
   };
 
   // Subscribe once the whole flow has started, so a Catch node later in the flow sees a setup error.

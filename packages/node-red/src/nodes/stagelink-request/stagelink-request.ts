@@ -1,7 +1,7 @@
 import { ConfirmationRequiredError, endpoints, InvalidInputError, type EndpointInput, type EndpointName, type EndpointSpec } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
-import { MessageProperties } from '../../shared/msg-override.js';
+import { MessageProperties, takeConfirmation } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { StatusLine } from '../../shared/status.js';
 
@@ -9,7 +9,7 @@ import { StatusLine } from '../../shared/status.js';
  * `stagelink-request`: any endpoint of the spec, chosen from core's endpoint catalogue (the editor's list is
  * generated from it at build time). The body comes from `msg.payload` by default; query and path parameters
  * from the node or `msg.query` / `msg.params`. Guarded endpoints (SMC clear, power off, ...) and failover
- * and restore need `msg.confirm === true` on every message.
+ * and restore need `msg.confirm === true` on the message, which this node consumes.
  */
 export default function register(RED: NodeAPI): void {
   RED.nodes.registerType('stagelink-request', function StagelinkRequest(this: Node<never>, def: NodeDef): void {
@@ -26,7 +26,10 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const props = new MessageProperties(RED, node, def, msg);
     const endpoint = await props.requiredText('endpoint');
     const spec = endpointSpec(endpoint);
-    checkConfirmed(endpoint, spec, msg.confirm);
+    const confirmed = needsConfirmation(endpoint, spec) && takeConfirmation(msg);
+    if (SHOW_MOVING_ENDPOINTS.has(endpoint) && !confirmed) {
+      throw new ConfirmationRequiredError(`${spec.method} ${spec.path} (${spec.summary}) was not sent: set msg.confirm to true to confirm it.`);
+    }
     const query = spec.query ? await objectOf(props, 'query') : undefined;
     const params = spec.path.includes('{') ? await objectOf(props, 'params') : undefined;
     const body = spec.method === 'POST' ? bodyOf(await props.value('body')) : undefined;
@@ -35,9 +38,8 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       query,
       params: params && Object.fromEntries(Object.entries(params).map(([key, item]) => [key, String(item)])),
     };
-    const result = await server.client.endpoints.call(spec, input, { signal, confirm: msg.confirm === true });
+    const result = await server.client.endpoints.call(spec, input, { signal, confirm: confirmed });
     msg.payload = result;
-    msg.endpoint = endpoint;
     status.ok(`${spec.method} ${spec.group}.${spec.operation}`);
     send(msg);
   });
@@ -50,10 +52,8 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
  */
 const SHOW_MOVING_ENDPOINTS: ReadonlySet<string> = new Set(['failoverMachine', 'restoreMachine']);
 
-function checkConfirmed(name: string, spec: EndpointSpec, confirm: unknown): void {
-  if (SHOW_MOVING_ENDPOINTS.has(name) && confirm !== true) {
-    throw new ConfirmationRequiredError(`${spec.method} ${spec.path} (${spec.summary}) was not sent: set msg.confirm to true to confirm it.`);
-  }
+function needsConfirmation(name: string, spec: EndpointSpec): boolean {
+  return spec.guarded === true || SHOW_MOVING_ENDPOINTS.has(name);
 }
 
 function endpointSpec(name: string): EndpointSpec {

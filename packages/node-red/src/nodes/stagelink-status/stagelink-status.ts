@@ -4,6 +4,7 @@ import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from '../../shared/node-red.js';
+import { OutageReport } from '../../shared/outage.js';
 import { StatusLine } from '../../shared/status.js';
 
 const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
@@ -57,6 +58,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   let timer: NodeJS.Timeout | undefined;
   let first: NodeJS.Immediate | undefined;
   let polling = false;
+  const outage = new OutageReport(node);
   const work = handleInput(node, status, async (msg, { send, signal }) => {
     await read(msg, signal);
     send(msg);
@@ -73,11 +75,12 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     void work.track(
       async () => {
         await read(msg, work.signal);
+        outage.recovered();
         node.send(msg);
       },
       (error) => {
         status.failed(error);
-        node.error(error, msg);
+        outage.failed(error, msg);
       },
     ).finally(() => (polling = false));
   };

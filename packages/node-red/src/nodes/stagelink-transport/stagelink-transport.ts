@@ -23,7 +23,7 @@ function startTransport(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   handleInput(node, status, async (msg, { send, signal }) => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
-    const command = (await props.text('command')) ?? 'play';
+    const command = await props.requiredText('command');
     if (!isTransportCommand(command)) {
       throw new InvalidInputError(`"${command}" is not a transport command; use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
     }
