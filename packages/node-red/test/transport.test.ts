@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { isPlaying, MediaServer, toPlaymode, type TransportCommand } from '@stagelink/core';
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -253,6 +255,25 @@ describe('stagelink-transport', () => {
     const caught = nextMessage('caught');
     helper.getNode('n1')?.receive({});
     expect((await caught).error?.message).toMatch(/Could not reach 127\.0\.0\.1:9/);
+  });
+
+  it('gives up on a server that does not answer after msg.timeout, and refuses a timeout that is no number of ms', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const flow = flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' });
+      flow[1] = { id: 'server', type: 'stagelink-server', host: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, followDirector: false };
+      await helper.load(nodes, flow);
+      let caught = nextMessage('caught');
+      helper.getNode('n1')?.receive({ timeout: 300 });
+      expect((await caught).error?.message).toMatch(/got no answer within 300 ms/);
+      caught = nextMessage('caught');
+      helper.getNode('n1')?.receive({ timeout: '5s' });
+      expect((await caught).error?.message).toMatch(/msg\.timeout must be a number of milliseconds/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('refuses a command that is not a transport command, and a missing server, with a clear error', async () => {

@@ -1,4 +1,4 @@
-import { AbortedError, reasonOf } from '@stagelink/core';
+import { AbortedError, InvalidInputError, reasonOf, type CallOptions } from '@stagelink/core';
 import { setMaxListeners } from 'node:events';
 import type { DoneFunction, Node, NodeMessage, SendFunction } from './node-red.js';
 import type { StatusLine } from './status.js';
@@ -10,6 +10,22 @@ export interface InputContext {
   send: SendFunction;
   /** Aborted when the node closes and work is still running after the grace period. */
   signal: AbortSignal;
+  /** For every call the msg makes: the signal, and `msg.timeout` as the call's deadline when given. */
+  call: CallOptions;
+}
+
+/** Longer than any show would wait for one answer: a value above it is a mistake (seconds taken for ms). */
+const MAX_TIMEOUT_MS = 120_000;
+
+/** `msg.timeout`: the deadline in milliseconds of each call this msg makes, retries included. */
+export function timeoutOf(msg: NodeMessage): number | undefined {
+  const timeout = msg.timeout;
+  if (timeout === undefined || timeout === null || timeout === '') return undefined;
+  const ms = typeof timeout === 'string' ? Number(timeout) : timeout;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
+    throw new InvalidInputError(`msg.timeout must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (got ${JSON.stringify(timeout)}).`);
+  }
+  return ms;
 }
 
 /** Requests in flight on one node beyond which Node warns of a listener leak. */
@@ -97,7 +113,9 @@ export function handleInput(
   node.on('input', (msg: NodeMessage, send: SendFunction, done: DoneFunction) => {
     void work.track(
       async () => {
-        await handler(msg, { send, signal: work.signal });
+        const timeoutMs = timeoutOf(msg);
+        const call: CallOptions = timeoutMs === undefined ? { signal: work.signal } : { signal: work.signal, timeoutMs };
+        await handler(msg, { send, signal: work.signal, call });
         done();
       },
       (error) => {

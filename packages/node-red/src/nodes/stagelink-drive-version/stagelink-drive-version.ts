@@ -35,18 +35,18 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
     const driveId = await props.requiredText('driveId', 'drive id');
     const contentId = await props.requiredText('contentId', 'content id');
     const client = drive.client;
-    const { signal } = context;
+    const { call } = context;
 
     if (operation === 'list') {
       const listMode = (await props.text('listMode')) ?? 'all';
       if (listMode !== 'all' && listMode !== 'pages') throw new InvalidInputError(`listMode must be "all" or "pages" (got "${listMode}").`);
       const perPage = await props.number('perPage', 'versions per page');
-      await list(client.versions.list({ driveId, contentId, perPage, signal }).pages(), listMode, msg, context, status);
+      await list(client.versions.list({ driveId, contentId, perPage, ...call }).pages(), listMode, msg, context, status);
       return;
     }
 
     const versionId = await props.requiredText('versionId', 'version id');
-    const ref = { driveId, contentId, versionId, signal };
+    const ref = { driveId, contentId, versionId, ...call };
     if (operation === 'get') {
       const version = await client.versions.get(ref);
       msg.payload = version;

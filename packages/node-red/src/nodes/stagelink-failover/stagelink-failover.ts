@@ -29,7 +29,7 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node, armed ? { standing: 'armed' } : {});
   status.standingWarning();
 
-  handleInput(node, status, async (msg, { send, signal }) => {
+  handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const operation = (await props.text('operation')) ?? 'settings';
@@ -41,7 +41,7 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
         `${operation} was not sent: set msg.confirm to true to confirm it, or set the node to "armed" to send it on every message.`,
       );
     }
-    const { payload, summary } = await run(server.client, operation, props, { signal });
+    const { payload, summary } = await run(server.client, operation, props, call);
     msg.payload = payload;
     status.ok(summary);
     send(msg);

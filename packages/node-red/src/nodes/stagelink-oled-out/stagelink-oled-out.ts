@@ -20,7 +20,7 @@ export default function register(RED: NodeAPI): void {
 function startOledOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
 
-  handleInput(node, status, async (msg, { send, signal }) => {
+  handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const message = await props.requiredText('message');
@@ -30,9 +30,9 @@ function startOledOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const oled = server.client.hardware.oled;
     if (displayTime !== undefined) {
       if (displayTime <= 0) throw new InvalidInputError(`display time must be above 0 seconds (got ${displayTime}).`);
-      await oled.setDisplayTime(displayTime, { signal });
+      await oled.setDisplayTime(displayTime, call);
     }
-    const result = await oled.notify({ title, message, priority }, { signal });
+    const result = await oled.notify({ title, message, priority }, call);
     msg.payload = result;
     msg.truncated = result.truncated;
     if (result.truncated) status.warning(`shown, cut to ${OLED_MAX_MESSAGE_LENGTH} of ${message.length} chars`);

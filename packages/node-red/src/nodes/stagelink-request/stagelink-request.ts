@@ -21,7 +21,7 @@ export default function register(RED: NodeAPI): void {
 function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
 
-  handleInput(node, status, async (msg, { send, signal }) => {
+  handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const endpoint = await props.requiredText('endpoint');
@@ -38,7 +38,7 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       query,
       params: params && Object.fromEntries(Object.entries(params).map(([key, item]) => [key, String(item)])),
     };
-    const result = await server.client.endpoints.call(spec, input, { signal, confirm: confirmed });
+    const result = await server.client.endpoints.call(spec, input, { ...call, confirm: confirmed });
     msg.payload = result;
     status.ok(`${spec.method} ${spec.group}.${spec.operation}`);
     send(msg);

@@ -36,7 +36,7 @@ export default function register(RED: NodeAPI): void {
 function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
 
-  const read = async (msg: NodeMessage, signal: AbortSignal): Promise<void> => {
+  const read = async (msg: NodeMessage, call: CallOptions): Promise<void> => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const operation = (await props.text('operation')) ?? 'health';
@@ -44,7 +44,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       throw new InvalidInputError(`"${operation}" is not a status operation; use one of ${STATUS_OPERATIONS.join(', ')}.`);
     }
     const machine = await props.text('machine', 'machine hostname');
-    const { payload, severity, summary } = await readStatus(server.client, operation as StatusOperation, machine, { signal }, server.label);
+    const { payload, severity, summary } = await readStatus(server.client, operation as StatusOperation, machine, call, server.label);
     msg.payload = payload;
     if (severity !== undefined) {
       msg.severity = severity;
@@ -59,8 +59,8 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   let first: NodeJS.Immediate | undefined;
   let polling = false;
   const outage = new OutageReport(node);
-  const work = handleInput(node, status, async (msg, { send, signal }) => {
-    await read(msg, signal);
+  const work = handleInput(node, status, async (msg, { send, call }) => {
+    await read(msg, call);
     send(msg);
   }, () => {
     clearImmediate(first);
@@ -74,7 +74,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const msg: NodeMessage = {};
     void work.track(
       async () => {
-        await read(msg, work.signal);
+        await read(msg, { signal: work.signal });
         outage.recovered();
         node.send(msg);
       },

@@ -20,14 +20,14 @@ export default function register(RED: NodeAPI): void {
 function startTransport(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
 
-  handleInput(node, status, async (msg, { send, signal }) => {
+  handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const command = await props.requiredText('command');
     if (!isTransportCommand(command)) {
       throw new InvalidInputError(`"${command}" is not a transport command; use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
     }
-    const sent = await sendTransportCommand(server.client, command, props, { signal });
+    const sent = await sendTransportCommand(server.client, command, props, call);
     msg.payload = sent;
     status.ok(describeCue(sent));
     send(msg);
