@@ -188,6 +188,32 @@ describe('the Node-RED editor', () => {
     await editor.cancelTray();
   });
 
+  it('finds the session\'s director with the server dialog\'s Discover button', async () => {
+    const { director } = await client.status.session();
+    if (!director) throw new Error('The demo session has no director.');
+    const simulator = new URL(demo.sim.mediaServer.url);
+    await editor.showFlow(SHOW_FLOW);
+    await editor.editNode(await exampleNode('stagelink-transport'), '#node-input-server');
+    await editor.page.locator('#node-input-btn-server-edit').click();
+    const host = editor.page.locator('#node-config-input-host');
+    // A machine of the session as a desk would first know it: by a bare address.
+    await host.fill(`localhost:${simulator.port}`);
+    await editor.page.locator('#node-config-stagelink-server-discover').click();
+    const found = await until('the Discover button to find the director', async () => {
+      const line = (await editor.page.locator('#node-config-stagelink-server-discovered').textContent()) ?? '';
+      return line.startsWith('found') ? line : undefined;
+    });
+    expect(found).toContain(director.hostname);
+    // A name the desk resolves becomes the host; a shipping director's own name (DIRECTOR01) does not replace the
+    // address that answered.
+    const typed = `localhost:${simulator.port}`;
+    if (found.includes('cannot resolve')) expect(await host.inputValue()).toBe(typed);
+    else expect(new URL(await host.inputValue()).port).toBe(simulator.port);
+    await saveScreenshot(editor.topTray(), 'node-red-dialog-stagelink-server-discovered');
+    await editor.cancelTray();
+    await editor.cancelTray();
+  });
+
   it('renders the help of every stagelink node', async () => {
     for (const type of NODE_TYPES) {
       const help = await editor.showHelp(type);

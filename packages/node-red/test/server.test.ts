@@ -18,6 +18,18 @@ describe('stagelink-server', () => {
     { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true },
   ];
 
+  it('takes its host from an environment variable written as ${NAME}', async () => {
+    process.env['STAGELINK_TEST_HOST'] = sim.mediaServer.url;
+    try {
+      await helper.load(allNodes(), [{ ...serverOnly()[0] }, { ...serverOnly()[1], host: '${STAGELINK_TEST_HOST}' }]);
+      const answer = await helper.request().get('/stagelink/tracks?server=server');
+      expect(answer.status).toBe(200);
+      expect((answer.body as Choice[]).map((t) => t.name)).toContain('Intro');
+    } finally {
+      delete process.env['STAGELINK_TEST_HOST'];
+    }
+  });
+
   describe('admin endpoints for the editor dropdowns', () => {
     it('lists transports (uids as strings), tracks, sections and notes, and machines from the live server', async () => {
       await helper.load(allNodes(), serverOnly());
@@ -66,6 +78,19 @@ describe('stagelink-server', () => {
       expect(nothing.status).toBe(400);
       expect((nothing.body as { error: string }).error).toMatch(/Choose a stagelink-server/);
     });
+
+    it('discovers the director of the session a typed host belongs to, and says whether its name resolves here', async () => {
+      await helper.load(allNodes(), serverOnly());
+      const answer = await helper.request().get(`/stagelink/discover?host=${encodeURIComponent(sim.mediaServer.url)}`);
+      expect(answer.status).toBe(200);
+      const found = answer.body as { hostname: string; url: string; via: string; resolvable: boolean };
+      expect(found).toMatchObject({ hostname: hostnames(sim).director, via: 'query' });
+      // The documents' machines go by names that resolve; a shipping director's DIRECTOR01 does not.
+      expect(found.resolvable).toBe(process.env['STAGELINK_SIM_DIALECT'] !== 'r34');
+      const nowhere = await helper.request().get('/stagelink/discover?host=http%3A%2F%2F127.0.0.1%3A9');
+      expect(nowhere.status).toBe(502);
+      expect((nowhere.body as { error: string }).error).toMatch(/No director found: http:\/\/127\.0\.0\.1:9 did not answer/);
+    }, 20_000);
 
     it('answers 502 when the server refuses, e.g. an unknown track', async () => {
       await helper.load(allNodes(), serverOnly());

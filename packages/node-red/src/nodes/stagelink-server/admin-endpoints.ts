@@ -1,4 +1,5 @@
-import { type CallOptions, MediaServer, reasonOf } from '@stagelink/core';
+import { lookup } from 'node:dns/promises';
+import { type CallOptions, discoverDirector, type DiscoveredDirector, MediaServer, parseHostMap, reasonOf } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import type { NodeAPI, Request, Response } from '../../shared/node-red.js';
 
@@ -79,6 +80,40 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
     ];
     return machines.map(({ machine, role }) => ({ uid: machine.uid, name: machine.name, hostname: machine.hostname, detail: role }));
   });
+
+  // The config dialog's Discover button: the director of the session that the typed host belongs to, or (with no
+  // host, or none answering) one that announces itself over DNS-SD on the desk's network.
+  RED.httpAdmin.get('/stagelink/discover', RED.auth.needsPermission('stagelink-server.read'), (req, res) => {
+    void discover(req).then(
+      (found) => res.json(found),
+      (error: unknown) => res.status(502).json({ error: reasonOf(error) }),
+    );
+  });
+}
+
+export interface Discovered extends DiscoveredDirector {
+  /** False when this computer cannot resolve the director's name: shipping machines go by names like DIRECTOR01. */
+  resolvable: boolean;
+}
+
+async function discover(req: Request): Promise<Discovered> {
+  const text = (key: string): string => (typeof req.query[key] === 'string' ? (req.query[key] as string).trim() : '');
+  const found = await discoverDirector({
+    host: text('host') || 'localhost',
+    dnssd: true,
+    timeoutMs: EDITOR_TIMEOUT_MS,
+    hosts: parseHostMap(text('hosts')),
+  });
+  return { ...found, resolvable: await resolves(new URL(found.url).hostname) };
+}
+
+async function resolves(hostname: string): Promise<boolean> {
+  try {
+    await lookup(hostname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
