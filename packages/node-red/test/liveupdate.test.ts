@@ -168,6 +168,43 @@ describe('stagelink-liveupdate-in', () => {
     expect(values.every((value) => typeof value === 'number')).toBe(true);
   });
 
+  it('watches another value when a msg says subscribe, and stops on unsubscribe', async () => {
+    await helper.load(nodes, flow({ preset: 'localFps' }));
+    expect((await next(aValue)).topic).toBe('localFps');
+    helper.getNode('n1')?.receive({ action: 'subscribe', preset: 'transportVolume', transport: 'main' });
+    expect((await next((msg) => msg.topic === 'transportVolume')).payload).toEqual(expect.any(Number));
+    // Only the new target: no FPS value arrives once the volume is being watched.
+    const topics: unknown[] = [];
+    helper.getNode('out')?.on('input', (msg: Msg) => topics.push(msg.topic));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(topics.filter((topic) => topic !== 'transportVolume')).toEqual([]);
+
+    helper.getNode('n1')?.receive({ action: 'unsubscribe' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const count = topics.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(topics).toHaveLength(count);
+    await eventually(() => expect(sim.live.stats().subscriptions).toBe(0));
+
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ action: 'watch' });
+    expect((await caught).error?.message).toMatch(/msg\.action must be "subscribe" or "unsubscribe"/);
+  });
+
+  it('keeps the latest value in flow context under its topic, and null while the stream is down', async () => {
+    await helper.load(nodes, flow({ preset: 'localFps', topic: 'fps', store: 'flow' }));
+    const node = helper.getNode('n1') as unknown as { context(): { flow: { get(key: string): unknown } } };
+    const value = await next(aValue);
+    await eventually(() => expect(node.context().flow.get('fps')).toEqual(expect.any(Number)));
+    expect(value.topic).toBe('fps');
+    const offline = next((msg) => msg.payload === 'offline', 'connection');
+    await control(sim, { action: 'refuseUpgrades', on: true });
+    await control(sim, { action: 'dropSockets' });
+    await offline;
+    expect(node.context().flow.get('fps')).toBeNull();
+    await control(sim, { action: 'refuseUpgrades', on: false });
+  });
+
   it('tells the flow "online" once when it joins a socket another node opened', async () => {
     await helper.load(nodes, flow({ preset: 'localFps' }));
     await next(aValue);

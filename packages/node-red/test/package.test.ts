@@ -33,8 +33,9 @@ describe('package.json (Flow Library scorecard)', () => {
     expect(existsSync(new URL('README.md', root))).toBe(true);
   });
 
-  it('declares the Node-RED and Node versions it supports', () => {
-    expect(pkg['node-red'].version).toBe('>=4.0.0');
+  it('declares the Node-RED and Node versions it runs on, and no others', () => {
+    // The smoke test runs the packed tarball on Node-RED 4.1 with Node 20 and Node-RED 5 with Node 24.
+    expect(pkg['node-red'].version).toBe('>=4.1.0 <6.0.0');
     expect(pkg.engines?.node).toBe('>=20.18.1');
   });
 

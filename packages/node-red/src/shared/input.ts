@@ -97,7 +97,7 @@ export class NodeWork {
   }
 }
 
-export type InputHandler = (msg: NodeMessage, context: InputContext) => Promise<void>;
+export type InputHandler = (msg: NodeMessage, context: InputContext) => Promise<void> | void;
 
 /**
  * Registers the input and close handlers of a node whose work is `handler`. `onClose` releases what the node

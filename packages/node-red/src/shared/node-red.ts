@@ -19,6 +19,11 @@ export interface NodeStatus {
 export type SendFunction = (msg: NodeMessage | (NodeMessage | NodeMessage[] | null)[] | null) => void;
 export type DoneFunction = (error?: Error) => void;
 
+export interface ContextStore {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+}
+
 export interface Node<Credentials = Record<string, never>> {
   readonly id: string;
   readonly type: string;
@@ -34,6 +39,7 @@ export interface Node<Credentials = Record<string, never>> {
   debug(message: string): void;
   /** With a msg, Catch nodes see it; without, it is only logged. */
   error(error: unknown, msg?: NodeMessage): void;
+  context(): ContextStore & { flow: ContextStore; global: ContextStore };
 }
 
 /** What the editor saved for a node: its `defaults`, all as plain JSON values. */

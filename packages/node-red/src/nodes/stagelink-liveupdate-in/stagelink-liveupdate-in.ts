@@ -1,6 +1,7 @@
-import { RollingAverage, type LiveStatus, type LiveSubscription, type LiveValue } from '@stagelink/core';
+import { InvalidInputError, RollingAverage, type LiveStatus, type LiveSubscription, type LiveValue } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
-import type { Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
+import { handleInput } from '../../shared/input.js';
+import type { ContextStore, Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
 import { OutageReport } from '../../shared/outage.js';
 import { StatusLine } from '../../shared/status.js';
 import { liveRequestOf } from './live-request.js';
@@ -10,6 +11,7 @@ import { liveRequestOf } from './live-request.js';
  * and emits each as `msg.payload` with `msg.topic` on its first output, optionally as a rolling average. Shares the
  * server's one socket; shows "offline" the moment the stream drops so no stale value looks live, and sends the
  * connection's state ("online" / "offline") on its second output, so a gauge or chart on the first sees only values.
+ * A msg can change what it watches at run time, and the latest value can be kept in flow or global context.
  */
 export default function register(RED: NodeAPI): void {
   RED.nodes.registerType('stagelink-liveupdate-in', function StagelinkLiveUpdateIn(this: Node<never>, def: NodeDef): void {
@@ -18,18 +20,22 @@ export default function register(RED: NodeAPI): void {
   });
 }
 
+/** Settings a `subscribe` msg may bring; the ones it leaves out keep the node's. */
+const TARGET_SETTINGS = ['preset', 'machine', 'workload', 'instance', 'transport', 'object', 'properties', 'interval', 'topic'] as const;
+
 function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
   const samples = Math.floor(Number(def.average));
   const averages = new Map<string, RollingAverage>();
-  let subscription: LiveSubscription | undefined;
   const outage = new OutageReport(node);
-  const topic = topicOf(def);
+  const store = contextStore(node, def.store);
+  let subscription: LiveSubscription | undefined;
+  let topic = topicOf(def);
 
   const report = (error: Error): void => {
     status.failed(error);
     // A property that fails to evaluate fails on every update: Catch nodes hear of it once until it recovers.
-    // With a msg, so Catch nodes see it (this node has no input msg to pass on).
+    // With a msg, so Catch nodes see it (the node has no msg of its own to pass on).
     outage.failed(error, { topic, payload: undefined });
   };
 
@@ -43,39 +49,80 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       msg.sample = value;
     }
     status.ok(display(msg.payload));
+    store?.set(topic, msg.payload);
     node.send([msg, null]);
   };
 
   const onStatus = (live: LiveStatus): void => {
     if (live === 'connecting') status.connecting();
     else if (live === 'offline') {
-      // Old samples must not mix with new ones after a reconnect.
+      // Old samples must not mix with new ones after a reconnect, and a stored value must not look live.
       for (const average of averages.values()) average.reset();
+      store?.set(topic, null);
       status.offline();
     } else status.show({ fill: 'green', shape: 'ring', text: 'online' });
     if (live !== 'connecting') node.send([null, { topic, payload: live }]);
   };
 
+  const unsubscribe = (): void => {
+    subscription?.close();
+    subscription = undefined;
+    averages.clear();
+  };
+
+  /** Replaces what the node watches; throws what to fix in the settings. */
+  const subscribe = (settings: NodeDef): void => {
+    const server = serverConnection(RED, settings.server);
+    const request = liveRequestOf(settings);
+    unsubscribe();
+    topic = topicOf(settings);
+    status.connecting();
+    // Core tells a subscription where the stream stands at once, also when another node opened the socket.
+    subscription = server.client.live.subscribe(request, onValue, { onStatus, onError: (error) => report(error) });
+  };
+
   // Subscribe once the whole flow has started, so a Catch node later in the flow sees a setup error.
   const start = setImmediate(() => {
     try {
-      const server = serverConnection(RED, def.server);
-      const request = liveRequestOf(def);
-      status.connecting();
-      // Core tells a subscription where the stream stands at once, also when another node opened the socket.
-      subscription = server.client.live.subscribe(request, onValue, { onStatus, onError: (error) => report(error) });
+      subscribe(def);
     } catch (error) {
       report(error instanceof Error ? error : new Error(String(error)));
     }
   });
 
-  node.on('close', (_removed, done) => {
+  // `msg.action`: "subscribe" watches what the msg names (settings it leaves out stay the node's), "unsubscribe" stops.
+  handleInput(node, status, (msg) => {
+    if (msg.action === 'unsubscribe') {
+      unsubscribe();
+      status.show({ fill: 'grey', shape: 'ring', text: 'unsubscribed' });
+    } else if (msg.action === 'subscribe') {
+      subscribe({ ...def, ...targetOf(msg) });
+    } else {
+      throw new InvalidInputError(`msg.action must be "subscribe" or "unsubscribe" (got ${JSON.stringify(msg.action)}).`);
+    }
+  }, () => {
     // Releases this node's server subscription (and the socket, when it was the last): nothing leaks.
     clearImmediate(start);
-    subscription?.close();
-    status.close();
-    done();
+    unsubscribe();
   });
+}
+
+/** The target settings a msg brings, properties as one expression per line as the node stores them. */
+function targetOf(msg: NodeMessage): Partial<NodeDef> {
+  const target: Record<string, unknown> = {};
+  for (const key of TARGET_SETTINGS) {
+    const value = msg[key];
+    if (value === undefined || value === null || value === '') continue;
+    target[key] = key === 'properties' && Array.isArray(value) ? value.join('\n') : value;
+  }
+  return target;
+}
+
+/** Where the latest value is kept for other nodes to read, under its topic: flow or global context, or nowhere. */
+function contextStore(node: Node<never>, store: unknown): ContextStore | undefined {
+  if (store === 'flow') return node.context().flow;
+  if (store === 'global') return node.context().global;
+  return undefined;
 }
 
 /** The node's topic, else the preset name, else (custom) the object expression. */

@@ -97,7 +97,7 @@ export interface Discovered extends DiscoveredDirector {
 }
 
 async function discover(req: Request): Promise<Discovered> {
-  const text = (key: string): string => (typeof req.query[key] === 'string' ? (req.query[key] as string).trim() : '');
+  const text = (key: string): string => (typeof req.query[key] === 'string' ? req.query[key].trim() : '');
   const found = await discoverDirector({
     host: text('host') || 'localhost',
     dnssd: true,
