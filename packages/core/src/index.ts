@@ -1,5 +1,6 @@
 export * from './errors.js';
 export type { Logger } from './http/logger.js';
+export type { TlsOptions } from './http/tls.js';
 export { originOf } from './http/host.js';
 export { fullJitter } from './http/backoff.js';
 export { MediaServer, type MediaServerOptions } from './media-server/media-server.js';

@@ -12,7 +12,7 @@ describe('DirectorFollower', () => {
   it('asks a director that does not answer once per check, not once as current and again as known', async () => {
     const poweredOff = await startScriptedServer([], silence);
     open.push(poweredOff);
-    const follower = new DirectorFollower(poweredOff.url, () => undefined, silentLogger, 60_000);
+    const follower = new DirectorFollower(poweredOff.url, () => undefined, silentLogger, { intervalMs: 60_000 });
     open.push({ close: () => follower.stop() });
     await follower.ready();
     expect(follower.director).toBeUndefined();

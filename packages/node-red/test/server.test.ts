@@ -1,3 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
 import { allNodes, eventually, helper, hostnames, liveStats, type Msg, nextMessage, statuses, useSimulator } from './support/harness.js';
@@ -7,6 +14,32 @@ interface Choice {
   name: string;
   detail?: string;
   hostname?: string;
+}
+
+/** Node-RED's own tls-config node, as the palette has it. */
+function tlsConfigNode(): unknown {
+  return createRequire(createRequire(import.meta.url).resolve('node-red/package.json'))('@node-red/nodes/core/network/05-tls.js');
+}
+
+/** An https server with a self-signed certificate (its CA file beside it) that answers every request as a solo machine. */
+async function startSelfSignedServer(): Promise<{ url: string; caFile: string; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'stagelink-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: { code: 0, message: '', details: [] }, result: { isRunningSolo: true, director: null, actors: [], understudies: [] } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    caFile: join(dir, 'cert.pem'),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 describe('stagelink-server', () => {
@@ -27,6 +60,33 @@ describe('stagelink-server', () => {
       expect((answer.body as Choice[]).map((t) => t.name)).toContain('Intro');
     } finally {
       delete process.env['STAGELINK_TEST_HOST'];
+    }
+  });
+
+  it('reaches an https server through a tls-config node that trusts its self-signed certificate', async () => {
+    const secure = await startSelfSignedServer();
+    try {
+      const flow = (tls: string) => [
+        { id: 'tab', type: 'tab', label: 'test' },
+        { id: 'trust', type: 'tls-config', cert: '', key: '', ca: secure.caFile, verifyservercert: true },
+        { id: 'server', type: 'stagelink-server', host: secure.url, followDirector: false, tls },
+        { id: 'n1', z: 'tab', type: 'stagelink-status', server: 'server', operation: 'session', wires: [['out']] },
+        { id: 'out', z: 'tab', type: 'helper' },
+        { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+        { id: 'caught', z: 'tab', type: 'helper' },
+      ];
+      await helper.load([...allNodes(), tlsConfigNode()], flow('trust'));
+      const out = nextMessage('out');
+      helper.getNode('n1')?.receive({});
+      expect((await out).payload).toMatchObject({ isRunningSolo: true });
+
+      await helper.unload();
+      await helper.load([...allNodes(), tlsConfigNode()], flow(''));
+      const caught = nextMessage('caught');
+      helper.getNode('n1')?.receive({});
+      expect((await caught).error?.message).toMatch(/certificate is not trusted here/);
+    } finally {
+      await secure.close();
     }
   });
 

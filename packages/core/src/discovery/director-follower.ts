@@ -2,8 +2,18 @@ import type { Logger } from '../http/logger.js';
 import { directorFrom, machineOrigin, queryDirector, type HostMap } from './query.js';
 import { isUnreachable, reasonOf } from '../errors.js';
 import { HttpClient } from '../http/http-client.js';
+import type { TlsOptions } from '../http/tls.js';
 import { EndpointCaller } from '../media-server/endpoint-caller.js';
 import { endpoints } from '../media-server/catalogue.js';
+
+export interface DirectorFollowerOptions {
+  /** How often every known machine is asked again. */
+  intervalMs?: number;
+  /** Addresses for machine names this computer cannot resolve. */
+  hosts?: HostMap;
+  /** How to trust the machines' `https://` certificates. */
+  tls?: TlsOptions;
+}
 
 export interface DirectorChange {
   hostname: string;
@@ -37,13 +47,12 @@ export class DirectorFollower {
     /** Told the director once it is first found, and again whenever it moves (`moved` true). */
     private readonly onDirector: (change: DirectorChange, moved: boolean) => void,
     private readonly logger: Logger,
-    intervalMs = DIRECTOR_CHECK_INTERVAL_MS,
-    private readonly hosts?: HostMap,
+    private readonly options: DirectorFollowerOptions = {},
   ) {
     this.#current = seedOrigin;
     this.#known.add(seedOrigin);
     this.#firstCheck = this.check();
-    this.#timer = setInterval(() => void this.check(), intervalMs);
+    this.#timer = setInterval(() => void this.check(), options.intervalMs ?? DIRECTOR_CHECK_INTERVAL_MS);
     // A client someone forgot to close must not keep the process alive.
     this.#timer.unref();
   }
@@ -87,9 +96,9 @@ export class DirectorFollower {
   async #ask(origin: string): Promise<DirectorChange | undefined> {
     let named: DirectorChange;
     try {
-      const { session } = await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS });
+      const { session } = await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS, tls: this.options.tls });
       this.#learnMachines(origin, session.director ? [session.director, ...session.actors, ...session.understudies] : []);
-      const { hostname, url, solo } = directorFrom(origin, session, this.hosts);
+      const { hostname, url, solo } = directorFrom(origin, session, this.options.hosts);
       named = { hostname, url, solo };
     } catch (error) {
       this.logger.debug?.(`director check: ${origin} did not answer: ${reasonOf(error)}`);
@@ -108,9 +117,9 @@ export class DirectorFollower {
    * director's Windows machine name, although the address the user typed is that very machine.
    */
   async #reachable(director: DirectorChange, namedBy: string): Promise<DirectorChange | undefined> {
-    const problem = await answers(director.url);
+    const problem = await answers(director.url, this.options.tls);
     if (problem === undefined) return director;
-    if (!isUnreachable(problem) || !(await servesSession(namedBy))) return undefined;
+    if (!isUnreachable(problem) || !(await servesSession(namedBy, this.options.tls))) return undefined;
     if (!this.#toldUnreachable.has(director.hostname)) {
       this.#toldUnreachable.add(director.hostname);
       this.logger.warn(
@@ -148,9 +157,9 @@ export class DirectorFollower {
 }
 
 /** Undefined when `origin` answers the session query; else why not. */
-async function answers(origin: string): Promise<unknown> {
+async function answers(origin: string, tls: TlsOptions | undefined): Promise<unknown> {
   try {
-    await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS });
+    await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS, tls });
     return undefined;
   } catch (error) {
     return error;
@@ -158,8 +167,8 @@ async function answers(origin: string): Promise<unknown> {
 }
 
 /** True when the machine carries out session commands: it directs the session (others refuse them). */
-async function servesSession(origin: string): Promise<boolean> {
-  const http = new HttpClient({ baseUrl: origin, timeoutMs: QUERY_TIMEOUT_MS, retries: 0 });
+async function servesSession(origin: string, tls: TlsOptions | undefined): Promise<boolean> {
+  const http = new HttpClient({ baseUrl: origin, timeoutMs: QUERY_TIMEOUT_MS, retries: 0, tls });
   try {
     await new EndpointCaller(http).call(endpoints.activeTransport);
     return true;

@@ -1,6 +1,7 @@
 import { InvalidInputError, StagelinkError } from '../errors.js';
 import { hostnameOf, originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
+import type { TlsOptions } from '../http/tls.js';
 import { EndpointCaller } from '../media-server/endpoint-caller.js';
 import { endpoints } from '../media-server/catalogue.js';
 import type { SessionInfo } from '../media-server/types.js';
@@ -16,9 +17,12 @@ export interface QueriedDirector {
  * Asks one machine who directs its session (`status/session`): solo means that machine itself; otherwise
  * the director's hostname, on the same port as the machine asked.
  */
-export async function queryDirector(host: string, options: { timeoutMs?: number; signal?: AbortSignal; hosts?: HostMap } = {}): Promise<QueriedDirector> {
+export async function queryDirector(
+  host: string,
+  options: { timeoutMs?: number; signal?: AbortSignal; hosts?: HostMap; tls?: TlsOptions } = {},
+): Promise<QueriedDirector> {
   const origin = originOf(host);
-  const http = new HttpClient({ baseUrl: origin, timeoutMs: options.timeoutMs ?? 2000, retries: 0 });
+  const http = new HttpClient({ baseUrl: origin, timeoutMs: options.timeoutMs ?? 2000, retries: 0, tls: options.tls });
   try {
     const session = await new EndpointCaller(http).call<SessionInfo>(endpoints.session, {}, { signal: options.signal });
     return directorFrom(origin, session, options.hosts);

@@ -2,6 +2,7 @@ import { InvalidInputError } from '../errors.js';
 import { HttpClient } from '../http/http-client.js';
 import { DriveCaller } from './drive-caller.js';
 import { DriveVersions } from './versions.js';
+import type { TlsOptions } from '../http/tls.js';
 
 export interface DriveClientOptions {
   /** The drive service's address, path prefix included (`{drive_url}` of the spec); paths under it start with /v1. */
@@ -12,6 +13,8 @@ export interface DriveClientOptions {
   timeoutMs?: number;
   /** Retries of a retryable failure (default 2). */
   retries?: number;
+  /** How to trust the drive's certificate (a company CA, a self-signed test drive). */
+  tls?: TlsOptions;
 }
 
 /**
@@ -32,6 +35,7 @@ export class DriveClient {
       timeoutMs: options.timeoutMs,
       retries: options.retries,
       headers: { authorization: `Token ${token}` },
+      tls: options.tls,
     });
     this.versions = new DriveVersions(new DriveCaller(this.#http, token));
   }

@@ -2,6 +2,7 @@ import { Agent } from 'undici';
 import { ClosedError, ConnectionError, reasonOf, type RequestContext, StagelinkError } from '../errors.js';
 import { fullJitter, sleep } from './backoff.js';
 import { CallDeadline } from './call-deadline.js';
+import type { TlsOptions } from './tls.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -15,6 +16,8 @@ export interface HttpClientOptions {
   retries?: number;
   /** Sent with every request. Never copied into errors or logs (they may hold a token). */
   headers?: Record<string, string>;
+  /** How to trust an `https://` server. */
+  tls?: TlsOptions;
 }
 
 export interface RequestOptions {
@@ -60,7 +63,7 @@ const IDEMPOTENT_METHODS = new Set<Method>(['GET', 'DELETE']);
  * 4xx is never retried. Answers any HTTP status; callers map statuses to errors.
  */
 export class HttpClient {
-  readonly #agent = new Agent({ keepAliveTimeout: 4000, connections: 16 });
+  readonly #agent: Agent;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
   readonly #retries: number;
@@ -69,6 +72,7 @@ export class HttpClient {
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#agent = new Agent({ keepAliveTimeout: 4000, connections: 16, ...(options.tls ? { connect: options.tls } : {}) });
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = options.retries ?? DEFAULT_RETRIES;
     this.#headers = { accept: 'application/json', ...options.headers };
@@ -146,11 +150,17 @@ function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
+/** Node's TLS codes for a certificate that does not check out: the server answered, but is not trusted. */
+const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
+
 function connectionError(error: unknown, code: string, context: RequestContext): StagelinkError {
   if (error instanceof StagelinkError) return error;
   const reason = code || reasonOf(error);
+  const advice = CERTIFICATE_CODES.test(code)
+    ? 'its certificate is not trusted here: give the client the certificate authority that signed it (tls.ca), or the certificate itself when it is self-signed.'
+    : 'check the address and that the server is running.';
   return new ConnectionError(
-    `Could not reach ${new URL(context.url).host} for ${context.method} ${context.url} (${reason}): check the address and that the server is running.`,
+    `Could not reach ${new URL(context.url).host} for ${context.method} ${context.url} (${reason}): ${advice}`,
     context,
     { cause: error, mayHaveReachedServer: !NEVER_SENT_CODES.has(code) },
   );

@@ -6,6 +6,7 @@ import { LIVE_UPDATE_PATH } from './protocol.js';
 import { DEFAULT_LIVE_TIMING, LiveSocket, type LiveSocketTiming, type LiveStatus } from './live-socket.js';
 import { subscribeFirstKnown, subscribeRemoteMonitor, type Subscriber } from './resolved-requests.js';
 import { SubscriptionRegistry, type Consumer, type LiveValue } from './subscription-registry.js';
+import type { TlsOptions } from '../http/tls.js';
 
 export interface LiveSubscribeOptions {
   /**
@@ -83,6 +84,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     timing: Partial<LiveSocketTiming>,
     private readonly logger: Logger,
     private readonly originKnown: () => Promise<void> = () => Promise.resolve(),
+    tls?: TlsOptions,
   ) {
     super();
     const url = (): string => origin().replace(/^http/, 'ws') + LIVE_UPDATE_PATH;
@@ -97,7 +99,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
       },
       onFrame: (frame) => this.#registry.onFrame(frame),
       onProblem: (problem) => this.#problem(problem),
-    }, logger);
+    }, logger, tls);
     this.#registry = new SubscriptionRegistry({
       send: (frame) => this.#socket.send(frame),
       isOpen: () => this.#socket.isOpen,

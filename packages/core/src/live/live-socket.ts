@@ -3,6 +3,7 @@ import { LiveUpdateError, reasonOf } from '../errors.js';
 import type { Logger } from '../http/logger.js';
 import type { ClientFrame, ServerFrame } from './protocol.js';
 import { ReconnectBackoff } from './reconnect-backoff.js';
+import type { TlsOptions } from '../http/tls.js';
 
 /**
  * `connecting` while a first connection is made; after that a value is either live (`online`) or not
@@ -54,6 +55,7 @@ export class LiveSocket {
     private readonly timing: LiveSocketTiming,
     private readonly handlers: LiveSocketHandlers,
     private readonly logger: Logger,
+    private readonly tls?: TlsOptions,
   ) {
     this.#backoff = new ReconnectBackoff(timing);
   }
@@ -95,7 +97,7 @@ export class LiveSocket {
   }
 
   #connect(): void {
-    const ws = new WebSocket(this.url(), { handshakeTimeout: this.timing.connectTimeoutMs, perMessageDeflate: false });
+    const ws = new WebSocket(this.url(), { handshakeTimeout: this.timing.connectTimeoutMs, perMessageDeflate: false, ...this.tls });
     this.#ws = ws;
     let alive = true;
     ws.on('open', () => {

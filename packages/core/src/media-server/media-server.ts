@@ -3,6 +3,7 @@ import { DirectorFollower, type DirectorChange } from '../discovery/director-fol
 import type { HostMap } from '../discovery/query.js';
 import { originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
+import type { TlsOptions } from '../http/tls.js';
 import { silentLogger, type Logger } from '../http/logger.js';
 import { readApiDescription, type ApiDescription } from './api-description.js';
 import { ColourApi } from './colour.js';
@@ -49,6 +50,8 @@ export interface MediaServerOptions {
    * requests go to `host` as the API documents show (shipping machines serve them on the management address).
    */
   smc?: Omit<SmcOptions, 'logger'>;
+  /** How to trust an `https://` host's certificate (a venue CA, a self-signed one): requests and live stream. */
+  tls?: TlsOptions;
 }
 
 interface MediaServerEvents {
@@ -88,9 +91,9 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     super();
     this.host = originOf(options.host);
     const logger = options.logger ?? silentLogger;
-    this.#http = new HttpClient({ baseUrl: this.host, timeoutMs: options.timeoutMs, retries: options.retries });
+    this.#http = new HttpClient({ baseUrl: this.host, timeoutMs: options.timeoutMs, retries: options.retries, tls: options.tls });
     this.#director = options.followDirector
-      ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, undefined, options.hosts)
+      ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, { hosts: options.hosts, tls: options.tls })
       : undefined;
     const api = new EndpointCaller(this.#http, this.#director);
     this.status = new StatusApi(api);
@@ -110,7 +113,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     const smcEndpoints = this.#smc?.endpoints;
     this.endpoints = smcEndpoints ? { call: (spec, input, options) => (spec.family === 'hardware' ? smcEndpoints : api).call(spec, input, options) } : api;
     const director = this.#director;
-    this.live = new LiveClient(() => this.origin, options.live ?? {}, logger, director ? () => director.ready() : undefined);
+    this.live = new LiveClient(() => this.origin, options.live ?? {}, logger, director ? () => director.ready() : undefined, options.tls);
     // A dropped stream is often the first sign that the director went away.
     if (this.#director) this.live.on('status', (status) => status === 'offline' && void this.#director?.check());
   }

@@ -1,4 +1,4 @@
-import { DriveClient, InvalidInputError, MediaServer, parseHostMap, type DirectorChange, type Logger, type SmcOptions } from '@stagelink/core';
+import { DriveClient, InvalidInputError, MediaServer, parseHostMap, type DirectorChange, type Logger, type SmcOptions, type TlsOptions } from '@stagelink/core';
 import type { Node, NodeAPI } from './node-red.js';
 
 /**
@@ -17,6 +17,8 @@ export interface ServerOptions {
   hosts?: string;
   /** The machine's management controller (SMC) and its account, for the hardware family. */
   smc?: Omit<SmcOptions, 'logger' | 'timeoutMs' | 'retries'>;
+  /** From a `tls-config` node: how to trust an `https://` host. */
+  tls?: TlsOptions;
   logger: Logger;
   /** Told which machine directs the session once it is found, and again whenever the role moves. */
   onDirector?: (change: DirectorChange) => void;
@@ -39,6 +41,7 @@ export class ServerConnection {
         followDirector: options.followDirector,
         hosts: parseHostMap(options.hosts ?? ''),
         ...(options.smc ? { smc: options.smc } : {}),
+        ...(options.tls ? { tls: options.tls } : {}),
         logger: options.logger,
       });
       if (options.onDirector) this.#client.on('director', options.onDirector);
@@ -74,11 +77,11 @@ export class DriveConnection {
   readonly #problem: Error | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(baseUrl: string, token: string | undefined) {
+  constructor(baseUrl: string, token: string | undefined, tls?: TlsOptions) {
     this.baseUrl = baseUrl;
     try {
       if (!token) throw new InvalidInputError('The stagelink-drive has no API token: open it and paste the token from Settings > Integrations.');
-      this.#client = new DriveClient({ baseUrl, token });
+      this.#client = new DriveClient({ baseUrl, token, ...(tls ? { tls } : {}) });
     } catch (error) {
       this.#problem = error instanceof Error ? error : new Error(String(error));
     }
@@ -126,6 +129,19 @@ function isConfigNode<T extends { connection: unknown }>(node: unknown, type: st
   if (typeof node !== 'object' || node === null || (node as { type?: unknown }).type !== type) return false;
   const connection = (node as { connection?: { close?: unknown } }).connection;
   return typeof connection?.close === 'function';
+}
+
+/** What Node-RED's `tls-config` node offers: it fills a TLS options object from its certificate settings. */
+interface TlsConfigNode {
+  addTLSOptions(options: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** The TLS options of the `tls-config` node a config node refers to; undefined when it refers to none. */
+export function tlsOptions(RED: NodeAPI, id: unknown): TlsOptions | undefined {
+  if (typeof id !== 'string' || id === '') return undefined;
+  const node = RED.nodes.getNode(id);
+  if (typeof (node as Partial<TlsConfigNode> | undefined)?.addTLSOptions !== 'function') return undefined;
+  return (node as TlsConfigNode).addTLSOptions({});
 }
 
 /** Routes core's log lines to the config node's log. */

@@ -1,5 +1,5 @@
 import { reasonOf } from '@stagelink/core';
-import { DriveConnection, type DriveConfigNode } from '../../shared/connections.js';
+import { DriveConnection, tlsOptions, type DriveConfigNode } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 
 interface DriveCredentials {
@@ -15,16 +15,16 @@ export default function register(RED: NodeAPI): void {
     'stagelink-drive',
     function StagelinkDrive(this: Node<never>, def: NodeDef): void {
       RED.nodes.createNode(this, def);
-      startDrive(this as DriveConfigNode, def);
+      startDrive(RED, this as DriveConfigNode, def);
     },
     { credentials: { token: { type: 'password' } } },
   );
 }
 
-function startDrive(node: DriveConfigNode, def: NodeDef): void {
+function startDrive(RED: NodeAPI, node: DriveConfigNode, def: NodeDef): void {
   const baseUrl = typeof def.baseUrl === 'string' ? def.baseUrl.trim() : '';
   const { token } = (node as unknown as Node<DriveCredentials>).credentials;
-  node.connection = new DriveConnection(baseUrl, token);
+  node.connection = new DriveConnection(baseUrl, token, tlsOptions(RED, def.tls));
   node.on('close', (_removed, done) => {
     node.connection
       .close()

@@ -1,5 +1,5 @@
 import { reasonOf } from '@stagelink/core';
-import { nodeLogger, ServerConnection, type ServerConfigNode } from '../../shared/connections.js';
+import { nodeLogger, ServerConnection, tlsOptions, type ServerConfigNode } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { registerAdminEndpoints } from './admin-endpoints.js';
 
@@ -12,7 +12,7 @@ export default function register(RED: NodeAPI): void {
     'stagelink-server',
     function StagelinkServer(this: Node<never>, def: NodeDef): void {
       RED.nodes.createNode(this, def);
-      startServer(this as ServerConfigNode, def);
+      startServer(RED, this as ServerConfigNode, def);
     },
     // The SMC account is a credential: Node-RED keeps it out of flows.json and exports; the password never goes back to the editor.
     { credentials: { smcUsername: { type: 'text' }, smcPassword: { type: 'password' } } },
@@ -25,7 +25,7 @@ interface ServerCredentials {
   smcPassword?: string;
 }
 
-function startServer(node: ServerConfigNode, def: NodeDef): void {
+function startServer(RED: NodeAPI, node: ServerConfigNode, def: NodeDef): void {
   const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
   const { smcUsername, smcPassword } = (node as unknown as Node<ServerCredentials>).credentials ?? {};
   const smcHost = text(def.smcHost);
@@ -33,6 +33,7 @@ function startServer(node: ServerConfigNode, def: NodeDef): void {
     host: text(def.host),
     followDirector: def.followDirector !== false,
     hosts: text(def.hosts),
+    tls: tlsOptions(RED, def.tls),
     ...(smcHost ? { smc: { host: smcHost, username: smcUsername || undefined, password: smcPassword || undefined } } : {}),
     logger: nodeLogger(node),
     onDirector: ({ hostname, url }) => node.log(`The director of the session is ${hostname} (${url}).`),
