@@ -7,6 +7,11 @@
 
   var SOURCES = ['msg', 'flow', 'global', 'env'];
 
+  // Words the shared helpers show, from the server config node's catalog (loaded with every stagelink node).
+  var say = function (key, values) {
+    return RED._('@stagelink/node-red/stagelink-server:stagelink-server.editor.' + key, values);
+  };
+
   var editor = {
     // The typed-input types a setting offers: a literal of its kind, or a msg, context or env property.
     types: {
@@ -68,7 +73,7 @@
       $.getJSON('stagelink/' + list, query)
         .done(function (items) { done(null, items); })
         .fail(function (xhr) {
-          var message = xhr.responseJSON && xhr.responseJSON.error ? xhr.responseJSON.error : xhr.statusText || 'no answer';
+          var message = xhr.responseJSON && xhr.responseJSON.error ? xhr.responseJSON.error : xhr.statusText || say('noAnswer');
           done(new Error(message));
         });
     },
@@ -91,11 +96,11 @@
         editor.fetchList(options.list, query, function (error, items) {
           button.prop('disabled', false);
           if (error) {
-            editor.notifyError('stagelink: could not load the list: ' + error.message);
+            editor.notifyError(say('listFailed', { reason: error.message }));
             return;
           }
           var entries = options.entries ? options.entries(items) : items;
-          select.empty().append($('<option value="">' + (entries.length ? '- pick one -' : '- none found -') + '</option>'));
+          select.empty().append($('<option value=""></option>').text(say(entries.length ? 'pickOne' : 'noneFound')));
           entries.forEach(function (item) {
             var label = item.name + (item.detail ? '  (' + item.detail + ')' : '') + (item.uid ? '  uid ' + item.uid : '');
             $('<option></option>').val(JSON.stringify(item)).text(label).appendTo(select);
