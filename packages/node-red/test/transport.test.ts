@@ -248,13 +248,16 @@ describe('stagelink-transport', () => {
     }
   });
 
-  it('reports an unreachable server to Catch instead of failing silently', async () => {
+  it('reports an unreachable server to Catch, and fails the next cue at once rather than send it late', async () => {
     const flow = flowWith(sim, { type: 'stagelink-transport', command: 'play', transport: 'main', transportType: 'str' });
     flow[1] = { id: 'server', type: 'stagelink-server', host: 'http://127.0.0.1:9' };
     await helper.load(nodes, flow);
-    const caught = nextMessage('caught');
+    let caught = nextMessage('caught');
     helper.getNode('n1')?.receive({});
     expect((await caught).error?.message).toMatch(/Could not reach 127\.0\.0\.1:9/);
+    caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({});
+    expect((await caught).error?.message).toMatch(/was not sent: the server has not answered since .* A cue is never held back to land late/);
   });
 
   it('gives up on a server that does not answer after msg.timeout, and refuses a timeout that is no number of ms', async () => {

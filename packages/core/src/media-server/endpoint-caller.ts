@@ -15,12 +15,18 @@ import {
 import type { HttpClient, HttpResponse, QueryValue } from '../http/http-client.js';
 import { pathSegment } from '../http/path-segment.js';
 import type { EndpointSpec } from './catalogue.js';
+import type { LinkWatch } from './link-watch.js';
 import type { Envelope } from './types.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
   /** Deadline for this call, retries included; defaults to the client's `timeoutMs`. */
   timeoutMs?: number;
+  /**
+   * Refuse at once, without sending, while the server is known not to answer (see LinkWatch): what cues want,
+   * since a cue that lands late is worse than one that fails. Transport commands default to it.
+   */
+  failFast?: boolean;
 }
 
 export interface GuardedCallOptions extends CallOptions {
@@ -43,6 +49,7 @@ export class EndpointCaller {
   constructor(
     private readonly http: HttpClient,
     private readonly director?: DirectorFollower,
+    private readonly link?: LinkWatch,
   ) {}
 
   async call<T>(spec: EndpointSpec, input: EndpointInput = {}, options: GuardedCallOptions = {}): Promise<T> {
@@ -72,14 +79,23 @@ export class EndpointCaller {
   }
 
   async #send<T>(spec: EndpointSpec, input: EndpointInput, options: GuardedCallOptions): Promise<T> {
-    const response = await this.http.request({
-      method: spec.method,
-      path: fillPath(spec.path, input.params ?? {}),
-      query: input.query,
-      body: input.body,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-    });
+    const path = fillPath(spec.path, input.params ?? {});
+    if (options.failFast) this.link?.refuseWhileDown({ method: spec.method, url: this.http.baseUrl + path });
+    let response: HttpResponse;
+    try {
+      response = await this.http.request({
+        method: spec.method,
+        path,
+        query: input.query,
+        body: input.body,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+      });
+    } catch (error) {
+      this.link?.observe(error);
+      throw error;
+    }
+    this.link?.observe(undefined);
     return resultOf<T>(spec, response);
   }
 }

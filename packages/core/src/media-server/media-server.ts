@@ -11,6 +11,8 @@ import { EndpointCaller, type CallOptions } from './endpoint-caller.js';
 import { FailoverApi } from './failover.js';
 import { HardwareApi } from './hardware.js';
 import { SmcClient, type SmcOptions } from './smc-client.js';
+import { LinkWatch, type LinkDown } from './link-watch.js';
+import { endpoints } from './catalogue.js';
 import { LooksApi } from './looks.js';
 import { MediaApi } from './media.js';
 import { MixedRealityApi } from './mixed-reality.js';
@@ -23,6 +25,9 @@ import { SystemApi } from './system.js';
 import { TransportApi } from './transport.js';
 import { LiveClient } from '../live/live-client.js';
 import type { LiveSocketTiming } from '../live/live-socket.js';
+
+/** Short: a server that answers again should take cues again within a moment. */
+const LINK_PROBE_TIMEOUT_MS = 1500;
 
 export interface MediaServerOptions {
   /** A hostname, `host:port` or `http://` URL; the port defaults to 80. */
@@ -83,6 +88,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   readonly live: LiveClient;
   /** Sends any catalogue endpoint (hardware ones to the SMC when one is given): what the Node-RED request node uses. */
   readonly endpoints: Pick<EndpointCaller, 'call'>;
+  readonly #link: LinkWatch;
   readonly #http: HttpClient;
   readonly #director: DirectorFollower | undefined;
   readonly #smc: SmcClient | undefined;
@@ -95,7 +101,10 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.#director = options.followDirector
       ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, { hosts: options.hosts, tls: options.tls })
       : undefined;
-    const api = new EndpointCaller(this.#http, this.#director);
+    // Asked again while cues are refused for want of an answer: the session is what every director serves.
+    const link: LinkWatch = new LinkWatch((): Promise<unknown> => api.call(endpoints.session, {}, { timeoutMs: LINK_PROBE_TIMEOUT_MS }));
+    const api = new EndpointCaller(this.#http, this.#director, link);
+    this.#link = link;
     this.status = new StatusApi(api);
     this.transport = new TransportApi(api);
     this.mixedReality = new MixedRealityApi(api);
@@ -123,6 +132,11 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     return this.#director?.current ?? this.host;
   }
 
+  /** Since when and why the server has not been answering; undefined while it answers. Cues are refused at once meanwhile. */
+  get linkDown(): LinkDown | undefined {
+    return this.#link.down;
+  }
+
   /** The director as last found when following it; undefined until found (or when not following). */
   get director(): DirectorChange | undefined {
     return this.#director?.director;
@@ -140,6 +154,8 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   #follow(change: DirectorChange, moved: boolean): void {
     if (moved) {
       this.#http.baseUrl = change.url;
+      // The new director has just answered the follower: cues may go to it at once.
+      this.#link.observe(undefined);
       this.live.reconnect();
     }
     this.emit('director', change);

@@ -248,7 +248,7 @@ export class TransportApi {
 
   async #sendRefs(spec: EndpointSpec, transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {
     const refs = nonEmpty(asArray(transports), spec).map((ref) => checkRef(ref, 'transport'));
-    await this.api.call(spec, { body: { transports: refs } }, options);
+    await this.api.call(spec, { body: { transports: refs } }, cueOptions(options));
   }
 
   async #sendCues<C extends { transport: Ref; playmode?: string }>(
@@ -272,10 +272,15 @@ export class TransportApi {
       ...(cue.playmode === undefined ? {} : { playmode: playmodeToSend(cue.playmode) }),
     }));
     return async (options) => {
-      await this.api.call(spec, { body: { transports: items } }, options);
+      await this.api.call(spec, { body: { transports: items } }, cueOptions(options));
     };
   }
 
+}
+
+/** A cue fails at once while the server is known not to answer, unless the caller asks otherwise. */
+function cueOptions(options: CallOptions | undefined): CallOptions {
+  return { failFast: true, ...options };
 }
 
 /**
