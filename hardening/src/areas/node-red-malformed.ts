@@ -36,7 +36,7 @@ function probes(): Probe[] {
 
 function liveProbes(): Probe[] {
   const presets = ['localFps', 'cpu', 'gpuMemory', 'processMemory'];
-  return presets.map((preset) => ({ id: `bad-live-${preset}`, node: { type: 'stagelink-liveupdate-in', server: SERVER, preset, average: 10, emitStatus: true } }));
+  return presets.map((preset) => ({ id: `bad-live-${preset}`, node: { type: 'stagelink-liveupdate-in', server: SERVER, preset, average: 10 } }));
 }
 
 /**

@@ -65,7 +65,7 @@ function flowOf(session: NodeRedSession, index: number): FlowNode[] {
   const liveProbes: Probe[] = [
     // A changed interval makes a modified-nodes deploy restart it, with a new server subscription.
     { id: 'redeploy-live-fps', node: { type: 'stagelink-liveupdate-in', ...server, preset: 'localFps', interval: index % 2 === 0 ? 100 : 250, average: 10 } },
-    { id: 'redeploy-live-cpu', node: { type: 'stagelink-liveupdate-in', ...server, preset: 'cpu', interval: 100, emitStatus: true } },
+    { id: 'redeploy-live-cpu', node: { type: 'stagelink-liveupdate-in', ...server, preset: 'cpu', interval: 100 } },
   ];
   return [
     // The server's name changes on full deploys only, so modified-nodes deploys keep it and its socket.

@@ -72,7 +72,7 @@ export function generateLiveSettings(random: Random): Record<string, Wire> {
     interval: random.pick<Wire>([100, 0, -1, 5, '250', 'x', 1e9, null]),
     average: random.pick<Wire>([0, 1, 10, '5', -3, 'x', 1e6, 2.5]),
     topic: random.pick<Wire>(['', 'fps', 5, null]),
-    emitStatus: random.pick<Wire>([true, false, 'true', 1]),
+    store: random.pick<Wire>(['', 'flow', 'global', 'Flow', 1, true]),
   };
 }
 

@@ -12,7 +12,7 @@ const SERVERS: readonly FaultServer[] = ['machine', 'session'];
 
 /**
  * A flow with, for each of the two servers, a transport node behind an endpoint and a liveupdate-in node
- * (FPS, online/offline messages on), both following the director.
+ * (FPS, with its online/offline output), both following the director.
  */
 export class NodeRedFaultFrontEnd implements FaultFrontEnd {
   readonly name = 'node-red';
@@ -22,7 +22,7 @@ export class NodeRedFaultFrontEnd implements FaultFrontEnd {
   static async deploy(session: NodeRedSession, targets: FaultTargets): Promise<NodeRedFaultFrontEnd> {
     const hosts: Record<FaultServer, string> = { machine: targets.machine.url, session: targets.sessionSeedUrl };
     const probes: Probe[] = SERVERS.map((server) => ({ id: `fault-cue-${server}`, node: { type: 'stagelink-transport', server: `fault-${server}`, command: 'play', transport: 'main', transportType: 'str' } }));
-    const liveProbes: Probe[] = SERVERS.map((server) => ({ id: `fault-live-${server}`, node: { type: 'stagelink-liveupdate-in', server: `fault-${server}`, preset: 'localFps', interval: 100, emitStatus: true } }));
+    const liveProbes: Probe[] = SERVERS.map((server) => ({ id: `fault-live-${server}`, node: { type: 'stagelink-liveupdate-in', server: `fault-${server}`, preset: 'localFps', interval: 100 } }));
     const generation = session.nextGeneration();
     const flows = [
       ...SERVERS.map((server) => serverNode(`fault-${server}`, hosts[server], { followDirector: true })),

@@ -83,8 +83,12 @@ function probeNodes(tab: string, probe: Probe, debugToLog: boolean): FlowNode[] 
 }
 
 function liveProbeNodes(tab: string, probe: Probe, debugToLog: boolean): FlowNode[] {
-  const outputs = [`${probe.id}-seen`, ...(debugToLog ? [`${tab}-debug`] : [])];
-  return [{ ...layout, ...probe.node, id: probe.id, z: tab, wires: [outputs] }, fn(`${probe.id}-seen`, tab, 'seen', liveRecorder(probe.id), [[]])];
+  const debug = debugToLog ? [`${tab}-debug`] : [];
+  return [
+    { ...layout, ...probe.node, id: probe.id, z: tab, wires: [[`${probe.id}-seen`, ...debug], [`${probe.id}-connection`, ...debug]] },
+    fn(`${probe.id}-seen`, tab, 'seen', liveRecorder(probe.id, 'value'), [[]]),
+    fn(`${probe.id}-connection`, tab, 'connection', liveRecorder(probe.id, 'connection'), [[]]),
+  ];
 }
 
 /** One tab of the harness with its probes. */

@@ -73,14 +73,17 @@ global.set('hardeningErrors', errors);
 return null;
 `;
 
-/** Output of a liveupdate-in node: counts values (and status messages) per node, with the time of the last. */
-export function liveRecorder(probeId: string): string {
+/**
+ * The outputs of a liveupdate-in node: counts values (first output) and records connection states (second output,
+ * `"online"` / `"offline"`) per node, with the time of the last value.
+ */
+export function liveRecorder(probeId: string, output: 'value' | 'connection'): string {
   return `
 const live = global.get('hardeningLive') || {};
 const entry = live[${JSON.stringify(probeId)}] || { values: 0, statuses: [], lastValueAt: 0, valueTimes: [], offline: 0 };
-if (typeof msg.status === 'string') {
-  entry.statuses.push(msg.status);
-  if (msg.status === 'offline') entry.offline += 1;
+if (${JSON.stringify(output)} === 'connection') {
+  entry.statuses.push(msg.payload);
+  if (msg.payload === 'offline') entry.offline += 1;
 } else {
   entry.values += 1;
   entry.lastValueAt = Date.now();
