@@ -83,12 +83,9 @@ function probeNodes(tab: string, probe: Probe, debugToLog: boolean): FlowNode[] 
 }
 
 function liveProbeNodes(tab: string, probe: Probe, debugToLog: boolean): FlowNode[] {
-  const debug = debugToLog ? [`${tab}-debug`] : [];
-  return [
-    { ...layout, ...probe.node, id: probe.id, z: tab, wires: [[`${probe.id}-seen`, ...debug], [`${probe.id}-connection`, ...debug]] },
-    fn(`${probe.id}-seen`, tab, 'seen', liveRecorder(probe.id, 'value'), [[]]),
-    fn(`${probe.id}-connection`, tab, 'connection', liveRecorder(probe.id, 'connection'), [[]]),
-  ];
+  const outputs = [`${probe.id}-seen`, ...(debugToLog ? [`${tab}-debug`] : [])];
+  // One recorder for both outputs: every function node is a script context of its own, costly on each redeploy.
+  return [{ ...layout, ...probe.node, id: probe.id, z: tab, wires: [outputs, outputs] }, fn(`${probe.id}-seen`, tab, 'seen', liveRecorder(probe.id), [[]])];
 }
 
 /** One tab of the harness with its probes. */

@@ -74,14 +74,14 @@ return null;
 `;
 
 /**
- * The outputs of a liveupdate-in node: counts values (first output) and records connection states (second output,
- * `"online"` / `"offline"`) per node, with the time of the last value.
+ * Both outputs of a liveupdate-in node: counts values and records connection states (`"online"` / `"offline"`, the
+ * second output) per node, with the time of the last value. The probes watch numbers, so a word is a state.
  */
-export function liveRecorder(probeId: string, output: 'value' | 'connection'): string {
+export function liveRecorder(probeId: string): string {
   return `
 const live = global.get('hardeningLive') || {};
 const entry = live[${JSON.stringify(probeId)}] || { values: 0, statuses: [], lastValueAt: 0, valueTimes: [], offline: 0 };
-if (${JSON.stringify(output)} === 'connection') {
+if (msg.payload === 'online' || msg.payload === 'offline') {
   entry.statuses.push(msg.payload);
   if (msg.payload === 'offline') entry.offline += 1;
 } else {
