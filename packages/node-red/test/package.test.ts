@@ -130,4 +130,14 @@ describe('the transport node', () => {
     const offered = JSON.parse(/var PLAYMODES = (\[.*?\]);/.exec(html)?.[1] ?? 'null') as unknown;
     expect(offered).toEqual(PLAYMODES.filter((playmode) => playmode !== 'NotSet'));
   });
+
+  it('offers core\'s transport commands in its editor, each showing the fields the runtime reads for it', async () => {
+    const { TRANSPORT_COMMANDS } = await import('@stagelink/core');
+    const html = read('dist/nodes/stagelink-transport.html');
+    const offered = JSON.parse(/var FIELDS = (\{.*?\});/.exec(html)?.[1] ?? 'null') as unknown;
+    const expected = Object.fromEntries(Object.entries(TRANSPORT_COMMANDS).map(([command, { required, optional }]) => [command, [...required, ...optional]]));
+    expect(offered).toEqual(expected);
+    // Every field a command reads has a row in the dialog.
+    for (const field of new Set(Object.values(expected).flat())) expect(html).toContain(`id="node-input-${field}"`);
+  });
 });

@@ -24,19 +24,53 @@ export interface ServerOptions {
   onDirector?: (change: DirectorChange) => void;
 }
 
-/** The connection of one `stagelink-server` config node. */
-export class ServerConnection {
-  readonly host: string;
-  readonly followDirector: boolean;
-  readonly #client: MediaServer | undefined;
+/**
+ * The client of one config node, made once from its settings. A setting that cannot make a client (a malformed
+ * address, no token) must not stop the flow from starting: it is kept and thrown to every node that uses it.
+ */
+class ConfigConnection<Client extends { close(): Promise<void> }> {
+  readonly #client: Client | undefined;
   readonly #problem: Error | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(options: ServerOptions) {
-    this.host = options.host;
-    this.followDirector = options.followDirector;
+  constructor(
+    /** The config node as errors name it, e.g. "stagelink-server 10.0.0.5". */
+    private readonly name: string,
+    create: () => Client,
+  ) {
     try {
-      this.#client = new MediaServer({
+      this.#client = create();
+    } catch (error) {
+      this.#problem = error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
+  /** The shared client; throws the configuration problem when there is none. */
+  get client(): Client {
+    if (this.#closing) throw new InvalidInputError(`The ${this.name} has been stopped by a deploy.`);
+    if (!this.#client) throw this.#problem ?? new InvalidInputError(`The ${this.name} is not configured.`);
+    return this.#client;
+  }
+
+  protected get made(): Client | undefined {
+    return this.#client;
+  }
+
+  /** Closes the client and everything it holds. Safe to call more than once. */
+  close(): Promise<void> {
+    this.#closing ??= this.#client?.close() ?? Promise.resolve();
+    return this.#closing;
+  }
+}
+
+/** The connection of one `stagelink-server` config node: one connection pool and one live-update socket. */
+export class ServerConnection extends ConfigConnection<MediaServer> {
+  readonly host: string;
+  readonly followDirector: boolean;
+
+  constructor(options: ServerOptions) {
+    super(`stagelink-server ${options.host}`, () => {
+      const client = new MediaServer({
         host: options.host,
         followDirector: options.followDirector,
         hosts: parseHostMap(options.hosts ?? ''),
@@ -44,58 +78,30 @@ export class ServerConnection {
         ...(options.tls ? { tls: options.tls } : {}),
         logger: options.logger,
       });
-      if (options.onDirector) this.#client.on('director', options.onDirector);
-    } catch (error) {
-      // A bad address must not stop the flow from starting: every node that uses it reports it on use.
-      this.#problem = error instanceof Error ? error : new Error(String(error));
-    }
-  }
-
-  /** The shared client; throws the configuration problem (e.g. a malformed host) when there is none. */
-  get client(): MediaServer {
-    if (this.#closing) throw new InvalidInputError(`The stagelink-server ${this.host} has been stopped by a deploy.`);
-    if (!this.#client) throw this.#problem ?? new InvalidInputError('The stagelink-server has no address.');
-    return this.#client;
+      if (options.onDirector) client.on('director', options.onDirector);
+      return client;
+    });
+    this.host = options.host;
+    this.followDirector = options.followDirector;
   }
 
   /** Human name for status lines and errors. */
   get label(): string {
-    return this.#client?.origin ?? this.host;
-  }
-
-  /** Closes every live subscription, the live socket and the connection pool. Safe to call more than once. */
-  close(): Promise<void> {
-    this.#closing ??= this.#client?.close() ?? Promise.resolve();
-    return this.#closing;
+    return this.made?.origin ?? this.host;
   }
 }
 
 /** The client of one `stagelink-drive` config node. The token stays inside DriveClient's private fields. */
-export class DriveConnection {
-  readonly baseUrl: string;
-  readonly #client: DriveClient | undefined;
-  readonly #problem: Error | undefined;
-  #closing: Promise<void> | undefined;
-
-  constructor(baseUrl: string, token: string | undefined, tls?: TlsOptions) {
-    this.baseUrl = baseUrl;
-    try {
+export class DriveConnection extends ConfigConnection<DriveClient> {
+  constructor(
+    readonly baseUrl: string,
+    token: string | undefined,
+    tls?: TlsOptions,
+  ) {
+    super(`stagelink-drive ${baseUrl}`, () => {
       if (!token) throw new InvalidInputError('The stagelink-drive has no API token: open it and paste the token from Settings > Integrations.');
-      this.#client = new DriveClient({ baseUrl, token, ...(tls ? { tls } : {}) });
-    } catch (error) {
-      this.#problem = error instanceof Error ? error : new Error(String(error));
-    }
-  }
-
-  get client(): DriveClient {
-    if (this.#closing) throw new InvalidInputError(`The stagelink-drive ${this.baseUrl} has been stopped by a deploy.`);
-    if (!this.#client) throw this.#problem ?? new InvalidInputError('The stagelink-drive is not configured.');
-    return this.#client;
-  }
-
-  close(): Promise<void> {
-    this.#closing ??= this.#client?.close() ?? Promise.resolve();
-    return this.#closing;
+      return new DriveClient({ baseUrl, token, ...(tls ? { tls } : {}) });
+    });
   }
 }
 
