@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import helper from 'node-red-node-test-helper';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 
 /**
@@ -106,17 +106,9 @@ export function collect(nodeId: string): Msg[] {
   return messages;
 }
 
-/** Resolves when `check` passes, polling; rejects with the last failure after `timeoutMs`. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+/** vitest's waitFor, with room for real sockets and a real Node-RED on a busy machine. */
+export function eventually<T>(check: () => T | Promise<T>, timeoutMs = 8000): Promise<T> {
+  return vi.waitFor(check, { timeout: timeoutMs, interval: 50 });
 }
 
 /** Statuses a node has shown, in order. */
