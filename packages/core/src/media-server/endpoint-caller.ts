@@ -23,8 +23,9 @@ export interface CallOptions {
   /** Deadline for this call, retries included; defaults to the client's `timeoutMs`. */
   timeoutMs?: number;
   /**
-   * Refuse at once, without sending, while the server is known not to answer (see LinkWatch): what cues want,
-   * since a cue that lands late is worse than one that fails. Transport commands default to it.
+   * While the server is known not to answer, ask it once, briefly, and refuse without sending when it still does
+   * not (see LinkWatch): what cues want, since a cue that lands late is worse than one that fails. Transport
+   * commands default to it.
    */
   failFast?: boolean;
 }
@@ -80,7 +81,7 @@ export class EndpointCaller {
 
   async #send<T>(spec: EndpointSpec, input: EndpointInput, options: GuardedCallOptions): Promise<T> {
     const path = fillPath(spec.path, input.params ?? {});
-    if (options.failFast) this.link?.refuseWhileDown({ method: spec.method, url: this.http.baseUrl + path });
+    if (options.failFast) await this.link?.clearForCue({ method: spec.method, url: this.http.baseUrl + path });
     let response: HttpResponse;
     try {
       response = await this.http.request({

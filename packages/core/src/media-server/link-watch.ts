@@ -9,9 +9,9 @@ export interface LinkDown {
 /**
  * What the client knows of its link to the server, from the answers it got: down from the first call that got
  * nothing back (refused, unreachable, no answer in time) until any call gets an answer again, refusals included.
- * A cue sent with `failFast` while the link is down is not sent at all: a cue that lands seconds late is worse
- * than one that fails at once. Each such refusal asks the server once more in the background (one question at a
- * time), so the link comes back up by itself as soon as the server answers.
+ * While the link is down, a cue sent with `failFast` first asks the server once, briefly (one question shared by
+ * the cues waiting for it): when the server answers, the cue goes out; when not, it is refused without being
+ * sent, at once rather than after a full timeout, since a cue that lands seconds late is worse than one that fails.
  */
 export class LinkWatch {
   #down: LinkDown | undefined;
@@ -30,11 +30,12 @@ export class LinkWatch {
     else this.#down ??= { since: new Date(), reason: reasonOf(outcome) };
   }
 
-  /** Throws at once, without sending, while the link is known down; asks the server again meanwhile. */
-  refuseWhileDown(context: RequestContext): void {
+  /** Resolves when the cue may go; throws, without sending, while the server still does not answer. */
+  async clearForCue(context: RequestContext): Promise<void> {
+    if (!this.#down) return;
+    await this.#probeOnce();
     const down = this.#down;
     if (!down) return;
-    this.#probeOnce();
     throw new ConnectionError(
       `${context.method} ${context.url} was not sent: the server has not answered since ${down.since.toLocaleTimeString()} (${down.reason}). A cue is never held back to land late: send it again once the server answers.`,
       context,
@@ -42,13 +43,14 @@ export class LinkWatch {
     );
   }
 
-  #probeOnce(): void {
-    if (this.#probing) return;
+  #probeOnce(): Promise<void> {
+    if (this.#probing) return this.#probing;
     this.#probing = this.probe()
       .then(
         () => this.observe(undefined),
         (error: unknown) => this.observe(error),
       )
       .finally(() => (this.#probing = undefined));
+    return this.#probing;
   }
 }

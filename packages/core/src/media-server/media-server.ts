@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { DirectorFollower, type DirectorChange } from '../discovery/director-follower.js';
-import type { HostMap } from '../discovery/query.js';
+import { queryDirector, type HostMap } from '../discovery/query.js';
 import { originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
 import type { TlsOptions } from '../http/tls.js';
@@ -12,7 +12,6 @@ import { FailoverApi } from './failover.js';
 import { HardwareApi } from './hardware.js';
 import { SmcClient, type SmcOptions } from './smc-client.js';
 import { LinkWatch, type LinkDown } from './link-watch.js';
-import { endpoints } from './catalogue.js';
 import { LooksApi } from './looks.js';
 import { MediaApi } from './media.js';
 import { MixedRealityApi } from './mixed-reality.js';
@@ -26,8 +25,11 @@ import { TransportApi } from './transport.js';
 import { LiveClient } from '../live/live-client.js';
 import type { LiveSocketTiming } from '../live/live-socket.js';
 
-/** Short: a server that answers again should take cues again within a moment. */
-const LINK_PROBE_TIMEOUT_MS = 1500;
+/**
+ * How long a cue waits, while the server is known down, for the server to answer one question: a director on
+ * the show network answers in milliseconds, and an operator must hear of a cue that did not fire at once.
+ */
+const LINK_PROBE_TIMEOUT_MS = 250;
 
 export interface MediaServerOptions {
   /** A hostname, `host:port` or `http://` URL; the port defaults to 80. */
@@ -101,8 +103,8 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.#director = options.followDirector
       ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, { hosts: options.hosts, tls: options.tls })
       : undefined;
-    // Asked again while cues are refused for want of an answer: the session is what every director serves.
-    const link: LinkWatch = new LinkWatch((): Promise<unknown> => api.call(endpoints.session, {}, { timeoutMs: LINK_PROBE_TIMEOUT_MS }));
+    // Asked, without retries, before a cue while the link is down: the session is what every director serves.
+    const link: LinkWatch = new LinkWatch(() => queryDirector(this.origin, { timeoutMs: LINK_PROBE_TIMEOUT_MS, tls: options.tls }));
     const api = new EndpointCaller(this.#http, this.#director, link);
     this.#link = link;
     this.status = new StatusApi(api);
