@@ -39,3 +39,19 @@ for (const type of readdirSync(source)) {
   const locales = join(folder, 'locales');
   if (existsSync(locales)) cpSync(locales, join(target, 'locales'), { recursive: true });
 }
+
+// Every node's help ends with the same references, kept once per language in src/help/ (en-US where a language
+// has none of its own).
+const REFERENCES_MARKER = '<!-- stagelink:references -->';
+const help = join(root, 'src', 'help');
+const references = (language) => {
+  const own = join(help, `references.${language}.html`);
+  return readFileSync(existsSync(own) ? own : join(help, 'references.en-US.html'), 'utf8');
+};
+for (const language of readdirSync(join(target, 'locales'))) {
+  for (const file of readdirSync(join(target, 'locales', language)).filter((name) => name.endsWith('.html'))) {
+    const path = join(target, 'locales', language, file);
+    const text = readFileSync(path, 'utf8');
+    if (text.includes(REFERENCES_MARKER)) writeFileSync(path, text.replace(REFERENCES_MARKER, references(language).trimEnd()));
+  }
+}
