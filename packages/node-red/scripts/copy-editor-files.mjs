@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expandRows } from './lib/editor-rows.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'src', 'nodes');
@@ -21,7 +22,7 @@ const PLAYMODE_CHOICES = PLAYMODES.filter((playmode) => playmode !== 'NotSet');
 mkdirSync(target, { recursive: true });
 for (const type of readdirSync(source)) {
   const folder = join(source, type);
-  let html = readFileSync(join(folder, `${type}.html`), 'utf8');
+  let html = expandRows(readFileSync(join(folder, `${type}.html`), 'utf8'), type);
   if (type === 'stagelink-request') {
     if (!html.includes(ENDPOINTS_MARKER)) throw new Error(`${type}.html lost its endpoint marker ${ENDPOINTS_MARKER}`);
     const list = endpointList.map(({ id, group, operation, method, path, query, guarded, summary }) => ({
