@@ -136,6 +136,6 @@ return msg;
 /** Collects garbage (twice: finalizers free more on the second pass), so memory read from outside is settled. */
 export const COLLECT_GARBAGE = `
 const collect = global.get('hardeningCollectGarbage');
-msg.payload = { collected: typeof collect === 'function' && collect() && collect() };
+msg.payload = { heapUsed: typeof collect === 'function' ? collect() : undefined };
 return msg;
 `;

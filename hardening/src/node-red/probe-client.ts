@@ -104,8 +104,12 @@ export async function observed(url: string, reset = false): Promise<Observed> {
   }
 }
 
-/** Asks the harness flow to collect garbage; true when it did (Node-RED runs with --expose-gc). */
-export async function collectGarbage(url: string): Promise<boolean> {
+/**
+ * Asks the harness flow to collect garbage (Node-RED runs with --expose-gc); answers the bytes of JavaScript
+ * heap and buffers still in use after it, or undefined when it could not collect.
+ */
+export async function collectGarbage(url: string): Promise<number | undefined> {
   const response = await fetch(`${url}/hardening/collect-garbage`, { method: 'POST', signal: AbortSignal.timeout(30_000) });
-  return ((await response.json()) as { collected?: boolean }).collected === true;
+  const { heapUsed } = (await response.json()) as { heapUsed?: unknown };
+  return typeof heapUsed === 'number' ? heapUsed : undefined;
 }

@@ -107,8 +107,17 @@ module.exports = {
     users: (username) => Promise.resolve(users[username] || null),
     authenticate: (username, password) => Promise.resolve(password === '${password}' ? users[username] || null : null),
   },
-  // Lets the harness flow collect garbage before the suite reads memory from outside (node runs with --expose-gc).
-  functionGlobalContext: { hardeningCollectGarbage: () => (typeof global.gc === 'function' ? (global.gc(), true) : false) },
+  // Lets the harness flow collect garbage before the suite reads memory (node runs with --expose-gc), and answer the
+  // JavaScript memory left in use after it (heap and buffers): what a leaked listener, timer or socket would grow.
+  functionGlobalContext: {
+    hardeningCollectGarbage: () => {
+      if (typeof global.gc !== 'function') return undefined;
+      global.gc();
+      global.gc();
+      const { heapUsed, external } = process.memoryUsage();
+      return heapUsed + external;
+    },
+  },
 };
 `;
 }
