@@ -147,9 +147,14 @@ describe('stagelink-server', () => {
       expect(found).toMatchObject({ hostname: hostnames(sim).director, via: 'query' });
       // The documents' machines go by names that resolve; a shipping director's DIRECTOR01 does not.
       expect(found.resolvable).toBe(process.env['STAGELINK_SIM_DIALECT'] !== 'r34');
+      // A host that does not answer leaves DNS-SD, where a simulator of another suite running beside this one may
+      // announce itself on loopback: then that one is found, never one said to answer at the typed host.
       const nowhere = await helper.request().get('/stagelink/discover?host=http%3A%2F%2F127.0.0.1%3A9');
-      expect(nowhere.status).toBe(502);
-      expect((nowhere.body as { error: string }).error).toMatch(/No director found: http:\/\/127\.0\.0\.1:9 did not answer/);
+      if (nowhere.status === 200) expect(nowhere.body).toMatchObject({ via: 'dnssd' });
+      else {
+        expect(nowhere.status).toBe(502);
+        expect((nowhere.body as { error: string }).error).toMatch(/No director found: http:\/\/127\.0\.0\.1:9 did not answer/);
+      }
     }, 20_000);
 
     it('answers 502 when the server refuses, e.g. an unknown track', async () => {
