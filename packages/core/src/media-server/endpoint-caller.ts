@@ -59,6 +59,9 @@ export class EndpointCaller {
         `${spec.method} ${spec.path} (${spec.summary}) was not sent: call it with { confirm: true } to confirm.`,
       );
     }
+    // Before following the director: a cue refused here was never sent, and must be refused at once, not after
+    // asking the session where its director went (the follower keeps checking that on its own).
+    if (options.failFast) await this.link?.clearForCue({ method: spec.method, url: this.http.baseUrl + fillPath(spec.path, input.params ?? {}) });
     if (!this.director) return this.#send(spec, input, options);
     await this.director.ready();
     try {
@@ -81,7 +84,6 @@ export class EndpointCaller {
 
   async #send<T>(spec: EndpointSpec, input: EndpointInput, options: GuardedCallOptions): Promise<T> {
     const path = fillPath(spec.path, input.params ?? {});
-    if (options.failFast) await this.link?.clearForCue({ method: spec.method, url: this.http.baseUrl + path });
     let response: HttpResponse;
     try {
       response = await this.http.request({
