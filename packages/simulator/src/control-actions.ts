@@ -17,7 +17,10 @@ export interface ControlTarget {
 /** The media-server port's own actions: status, latency, failNext, login, reset, projectOption and selectTransport. */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
   panel.register('status', () => undefined); // changes nothing: answers the summary
-  panel.register('latency', (params) => target.faults.setLatency(wholeNumber(params, 'ms', 0, MAX_LATENCY_MS)));
+  panel.register('latency', (params) => {
+    const jitterMs = params.raw('jitterMs') === undefined ? 0 : wholeNumber(params, 'jitterMs', 0, MAX_LATENCY_MS);
+    target.faults.setLatency(wholeNumber(params, 'ms', 0, MAX_LATENCY_MS), jitterMs);
+  });
   panel.register('failNext', (params) => {
     const status = wholeNumber(params, 'status', 400, 599);
     const count = params.raw('count') === undefined ? 1 : wholeNumber(params, 'count', 0, 1_000_000);

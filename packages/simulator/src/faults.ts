@@ -6,6 +6,7 @@ export interface FailNext {
 /** Faults tests switch on through the control endpoint; they apply to every request but control itself. */
 export class Faults {
   #latencyMs = 0;
+  #jitterMs = 0;
   #failNext: FailNext | undefined;
 
   get latencyMs(): number {
@@ -16,8 +17,19 @@ export class Faults {
     return this.#failNext && { ...this.#failNext };
   }
 
-  setLatency(ms: number): void {
+  get jitterMs(): number {
+    return this.#jitterMs;
+  }
+
+  /** Every request waits `ms`, plus up to `jitterMs` more drawn per request, so answers can overtake each other. */
+  setLatency(ms: number, jitterMs = 0): void {
     this.#latencyMs = ms;
+    this.#jitterMs = jitterMs;
+  }
+
+  /** How long the next request waits before it is answered. */
+  nextDelayMs(): number {
+    return this.#latencyMs + Math.floor(Math.random() * this.#jitterMs);
   }
 
   /** The next `count` requests answer `status`; a count of 0 clears it. */
@@ -36,6 +48,7 @@ export class Faults {
 
   clear(): void {
     this.#latencyMs = 0;
+    this.#jitterMs = 0;
     this.#failNext = undefined;
   }
 }

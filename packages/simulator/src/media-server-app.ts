@@ -43,7 +43,8 @@ export function createMediaServerApp(options: MediaServerAppOptions): JsonHandle
   return async (request) => {
     const path = request.url.pathname;
     if (path === CONTROL_PATH) return control(request, options);
-    if (options.faults.latencyMs > 0) await delay(options.faults.latencyMs, undefined, { signal: options.signal });
+    const wait = options.faults.nextDelayMs();
+    if (wait > 0) await delay(wait, undefined, { signal: options.signal });
     const words = options.state().words;
     if (path === API_DESCRIPTION_PATH && options.serves !== 'hardware') return apiDescription(words);
     const match = offered(router.match(request.method, path), words, options.serves ?? 'all');

@@ -46,6 +46,16 @@ describe('control actions', () => {
     expect(await send('reset')).toMatchObject({ status: 400 });
   });
 
+  it('latency with jitter delays each request by the latency plus at most the jitter', async () => {
+    const { send, faults } = panel();
+    await send({ action: 'latency', ms: 20, jitterMs: 30 });
+    const delays = Array.from({ length: 200 }, () => faults.nextDelayMs());
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(20);
+    expect(Math.max(...delays)).toBeLessThan(50);
+    expect(new Set(delays).size).toBeGreaterThan(1);
+    expect(await send({ action: 'latency', ms: 0, jitterMs: -1 })).toMatchObject({ status: 400 });
+  });
+
   it('failNext counts the next requests down', async () => {
     const { send, faults } = panel();
     await send({ action: 'failNext', status: 503, count: 2 });
