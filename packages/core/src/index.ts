@@ -7,6 +7,7 @@ export { MediaServer, type MediaServerOptions } from './media-server/media-serve
 export { discoverDirector, type DiscoverOptions, type DiscoveredDirector } from './discovery/discover.js';
 export type { DirectorChange } from './discovery/director-follower.js';
 export type { LinkDown } from './media-server/link-watch.js';
+export { CueLane, type CueLaneOptions, type CueSendOptions } from './media-server/cue-lane.js';
 export { parseHostMap, type HostMap } from './discovery/query.js';
 export { parseTxtRecord } from './discovery/txt-record.js';
 export { DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE, onMdnsSocketError } from './discovery/dnssd.js';

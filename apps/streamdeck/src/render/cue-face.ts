@@ -13,6 +13,8 @@ export interface CueView {
   activity: TransportActivity;
   /** For an engage key: whether the transport is engaged now (undefined when unknown). */
   engaged?: boolean;
+  /** A cue of this key is still on its way to the server. */
+  sending?: boolean;
 }
 
 const FOOT: Record<TransportActivity, { label: string; colour: string }> = {
@@ -28,8 +30,9 @@ const FOOT_SIZE = 13;
 /** The cue's name, and the state of its transport: green with a play mark while it plays. */
 export function cueFace(view: CueView): string {
   const playing = view.activity === 'playing';
-  const foot =
-    view.engaged === undefined || view.activity === 'no-link'
+  const foot = view.sending
+    ? { label: 'SENDING\u2026', colour: palette.text }
+    : view.engaged === undefined || view.activity === 'no-link'
       ? FOOT[view.activity]
       : { label: view.engaged ? 'ENGAGED' : 'DISENGAGED', colour: view.engaged ? palette.text : palette.warning };
   return keySvg(

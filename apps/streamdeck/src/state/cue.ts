@@ -169,7 +169,8 @@ export async function fireCue(server: MediaServer, cue: Cue, signal?: AbortSigna
  * old) and sends the opposite. A multitransport counts as engaged when the server says so.
  */
 async function toggleEngaged(server: MediaServer, name: string, options: { signal?: AbortSignal }): Promise<void> {
-  const { transports, multitransports } = await server.transport.transports(options);
+  // Part of a cue: refused at once, like the command itself, while the server is known not to answer.
+  const { transports, multitransports } = await server.transport.transports({ ...options, failFast: true });
   const current = [...transports, ...multitransports].find((candidate) => candidate.name === name);
   if (!current) throw new Error(`Transport "${name}" was not found on the server: check the key's transport.`);
   await server.transport.setEngaged({ transport: { name }, engaged: !current.engaged }, options);

@@ -3,8 +3,8 @@
  * and the transport list. A host's client lives while some key holds a lease on it (and a short grace after,
  * so flipping pages does not rebuild connections); its polls run only while some key watches them.
  */
-import { type DirectorChange, type HealthEntry, type Logger, MediaServer, type MediaServerOptions, type Multitransport, originOf, reasonOf, type Transport } from '@stagelink/core';
-import { SharedPoll } from './shared-poll.js';
+import { CueLane, type DirectorChange, type HealthEntry, type Logger, MediaServer, type MediaServerOptions, type Multitransport, originOf, reasonOf, type Transport } from '@stagelink/core';
+import { type PollOptions, SharedPoll } from './shared-poll.js';
 
 export interface TransportList {
   transports: Transport[];
@@ -18,6 +18,8 @@ export interface ServerLease {
   readonly health: SharedPoll<HealthEntry[]>;
   /** `transport/transports`, polled while a transport key or a level dial is on screen. */
   readonly transports: SharedPoll<TransportList>;
+  /** Every cue to this server goes through it, so cues land in the order they were pressed. */
+  readonly cues: CueLane;
   /** The director's hostname before its last move and when it moved; undefined while it has not moved. */
   readonly directorMove: () => DirectorMove | undefined;
   /** Gives the lease back; the last one out closes the client after the grace period. Idempotent. */
@@ -47,6 +49,7 @@ interface Entry {
   server: MediaServer;
   health: SharedPoll<HealthEntry[]>;
   transports: SharedPoll<TransportList>;
+  cues: CueLane;
   leases: number;
   idleTimer?: NodeJS.Timeout;
   directorMove?: DirectorMove;
@@ -58,6 +61,13 @@ interface Entry {
  * is lower than core's default. A few attempts a second at most, to a handful of servers, stays gentle.
  */
 const LIVE_TIMING = { connectTimeoutMs: 3000, heartbeatMs: 5000, reconnectBaseMs: 200, reconnectCapMs: 3000 };
+
+const DEFAULT_TIMEOUT_MS = 4000;
+/** How long after a poll request's timeout its value is marked stale, if the timeout was not heard of by then. */
+const STALE_MARGIN_MS = 1000;
+
+/** A cue that waited this long behind others is not sent: at the desk a late cue is worse than a refused one. */
+const CUE_MAX_WAIT_MS = 3000;
 
 export class ServerPool {
   readonly #entries = new Map<string, Entry>();
@@ -79,6 +89,7 @@ export class ServerPool {
       server: entry.server,
       health: entry.health,
       transports: entry.transports,
+      cues: entry.cues,
       directorMove: () => entry.directorMove,
       release: () => {
         if (released) return;
@@ -93,6 +104,15 @@ export class ServerPool {
     return [...this.#entries.keys()];
   }
 
+  /**
+   * A value is marked stale only once a request of the poll could have timed out, so that a key shows NO LINK
+   * after the client itself knows the server does not answer, and a cue pressed then is refused at once.
+   */
+  #pollOptions(intervalMs: number, onListenerError: (error: unknown) => void): PollOptions {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    return { intervalMs, staleAfterMs: Math.max(intervalMs * 3, intervalMs + timeoutMs + STALE_MARGIN_MS), onListenerError };
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const entries = [...this.#entries.values()];
@@ -104,18 +124,20 @@ export class ServerPool {
     const { logger } = this.options;
     const create = this.options.create ?? ((options: MediaServerOptions) => new MediaServer(options));
     // Keys keep working through a director change: core finds the director and follows it.
-    const server = create({ host: origin, timeoutMs: this.options.timeoutMs ?? 4000, logger, live: LIVE_TIMING, followDirector: true });
+    const server = create({ host: origin, timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, logger, live: LIVE_TIMING, followDirector: true });
     const onListenerError = (error: unknown): void => logger.warn(`A key failed to show a poll result: ${reasonOf(error)}`);
     const entry: Entry = {
       origin,
       server,
-      health: new SharedPoll((signal) => server.status.health({ signal }), {
-        intervalMs: this.options.healthIntervalMs ?? 3000,
-        onListenerError,
-      }),
-      transports: new SharedPoll((signal) => server.transport.transports({ signal }), {
-        intervalMs: this.options.transportsIntervalMs ?? 2000,
-        onListenerError,
+      health: new SharedPoll((signal) => server.status.health({ signal }), this.#pollOptions(this.options.healthIntervalMs ?? 3000, onListenerError)),
+      transports: new SharedPoll(
+        (signal) => server.transport.transports({ signal }),
+        this.#pollOptions(this.options.transportsIntervalMs ?? 2000, onListenerError),
+      ),
+      cues: new CueLane({
+        linkDown: () => server.linkDown,
+        maxWaitMs: CUE_MAX_WAIT_MS,
+        name: origin,
       }),
       leases: 0,
       stopWatchingDirector: () => server.off('director', onDirector),
@@ -145,6 +167,7 @@ export class ServerPool {
     entry.stopWatchingDirector();
     entry.health.dispose();
     entry.transports.dispose();
+    entry.cues.close();
     try {
       await entry.server.close();
     } catch (error) {

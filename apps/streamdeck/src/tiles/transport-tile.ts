@@ -1,7 +1,8 @@
 /**
  * The transport key: fires its cue on press (OK when the server took it, an alert when it did not) and shows
  * the cue's name, green with a play mark while its transport plays. Whether it plays comes from the
- * transport list, polled gently and shared by every key and dial of the host.
+ * transport list, polled gently and shared by every key and dial of the host. Cues go through the server's
+ * cue lane, so presses land in the order they were made; a cue still out after a moment shows as sending.
  */
 import { reasonOf } from '@stagelink/core';
 import { cueFace, type TransportActivity } from '../render/cue-face.js';
@@ -19,6 +20,9 @@ import type { KeySurface, Tile, TileContext } from './tile.js';
 /** Manifest states of the transport action: 0 idle, 1 playing. */
 export const TRANSPORT_STATE = { idle: 0, playing: 1 } as const;
 
+/** A cue answered sooner than this shows nothing extra; one still out says it is sending. */
+export const SENDING_FACE_DELAY_MS = 150;
+
 export class TransportTile implements Tile<TransportKeySettings> {
   readonly #presenter: FramePresenter;
   readonly #binding: HostBinding;
@@ -26,6 +30,10 @@ export class TransportTile implements Tile<TransportKeySettings> {
   #hostProblem: string | undefined;
   #stopWatching: (() => void) | undefined;
   #shownState: number | undefined;
+  /** Cues of this key given to the lane and not settled yet. */
+  #cuesOut = 0;
+  #sendingTimer: NodeJS.Timeout | undefined;
+  #showSending = false;
   #disposed = false;
 
   constructor(
@@ -68,12 +76,15 @@ export class TransportTile implements Tile<TransportKeySettings> {
       return;
     }
     const { cue } = reading;
-    fireCue(lease.server, cue).then(
+    this.#cueGiven();
+    lease.cues.send(() => fireCue(lease.server, cue)).then(
       () => {
+        this.#cueSettled();
         this.surface.showOk();
         lease.transports.refresh();
       },
       (error: unknown) => {
+        this.#cueSettled();
         this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin} failed: ${reasonOf(error)}`);
         this.surface.showAlert();
       },
@@ -82,6 +93,7 @@ export class TransportTile implements Tile<TransportKeySettings> {
 
   dispose(): void {
     this.#disposed = true;
+    clearTimeout(this.#sendingTimer);
     this.#unwatch();
     this.#binding.release();
     this.#presenter.dispose();
@@ -109,7 +121,34 @@ export class TransportTile implements Tile<TransportKeySettings> {
     const list = state.status === 'online' ? asTransportList(state.value) : undefined;
     const engaged = cue.command === 'engaged' && list ? engagedOf(list, cue.transportName) : undefined;
     this.#showState(activity === 'playing' ? TRANSPORT_STATE.playing : TRANSPORT_STATE.idle);
-    this.#presenter.show(cueFace({ command: cue.label, name: cue.name, transport: cue.transportName, activity, ...(engaged === undefined ? {} : { engaged }) }));
+    this.#presenter.show(
+      cueFace({ command: cue.label, name: cue.name, transport: cue.transportName, activity, sending: this.#showSending, ...(engaged === undefined ? {} : { engaged }) }),
+    );
+  }
+
+  #cueGiven(): void {
+    this.#cuesOut += 1;
+    this.#sendingTimer ??= setTimeout(() => {
+      this.#sendingTimer = undefined;
+      if (this.#cuesOut === 0) return;
+      this.#showSending = true;
+      this.#rerender();
+    }, SENDING_FACE_DELAY_MS);
+  }
+
+  #cueSettled(): void {
+    this.#cuesOut -= 1;
+    if (this.#cuesOut > 0) return;
+    clearTimeout(this.#sendingTimer);
+    this.#sendingTimer = undefined;
+    if (!this.#showSending) return;
+    this.#showSending = false;
+    this.#rerender();
+  }
+
+  #rerender(): void {
+    const lease = this.#binding.lease;
+    if (lease) this.#render(lease.transports.state);
   }
 
   #showState(state: number): void {

@@ -115,6 +115,50 @@ describe('transport tiles', () => {
     tile.dispose();
   });
 
+  it('sends the cues of two keys one after the other, in the order they were pressed', async () => {
+    const { server, asMediaServer, key, tile } = setUp();
+    const other = keyRecorder();
+    const pool = stubPool(asMediaServer);
+    const first = new TransportTile(key.surface, { pool, logger: quietLogger, visible: true });
+    const second = new TransportTile(other.surface, { pool, logger: quietLogger, visible: true });
+    tile.dispose();
+    first.configure({ command: 'gototrack', transport: 'main', track: 'Intro' }, host);
+    second.configure({ command: 'play', transport: 'main' }, host);
+    let answer!: () => void;
+    server.transport.send.mockReturnValueOnce(new Promise<void>((resolve) => (answer = resolve))).mockResolvedValue(undefined);
+    first.press();
+    second.press();
+    await settle();
+    expect(server.transport.send.mock.calls.map(([command]) => String(command))).toEqual(['gototrack']);
+    answer();
+    await settle();
+    await settle();
+    expect(server.transport.send.mock.calls.map(([command]) => String(command))).toEqual(['gototrack', 'play']);
+    expect([key.oks, other.oks]).toEqual([1, 1]);
+    first.dispose();
+    second.dispose();
+  });
+
+  it('says it is sending while a cue takes longer than a moment, and nothing extra for a quick one', async () => {
+    const { server, key, tile } = setUp();
+    tile.configure({ command: 'play', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    server.transport.send.mockResolvedValueOnce(undefined);
+    tile.press();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(key.images.some((svg) => svg.includes('SENDING'))).toBe(false);
+    let answer!: () => void;
+    server.transport.send.mockReturnValueOnce(new Promise<void>((resolve) => (answer = resolve)));
+    tile.press();
+    await vi.advanceTimersByTimeAsync(400);
+    expect(key.latest).toContain('SENDING');
+    answer();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.latest).not.toContain('SENDING');
+    expect(key.oks).toBe(2);
+    tile.dispose();
+  });
+
   it('switches to the playing state while its transport plays', async () => {
     const { server, key, tile } = setUp();
     server.transport.transports.mockResolvedValue(transports(1, 'play'));

@@ -1,0 +1,94 @@
+/**
+ * Cues at the desk, through the built plugin and the fake Stream Deck app, against the simulator: presses land
+ * in the order they were made even when the server's answers overtake each other, a press while the server is
+ * known not to answer alerts at once, and a slow cue shows that it is sending.
+ */
+import { MediaServer } from '@stagelink/core';
+import type { LogEntry, Simulator } from '@stagelink/simulator';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeStreamDeck, PLUGIN_DIR } from '../harness/fake-stream-deck.js';
+import { control, startSim } from './simulator.js';
+
+const TRANSPORT = 'com.stagelink.mediaserver.transport';
+
+beforeAll(() => {
+  if (!existsSync(join(PLUGIN_DIR, 'bin', 'plugin.js'))) throw new Error('Build the plugin first: pnpm --filter @stagelink/streamdeck build');
+});
+
+describe('cues through the plugin', () => {
+  let deck: FakeStreamDeck;
+  let sim: Simulator;
+  let client: MediaServer;
+  let requests: LogEntry[];
+
+  beforeEach(async () => {
+    requests = [];
+    sim = await startSim(0, (entry) => entry.event === 'request' && requests.push(entry));
+    client = new MediaServer({ host: sim.mediaServer.url });
+    deck = await FakeStreamDeck.start();
+    deck.globalSettings.host = sim.mediaServer.url;
+    await deck.launch();
+  });
+
+  afterEach(async () => {
+    await deck.close();
+    await client.close();
+    await sim.close();
+  });
+
+  const cuesLanded = (): string[] =>
+    requests.map((entry) => /\/transport\/(gototrack|play)$/.exec(String(entry.path))?.[1]).filter((command) => command !== undefined);
+
+  it('lands a multi-action "go to track, play" in that order 100 times out of 100 while answers overtake each other', async () => {
+    const tracks = (await client.transport.tracks()).map((track) => track.name);
+    const [first, second] = tracks;
+    if (first === undefined || second === undefined) throw new Error('The simulated show has two tracks');
+    // The two steps of a multi-action: keys that are never on screen, pressed one right after the other.
+    deck.appear({ action: TRANSPORT, context: 'step-goto-a', settings: { command: 'gototrack', transport: 'main', track: first, playmode: 'stop' }, isInMultiAction: true });
+    deck.appear({ action: TRANSPORT, context: 'step-goto-b', settings: { command: 'gototrack', transport: 'main', track: second, playmode: 'stop' }, isInMultiAction: true });
+    deck.appear({ action: TRANSPORT, context: 'step-play', settings: { command: 'play', transport: 'main' }, isInMultiAction: true });
+    // Every answer waits 5 to 35 ms: sent at once over two connections, play would often land first.
+    await control(sim, { action: 'latency', ms: 5, jitterMs: 30 });
+
+    for (let round = 1; round <= 100; round++) {
+      const track = round % 2 === 0 ? first : second;
+      deck.press(round % 2 === 0 ? 'step-goto-a' : 'step-goto-b');
+      deck.press('step-play');
+      await deck.waitFor(() => deck.sent('showOk', 'step-play').length >= round || undefined, `round ${round}: play answered`);
+      // Go to track stops the transport: only "go to track, then play" leaves it playing the new track.
+      expect(sim.state.transports.positionOf({ name: 'main' }), `round ${round}`).toMatchObject({ track: { name: track }, playmode: 'play' });
+    }
+    expect(cuesLanded()).toEqual(Array.from({ length: 100 }, () => ['gototrack', 'play']).flat());
+    expect(deck.sent('showAlert')).toEqual([]);
+  });
+
+  it('alerts within 300 ms when a key is pressed while the server is known not to answer', async () => {
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    deck.appear({ action: TRANSPORT, context: 'engage', settings: { command: 'engaged', transport: 'main' }, column: 1 });
+    deck.appear({ action: TRANSPORT, context: 'to-section', settings: { command: 'gotosection', transport: 'main', track: 'Finale', section: 1 }, column: 2 });
+    await deck.waitForImage('play', (svg) => svg.includes('main'), 'the cue face');
+    // The server stops answering (its requests hang): the key learns of it from its poll timing out.
+    await control(sim, { action: 'latency', ms: 60_000 });
+    await deck.waitForLatestImage('play', (svg) => svg.includes('NO LINK'), 'the no-link face', 15_000);
+
+    for (const context of ['play', 'engage', 'to-section']) {
+      const pressedAt = Date.now();
+      deck.press(context);
+      await deck.waitFor(() => deck.sent('showAlert', context).length > 0 || undefined, `an alert on ${context}`, 5000);
+      expect(Date.now() - pressedAt, context).toBeLessThan(300);
+    }
+    expect(deck.sent('showOk')).toEqual([]);
+  });
+
+  it('shows a cue that is still on its way as sending, then OK', async () => {
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    await deck.waitForImage('play', (svg) => svg.includes('main'), 'the cue face');
+    await control(sim, { action: 'latency', ms: 800 });
+    deck.press('play');
+    await deck.waitForLatestImage('play', (svg) => svg.includes('SENDING'), 'the sending face', 700);
+    await deck.waitFor(() => deck.sent('showOk', 'play').length > 0 || undefined, 'showOk');
+    await deck.waitForLatestImage('play', (svg) => !svg.includes('SENDING'), 'the sending mark gone');
+  });
+});
