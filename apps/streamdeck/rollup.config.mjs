@@ -1,5 +1,4 @@
-// The official Stream Deck build (the shape `streamdeck create` generates), plus two fixes noted in
-// notes/toolchain.md: undici's lazy `node:sqlite` require stays out of the bundle, and the SDK's socket to
+// The official Stream Deck build (the shape `streamdeck create` generates), plus two fixes: undici's lazy `node:sqlite` require stays out of the bundle, and the SDK's socket to
 // the Stream Deck app is made observable so the plugin can exit when the app goes away. Not minified, with a
 // source map, so that a stack trace in the plugin's log points at readable code.
 import commonjs from '@rollup/plugin-commonjs';

@@ -1,5 +1,5 @@
 /**
- * The settings of each action as DESIGN.md fixes them, read defensively: the Stream Deck app hands over
+ * The settings of each action (the plugin README lists them), read defensively: the Stream Deck app hands over
  * whatever JSON the inspector (or a hand-edited profile) stored, so nothing here trusts a type or throws.
  */
 

@@ -6,7 +6,7 @@ import type { Random } from '../gen/random.js';
 import { HTTP_ANSWERS, LIVE_FRAMES, type HostileAnswer } from './answers.js';
 
 const LIVE_PATH = '/api/session/liveupdate';
-/** What a client that follows the director asks (spec section 1). */
+/** What a client that follows the director asks first: who directs the session. */
 const SESSION_PATH = '/api/session/status/session';
 
 /**

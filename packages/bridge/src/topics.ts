@@ -1,5 +1,5 @@
 /**
- * The bridge's MQTT topics (DESIGN.md, bridge section). Every name that comes from the session (a machine's
+ * The bridge's MQTT topics (the package README's topic table). Every name that comes from the session (a machine's
  * hostname, a transport's name) is one topic segment: `/` would split it, and `+` and `#` are wildcards a broker
  * refuses in a published topic.
  */

@@ -6,7 +6,7 @@ export class BadRequest extends Error {
   override name = 'BadRequest';
 }
 
-/** A hardware write before any login (spec section 5): HTTP 401 `{message}` in the dialect's words. */
+/** A hardware write before any login (docs/api-notes.md, Hardware): HTTP 401 `{message}` in the dialect's words. */
 export class LoginRequired extends Error {
   override name = 'LoginRequired';
 

@@ -4,7 +4,7 @@ import { demoState, refusalOf } from './support/demo-state.js';
 
 const actor1 = { name: 'Actor 1' };
 
-describe('failover (spec section 3)', () => {
+describe('failover', () => {
   it('an understudy takes over a failed actor: the session lists it in the actor\'s place', () => {
     const state = demoState();
     const understudy = state.machines.sessionInfo().understudies[0];

@@ -4,7 +4,7 @@ import { demoState, refusalOf } from './support/demo-state.js';
 
 const paths = (files: { path: string }[]) => files.map((file) => file.path);
 
-describe('media files (spec 4.9)', () => {
+describe('media files', () => {
   it('lists the files of a directory recursively, whatever the separators', () => {
     const { media } = demoState();
     expect(paths(media.list('video'))).toEqual(['video/intro.mov', 'video/loops/ocean.mov', 'video/loops/sunrise.mov', 'video/loops/city.mov']);

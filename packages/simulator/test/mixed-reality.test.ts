@@ -10,7 +10,7 @@ function observationsOf(state: ReturnType<typeof demoState>, name: string) {
   return state.mixedReality.spatialCalibrations().find((calibration) => calibration.name === name)?.observations ?? [];
 }
 
-describe('observation capture (one at a time, spec section 8)', () => {
+describe('observation capture (one at a time)', () => {
   it('runs for a short time, refuses a second capture meanwhile, then adds one observation', () => {
     const clock = new ManualClock();
     const state = demoState({ clock });

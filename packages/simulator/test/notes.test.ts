@@ -4,7 +4,7 @@ import { demoState, refusalOf } from './support/demo-state.js';
 
 const names = (notes: { note: { name: string } }[]) => notes.map((note) => note.note.name);
 
-describe('named notes (spec 4.7)', () => {
+describe('named notes', () => {
   it('lists count notes from start; count 0 means all the rest', () => {
     const { notes } = demoState();
     expect(names(notes.list(0, 0))).toEqual(['Welcome', 'Safety', 'Cast list', 'Stage manager', 'Encore', 'Strike']);

@@ -4,7 +4,7 @@ import { Oled, truncateOledMessage } from '../src/state/hardware/oled.js';
 import { StatusCode } from '../src/state/refusal.js';
 import { ManualClock, refusalOf } from './support/demo-state.js';
 
-describe('OLED front screen (spec 4.11 and 8)', () => {
+describe('OLED front screen', () => {
   it('truncates a message longer than 200 characters', () => {
     const oled = new Oled(new ManualClock());
     const result = oled.notify({ title: 'Show', message: 'x'.repeat(250), priority: 1 });

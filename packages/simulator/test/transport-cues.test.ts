@@ -19,7 +19,7 @@ function mainAt(trackIndex: number, time: number) {
   return state;
 }
 
-describe('goto moves (spec 4.2)', () => {
+describe('goto moves', () => {
   it('gototrack jumps to the start of the track and makes it the current track', () => {
     const { state, position } = cueMain(toTrack({ name: 'Act 1' }));
     expect(position).toMatchObject({ track: { name: 'Act 1' }, time: 0 });

@@ -5,7 +5,7 @@ import { demoState, ManualClock, refusalOf, transportNamed } from './support/dem
 
 const main = { name: 'main' };
 
-describe('transport playmodes (spec section 3)', () => {
+describe('transport playmodes', () => {
   it('play, playloopsection and playsection set the playmodes the spec names; stop stops', () => {
     const state = demoState();
     const playmode = () => transportNamed(state, 'main').playmode;

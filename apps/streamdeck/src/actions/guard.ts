@@ -1,6 +1,6 @@
 /**
  * The Stream Deck SDK never catches what an action handler throws or rejects with, and a second uncaught
- * error ends the plugin (notes/toolchain.md). Every handler runs through `guarded`: a failure is logged and
+ * error ends the plugin. Every handler runs through `guarded`: a failure is logged and
  * the plugin lives on.
  */
 import { reasonOf, type Logger } from '@stagelink/core';

@@ -1,6 +1,6 @@
 /**
  * A transport key's settings turned into one of the spec's transport commands, and fired through core. The
- * command names are the spec's path names (`play`, `gototrack`, ...), as DESIGN.md fixes them; which fields
+ * command names are the spec's path names (`play`, `gototrack`, ...), which saved profiles keep; which fields
  * each one needs comes from core's TRANSPORT_COMMANDS.
  */
 import {

@@ -1,7 +1,7 @@
 /**
  * One gentle REST poll shared by every key that watches it: it runs only while someone watches, one request
- * at a time, every `intervalMs` after the previous answer. The spec discourages frequent polling and the
- * field notes say a few seconds is right for health (notes/field-notes.md, "Health and FPS").
+ * at a time, every `intervalMs` after the previous answer. Servers are not to be polled often; a
+ * few seconds is right for health (docs/api-notes.md, "Health and FPS").
  */
 
 export type PollState<T> =

@@ -1,7 +1,7 @@
 /**
  * The health key: the worst severity of the session, or of one machine, from the REST health endpoint
  * polled gently and shared by every health key of the host (the live stream is unreliable for severity,
- * notes/field-notes.md). A press polls at once.
+ * docs/api-notes.md). A press polls at once.
  */
 import { type HealthEntry, reasonOf, worstHealth } from '@stagelink/core';
 import { offlineFace, problemFace, setupFace, waitingFace } from '../render/faces.js';

@@ -3,7 +3,7 @@ import type { ApiToken } from './seed.js';
 export type Authentication = { ok: true; token: ApiToken } | { ok: false; details: string };
 
 /**
- * Checks `Authorization: Token <API_TOKEN>` (spec section 5). A revoked token is refused exactly like an unknown
+ * Checks `Authorization: Token <API_TOKEN>`, the drive's only scheme. A revoked token is refused exactly like an unknown
  * one, so an answer never tells whether a guessed token once existed.
  */
 export function authenticate(header: string | undefined, tokens: readonly ApiToken[]): Authentication {

@@ -1,4 +1,4 @@
-/** `POST /__sim/control` actions the drive port takes (DESIGN.md, simulator control). */
+/** `POST /__sim/control` actions the drive port takes (the simulator README's Control section). */
 export type ControlAction =
   | { action: 'latency'; ms: number }
   | { action: 'failNext'; status: number; count: number }

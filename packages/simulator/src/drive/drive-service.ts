@@ -45,7 +45,7 @@ export interface AddedAsset {
   contentId: string;
 }
 
-/** Starts the cloud drive stand-in (spec/drive-api.md) with the seeded demo organisation. */
+/** Starts the cloud drive stand-in with the seeded demo organisation. */
 export async function startDriveService(options: DriveServiceOptions): Promise<DriveService> {
   const seed = options.seed ?? DEFAULT_SEED;
   const service = new DriveServer(seedOrganisation(seed), seed);

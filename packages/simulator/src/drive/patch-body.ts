@@ -4,7 +4,7 @@ import type { VersionChange } from './drive-state.js';
 export type PatchBodyParse = { ok: true; change: VersionChange } | { ok: false; status: 400 | 422; details: string };
 
 /**
- * Reads a PATCH body (spec section 4): a JSON object with an optional string `label` and an optional boolean
+ * Reads a version's PATCH body: a JSON object with an optional string `label` and an optional boolean
  * `set_active`; other fields are ignored. An empty body changes nothing.
  */
 export function parsePatchBody(text: string): PatchBodyParse {

@@ -3,7 +3,7 @@ export type DriveRoute =
   | { endpoint: 'versions'; driveId: string; contentId: string }
   | { endpoint: 'version'; driveId: string; contentId: string; versionId: string };
 
-/** The methods each endpoint answers (spec section 4). */
+/** The methods each endpoint answers: listing is read-only, one version can also be updated and deleted. */
 export const ALLOWED_METHODS: Readonly<Record<DriveRoute['endpoint'], readonly string[]>> = {
   versions: ['GET'],
   version: ['GET', 'PATCH', 'DELETE'],

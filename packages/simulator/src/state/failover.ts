@@ -13,7 +13,7 @@ export interface FailoverSetup {
 }
 
 /**
- * Failover of actor machines (spec section 3): an understudy takes over a failed actor; restoring the actor
+ * Failover of actor machines: an understudy takes over a failed actor; restoring the actor
  * gives the understudy back, but the routing stays on the failover preset until applydefaultrouting.
  */
 export class Failover {

@@ -44,7 +44,7 @@ export interface MixedRealitySetup {
 
 /**
  * Cameras, MR sets and spatial calibrations. A capture runs for a short time and then adds one observation to its
- * calibration; only one capture runs at a time (spec section 8). The end of a capture is worked out from the
+ * calibration; only one capture runs at a time, as on a real server (a second is refused). The end of a capture is worked out from the
  * clock when state is read, so no timer is left behind.
  */
 export class MixedReality {

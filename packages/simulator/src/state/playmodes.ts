@@ -1,4 +1,4 @@
-/** The playmodes a transport reports (spec section 3 names the first three; `stop` is the simulator's). */
+/** The playmodes a transport reports (the API documents name the first three; `stop` is the simulator's). */
 export const PLAYMODES = {
   play: 'play',
   loopSection: 'loop section',

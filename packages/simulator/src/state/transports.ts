@@ -44,7 +44,7 @@ export interface LevelChange {
   value: number;
 }
 
-/** Playmode each command leaves (spec section 3; `stop` and `returntostart` are the simulator's choice). */
+/** Playmode each command leaves (the API documents name the playing ones; `stop` and `returntostart` are the simulator's choice). */
 const COMMAND_PLAYMODES: Readonly<Record<TransportCommand, Playmode>> = {
   play: PLAYMODES.play,
   playloopsection: PLAYMODES.loopSection,

@@ -53,7 +53,7 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       status.ok(describeVersion(version));
     } else if (operation === 'update') {
       const label = await props.text('label');
-      // Only `true` does anything on the server (spec section 3); an unchecked box sends nothing.
+      // Only `true` does anything on the drive (a version is deactivated by activating another); an unchecked box sends nothing.
       const setActive = (await props.boolean('setActive')) === true ? true : undefined;
       const version = await client.versions.update({ ...ref, label, setActive });
       msg.payload = version ?? (await client.versions.get(ref));

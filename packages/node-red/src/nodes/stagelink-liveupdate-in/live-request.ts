@@ -1,10 +1,10 @@
 import { InvalidInputError, livePresets, type LivePresetName, type LiveRequest } from '@stagelink/core';
 import type { NodeDef } from '../../shared/node-red.js';
 
-/** Preset names are core's (DESIGN.md); `custom` takes the object and property expressions from the node. */
+/** Preset names are core's `livePresets`; `custom` takes the object and property expressions from the node. */
 export type LiveSource = LivePresetName | 'custom';
 
-/** Never 0 ("every frame", field notes) and never faster than a show display can use. */
+/** Never 0 ("every frame", docs/api-notes.md) and never faster than a show display can use. */
 export const MIN_INTERVAL_MS = 20;
 
 /** Reads the node's settings into a core LiveRequest. Throws what to fix when a setting is missing or wrong. */
