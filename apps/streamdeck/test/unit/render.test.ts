@@ -3,7 +3,6 @@ import { cueFace } from '../../src/render/cue-face.js';
 import { offlineFace, problemFace, setupFace, waitingFace } from '../../src/render/faces.js';
 import { fpsFace } from '../../src/render/fps-face.js';
 import { healthFace } from '../../src/render/health-face.js';
-import { levelFeedback } from '../../src/render/level-feedback.js';
 import { palette } from '../../src/render/palette.js';
 import { fitText, svgDataUrl, wrapText } from '../../src/render/svg.js';
 
@@ -96,21 +95,5 @@ describe('text fitting', () => {
     expect(fitText('Intro', 22)).toBe('Intro');
     expect(wrapText('Lobby ambience', 22, 2)).toEqual(['Lobby', 'ambience']);
     expect(wrapText('one two three four five six seven', 22, 2)).toHaveLength(2);
-  });
-});
-
-describe('touch strip feedback', () => {
-  it('shows the level as a percentage with a bar', () => {
-    expect(levelFeedback({ kind: 'value', property: 'volume', transport: 'lobby', value: 0.65 })).toEqual({
-      title: 'Volume \u00b7 lobby',
-      value: '65%',
-      indicator: { value: 65, opacity: 1 },
-    });
-  });
-
-  it('says OFFLINE and dims the bar while the link is down', () => {
-    const feedback = levelFeedback({ kind: 'offline', property: 'brightness', transport: 'main' });
-    expect(feedback.value).toBe('OFFLINE');
-    expect(feedback.indicator.opacity).toBeLessThan(1);
   });
 });

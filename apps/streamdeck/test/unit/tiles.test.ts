@@ -1,10 +1,9 @@
-import { ConnectionError, InvalidInputError, livePresets, type HealthEntry } from '@stagelink/core';
+import { ConnectionError, InvalidInputError, type HealthEntry } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HealthTile } from '../../src/tiles/health-tile.js';
-import { LevelTile } from '../../src/tiles/level-tile.js';
 import { TileRegistry } from '../../src/tiles/tile-registry.js';
 import { TransportTile } from '../../src/tiles/transport-tile.js';
-import { dialRecorder, keyRecorder, quietLogger, settle, stubPool, stubServer } from './stubs.js';
+import { keyRecorder, quietLogger, settle, stubPool, stubServer } from './stubs.js';
 
 const host = { kind: 'host', host: 'http://10.0.0.5' } as const;
 
@@ -170,103 +169,6 @@ describe('transport tiles', () => {
     await vi.advanceTimersByTimeAsync(2100);
     expect(key.states.at(-1)).toBe(0);
     expect(key.latest).not.toContain('PLAYING');
-    tile.dispose();
-  });
-});
-
-describe('level dials', () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
-
-  it('alerts instead of guessing when turned before the value is known', async () => {
-    const stub = stubServer();
-    stub.server.transport.transports.mockReturnValue(new Promise(() => undefined));
-    const dial = dialRecorder();
-    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
-    tile.configure({ property: 'volume', transport: 'main' }, host);
-    tile.rotate(1);
-    await settle();
-    expect(dial.alerts).toBe(1);
-    expect(stub.server.transport.setVolume).not.toHaveBeenCalled();
-    tile.dispose();
-  });
-
-  it('shows the value, then the turned value, on the strip', async () => {
-    const stub = stubServer();
-    stub.server.transport.transports.mockResolvedValue(transports(0.5));
-    stub.server.transport.setBrightness.mockResolvedValue(undefined);
-    const dial = dialRecorder();
-    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
-    tile.configure({ property: 'brightness', transport: 'main', step: '0.1' }, host);
-    await vi.advanceTimersByTimeAsync(300);
-    tile.rotate(-2);
-    await vi.advanceTimersByTimeAsync(300);
-    expect(stub.server.transport.setBrightness).toHaveBeenCalledWith({ transport: { name: 'main' }, brightness: 0.8 });
-    expect(dial.feedback.map((f) => f.value)).toContain('100%');
-    expect(dial.feedback.at(-1)?.value).toBe('80%');
-    tile.dispose();
-  });
-
-  it('turns the level through the live stream where the server offers it, and over REST once the stream drops', async () => {
-    const stub = stubServer();
-    stub.server.transport.transports.mockResolvedValue(transports(0.5));
-    stub.server.transport.setVolume.mockResolvedValue(undefined);
-    const dial = dialRecorder();
-    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
-    tile.configure({ property: 'volume', transport: 'main', step: '0.1' }, host);
-    await vi.advanceTimersByTimeAsync(300);
-    const live = stub.live.open[0];
-    if (!live) throw new Error('the dial subscribes to the live value it writes');
-    expect(live.request).toEqual(livePresets.transportVolume('main'));
-    // The server sends the value, then each written value back as a 32-bit float, as directors do.
-    live.set.mockImplementation((value) => (queueMicrotask(() => stub.live.emit(Math.fround(Number(value)))), Promise.resolve()));
-    stub.live.setStatus('online');
-    stub.live.emit(0.5);
-
-    tile.rotate(1);
-    await vi.advanceTimersByTimeAsync(300);
-    expect(live.set).toHaveBeenCalledWith(0.6);
-    expect(stub.server.transport.setVolume).not.toHaveBeenCalled();
-    expect(dial.feedback.at(-1)?.value).toBe('60%');
-
-    stub.live.setStatus('offline');
-    tile.rotate(1);
-    await vi.advanceTimersByTimeAsync(300);
-    expect(live.set).toHaveBeenCalledTimes(1);
-    expect(stub.server.transport.setVolume).toHaveBeenCalledWith({ transport: { name: 'main' }, volume: 0.7 });
-    expect(dial.alerts).toBe(0);
-    tile.dispose();
-    expect(live.closed).toBe(true);
-  });
-
-  it('turns a multitransport, which has no live value, over REST', async () => {
-    const stub = stubServer();
-    stub.server.transport.transports.mockResolvedValue(transports(0.5));
-    stub.server.transport.setBrightness.mockResolvedValue(undefined);
-    const dial = dialRecorder();
-    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
-    tile.configure({ property: 'brightness', transport: 'main', step: '0.1' }, host);
-    await vi.advanceTimersByTimeAsync(300);
-    stub.live.setStatus('online');
-    stub.live.open[0]?.options.onError?.(new Error('Unable to find object') as never);
-    tile.rotate(-1);
-    await vi.advanceTimersByTimeAsync(300);
-    expect(stub.live.open[0]?.set).not.toHaveBeenCalled();
-    expect(stub.server.transport.setBrightness).toHaveBeenCalledWith({ transport: { name: 'main' }, brightness: 0.9 });
-    tile.dispose();
-  });
-
-  it.each([
-    [{ property: 'colour', transport: 'main' }, 'Property must be volume or brightness'],
-    [{ property: 'volume' }, 'Choose a transport.'],
-    [{ property: 'volume', transport: 'main', step: -1 }, 'Step must be above 0'],
-  ])('asks for set-up for %j', async (settings, message) => {
-    const stub = stubServer();
-    const dial = dialRecorder();
-    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
-    tile.configure(settings, host);
-    await vi.advanceTimersByTimeAsync(300);
-    expect(String(dial.feedback.at(-1)?.value)).toContain(message);
     tile.dispose();
   });
 });
