@@ -1,5 +1,8 @@
 import {
+  FAILOVER_OPERATIONS,
+  type FailoverOperation,
   isTransportCommand,
+  needsConfirmation,
   TRANSPORT_COMMAND_NAMES,
   TRANSPORT_COMMANDS,
   TRANSPORT_FIELDS,
@@ -11,20 +14,20 @@ import {
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
 
 /**
- * Failover operations a cue topic may carry, and which of them move a show to other machines and so need
- * `confirm: true` (the same operations the Node-RED failover node guards).
+ * Failover operations a cue topic may carry, by whether they name a machine. Those that move the show to other
+ * machines need `confirm: true` (core's `needsConfirmation`, as every front end asks).
  */
-export const FAILOVER_OPERATIONS = {
-  failovermachine: { needsMachine: true, guarded: true },
-  restoremachine: { needsMachine: true, guarded: true },
-  applydefaultrouting: { needsMachine: false, guarded: false },
-} as const;
+export const FAILOVER_COMMANDS = {
+  failovermachine: { needsMachine: true },
+  restoremachine: { needsMachine: true },
+  applydefaultrouting: { needsMachine: false },
+} as const satisfies Partial<Record<FailoverOperation, unknown>>;
 
-export type FailoverOperation = keyof typeof FAILOVER_OPERATIONS;
+export type FailoverCommand = keyof typeof FAILOVER_COMMANDS;
 
 export type BridgeCommand =
   | { kind: 'transport'; command: TransportCommand; transports: Ref[]; fields: TransportCommandFields }
-  | { kind: 'failover'; operation: FailoverOperation; machine?: Ref };
+  | { kind: 'failover'; operation: FailoverCommand; machine?: Ref };
 
 /** What every command may carry besides its own fields. */
 export interface CommandEnvelope {
@@ -122,11 +125,12 @@ function transportCommand(name: string, body: Record<string, unknown>): BridgeCo
 }
 
 function failoverCommand(name: string, body: Record<string, unknown>): BridgeCommand {
-  if (!Object.hasOwn(FAILOVER_OPERATIONS, name)) {
-    throw new CommandRefusedError(COMMAND_REFUSALS.unknownCommand, `"${name}" is not a failover operation: use one of ${Object.keys(FAILOVER_OPERATIONS).join(', ')}.`);
+  if (!Object.hasOwn(FAILOVER_COMMANDS, name)) {
+    throw new CommandRefusedError(COMMAND_REFUSALS.unknownCommand, `"${name}" is not a failover operation: use one of ${Object.keys(FAILOVER_COMMANDS).join(', ')}.`);
   }
-  const operation = name as FailoverOperation;
-  const { needsMachine, guarded } = FAILOVER_OPERATIONS[operation];
+  const operation = name as FailoverCommand;
+  const { needsMachine } = FAILOVER_COMMANDS[operation];
+  const guarded = needsConfirmation(FAILOVER_OPERATIONS[operation]);
   refuseUnknownKeys(body, [...ENVELOPE_FIELDS, ...(needsMachine ? ['machine'] : []), ...(guarded ? ['confirm'] : [])], `${operation} takes ${needsMachine ? 'machine, confirm, ' : ''}id and sentAt`);
   if (guarded && body.confirm !== true) {
     throw new CommandRefusedError(COMMAND_REFUSALS.unconfirmed, `${operation} was not sent: it moves the show to other machines, so it needs "confirm": true.`);

@@ -2,6 +2,6 @@ export { startBridge, type Bridge } from './bridge.js';
 export { OptionError, resolveOptions, type BridgeOptions, type ResolvedBridgeOptions } from './options.js';
 export { Topics, topicSegment, defaultPrefix } from './topics.js';
 export { COMMAND_REFUSALS, CommandRefusedError, type CommandRefusalCode } from './command-errors.js';
-export { FAILOVER_OPERATIONS, type FailoverOperation } from './commands.js';
+export { FAILOVER_COMMANDS, type FailoverCommand } from './commands.js';
 export type { CommandResult } from './command-runner.js';
 export { lineLog, silentLog, type BridgeLog, type LogFormat } from './log.js';

@@ -15,6 +15,10 @@ export type { CallOptions, GuardedCallOptions, EndpointInput, EndpointCaller } f
 export {
   endpoints,
   endpointList,
+  FAILOVER_OPERATIONS,
+  isFailoverOperation,
+  needsConfirmation,
+  type FailoverOperation,
   TRANSPORT_REF_COMMANDS,
   OLED_MAX_MESSAGE_LENGTH,
   OLED_DEFAULT_DISPLAY_SECONDS,

@@ -11,7 +11,7 @@ import { expandRows } from './lib/editor-rows.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'src', 'nodes');
 const target = join(root, 'dist', 'nodes');
-const { endpointList, PLAYMODES, TRANSPORT_COMMANDS } = createRequire(import.meta.url)('@stagelink/core');
+const { endpointList, needsConfirmation, PLAYMODES, TRANSPORT_COMMANDS } = createRequire(import.meta.url)('@stagelink/core');
 
 const ENDPOINTS_MARKER = '/* stagelink:endpoints */ []';
 const PLAYMODES_MARKER = '/* stagelink:playmodes */ []';
@@ -25,9 +25,10 @@ for (const type of readdirSync(source)) {
   let html = expandRows(readFileSync(join(folder, `${type}.html`), 'utf8'), type);
   if (type === 'stagelink-request') {
     if (!html.includes(ENDPOINTS_MARKER)) throw new Error(`${type}.html lost its endpoint marker ${ENDPOINTS_MARKER}`);
-    const list = endpointList.map(({ id, group, operation, method, path, query, guarded, summary }) => ({
-      id, group, operation, method, path, query, guarded, summary,
-    }));
+    const list = endpointList.map((spec) => {
+      const { id, group, operation, method, path, query, summary } = spec;
+      return { id, group, operation, method, path, query, summary, confirm: needsConfirmation(spec) };
+    });
     html = html.replace(ENDPOINTS_MARKER, JSON.stringify(list));
   }
   if (type === 'stagelink-transport') {

@@ -1,4 +1,4 @@
-import { FAILOVER_OPERATIONS } from '../../src/index.js';
+import { FAILOVER_COMMANDS } from '../../src/index.js';
 import { TRANSPORT_COMMAND_NAMES, TRANSPORT_COMMANDS } from '@stagelink/core';
 
 /** A seeded generator, so that a failing input replays exactly. */
@@ -38,7 +38,7 @@ export function malformedInputs(count: number, seed: number, sentAt: () => numbe
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const json = (path: string, body: unknown, what: string): MalformedInput => ({ path, payload: Buffer.from(JSON.stringify(body) ?? 'undefined'), what });
   const raw = (path: string, text: string, what: string): MalformedInput => ({ path, payload: Buffer.from(text), what });
-  const paths = [...TRANSPORT_COMMAND_NAMES.map((name) => `transport/${name}`), ...Object.keys(FAILOVER_OPERATIONS).map((name) => `failover/${name}`)];
+  const paths = [...TRANSPORT_COMMAND_NAMES.map((name) => `transport/${name}`), ...Object.keys(FAILOVER_COMMANDS).map((name) => `failover/${name}`)];
   const makers: ((path: string) => MalformedInput)[] = [
     (path) => raw(path, pick(['', 'play', '{', '{"transport":', '{"transport":"main"', 'null garbage', '\u0000\u0001\u0002', '{\'transport\':\'main\'}', '[', '{"a":1}}']), 'not JSON'),
     (path) => json(path, pick([null, 1, 'main', ['main'], true, [{ transport: 'main' }]]), 'not an object'),

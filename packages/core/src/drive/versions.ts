@@ -39,11 +39,11 @@ export class DriveVersions {
   }
 
   /**
-   * Sets the label and/or makes the version active; `setActive: false` does nothing, as the spec says. Resolves to
-   * the updated version when the server answers with one (the spec does not show PATCH's answer; the simulator
-   * sends the version), otherwise to undefined. Never retried after it may have been sent.
+   * Sets the label and/or makes the version active; `setActive: false` does nothing, as the API says. Resolves to
+   * the updated version: the one the server answers with, or (the API does not fix PATCH's answer) read back
+   * afterwards. Never retried after it may have been sent.
    */
-  async update(options: UpdateVersionOptions): Promise<Version | undefined> {
+  async update(options: UpdateVersionOptions): Promise<Version> {
     const body = updateBody(options);
     const response = await this.#caller.send({
       method: 'PATCH',
@@ -52,7 +52,7 @@ export class DriveVersions {
       body,
       ...callOptions(options),
     });
-    return isVersion(response.body) ? response.body : undefined;
+    return isVersion(response.body) ? response.body : this.get(options);
   }
 
   /**

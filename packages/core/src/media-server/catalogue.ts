@@ -37,6 +37,11 @@ export interface EndpointSpec {
   /** Irreversible or disruptive: refused unless called with `{ confirm: true }`. */
   guarded?: true;
   /**
+   * Moves the show to other machines (failover and restore). Core sends it as asked; front ends that fire on
+   * messages or topics ask for a confirmation of their own first (see `needsConfirmation`).
+   */
+  movesShow?: true;
+  /**
    * Not in the API documents: shipping builds offer it (recorded on real r34 directors). A build that lacks it
    * answers 404, which core reports as "not offered by this build".
    */
@@ -148,8 +153,8 @@ export const endpoints = {
 
   // 4.5 failover
   applyDefaultRouting: session('failover', 'applyDefaultRouting', 'POST', 'failover/applydefaultrouting', 'body', 'Restore the default routing'),
-  failoverMachine: session('failover', 'failoverMachine', 'POST', 'failover/failovermachine', 'body', 'Fail over an actor to an understudy'),
-  restoreMachine: session('failover', 'restoreMachine', 'POST', 'failover/restoremachine', 'body', 'Restore a failed-over actor'),
+  failoverMachine: session('failover', 'failoverMachine', 'POST', 'failover/failovermachine', 'body', 'Fail over an actor to an understudy', { movesShow: true }),
+  restoreMachine: session('failover', 'restoreMachine', 'POST', 'failover/restoremachine', 'body', 'Restore a failed-over actor', { movesShow: true }),
   failoverSettings: session('failover', 'settings', 'GET', 'failover/settings', 'body', 'Failover timeout and presets'),
   understudyTargets: session('failover', 'understudyTargets', 'GET', 'failover/understudytargets', 'understudies', 'Which understudy covers which actor'),
 
@@ -213,6 +218,31 @@ export type EndpointName = keyof typeof endpoints;
 export const endpointList: readonly (EndpointSpec & { id: EndpointName })[] = Object.entries(endpoints).map(
   ([id, spec]) => ({ id: id as EndpointName, ...spec }),
 );
+
+/**
+ * The failover family by the last segment of its path: the operation names flows, settings and cue topics use.
+ */
+export const FAILOVER_OPERATIONS = {
+  failovermachine: endpoints.failoverMachine,
+  restoremachine: endpoints.restoreMachine,
+  applydefaultrouting: endpoints.applyDefaultRouting,
+  settings: endpoints.failoverSettings,
+  understudytargets: endpoints.understudyTargets,
+} as const satisfies Record<string, EndpointSpec>;
+
+export type FailoverOperation = keyof typeof FAILOVER_OPERATIONS;
+
+export function isFailoverOperation(value: unknown): value is FailoverOperation {
+  return typeof value === 'string' && Object.hasOwn(FAILOVER_OPERATIONS, value);
+}
+
+/**
+ * Whether a front end that fires on a message, a topic or a key must see a confirmation before sending: the
+ * irreversible operations core itself guards, and those that move the show.
+ */
+export function needsConfirmation(spec: EndpointSpec): boolean {
+  return spec.guarded === true || spec.movesShow === true;
+}
 
 /** OLED limits: longer messages are cut by the device, which shows a notice for 10 s by default. */
 export const OLED_MAX_MESSAGE_LENGTH = 200;

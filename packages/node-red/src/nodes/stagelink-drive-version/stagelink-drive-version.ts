@@ -56,8 +56,8 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       // Only `true` does anything on the drive (a version is deactivated by activating another); an unchecked box sends nothing.
       const setActive = (await props.boolean('setActive')) === true ? true : undefined;
       const version = await client.versions.update({ ...ref, label, setActive });
-      msg.payload = version ?? (await client.versions.get(ref));
-      status.ok(setActive ? `v${(msg.payload as Version).version_number} active` : 'label set');
+      msg.payload = version;
+      status.ok(setActive ? `v${version.version_number} active` : 'label set');
     } else {
       await client.versions.delete(ref);
       msg.payload = { deleted: versionId };

@@ -1,16 +1,10 @@
-import { ConfirmationRequiredError, InvalidInputError, type CallOptions, type MediaServer } from '@stagelink/core';
+import { ConfirmationRequiredError, FAILOVER_OPERATIONS, InvalidInputError, isFailoverOperation, type CallOptions, type FailoverOperation, type MediaServer } from '@stagelink/core';
 import { fromAnswer } from '../../shared/answer-shape.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties, takeConfirmation } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { StatusLine } from '../../shared/status.js';
-
-const FAILOVER_OPERATIONS = ['failovermachine', 'restoremachine', 'applydefaultrouting', 'settings', 'understudytargets'] as const;
-type FailoverOperation = (typeof FAILOVER_OPERATIONS)[number];
-
-/** Operations that move a show to other machines: sent only when confirmed or when the node is armed. */
-const GUARDED: ReadonlySet<FailoverOperation> = new Set(['failovermachine', 'restoremachine']);
 
 /**
  * `stagelink-failover`: fails over or restores an actor machine, restores default routing, or reads the
@@ -34,9 +28,10 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const props = new MessageProperties(RED, node, def, msg);
     const operation = (await props.text('operation')) ?? 'settings';
     if (!isFailoverOperation(operation)) {
-      throw new InvalidInputError(`"${operation}" is not a failover operation; use one of ${FAILOVER_OPERATIONS.join(', ')}.`);
+      throw new InvalidInputError(`"${operation}" is not a failover operation; use one of ${Object.keys(FAILOVER_OPERATIONS).join(', ')}.`);
     }
-    if (GUARDED.has(operation) && !takeConfirmation(msg) && !armed) {
+    // What moves the show to other machines is sent only when confirmed or when the node is armed.
+    if (FAILOVER_OPERATIONS[operation].movesShow && !takeConfirmation(msg) && !armed) {
       throw new ConfirmationRequiredError(
         `${operation} was not sent: set msg.confirm to true to confirm it, or set the node to "armed" to send it on every message.`,
       );
@@ -46,10 +41,6 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     status.ok(summary);
     send(msg);
   });
-}
-
-function isFailoverOperation(value: string): value is FailoverOperation {
-  return (FAILOVER_OPERATIONS as readonly string[]).includes(value);
 }
 
 async function run(

@@ -1,4 +1,4 @@
-import { ConfirmationRequiredError, endpoints, InvalidInputError, type EndpointInput, type EndpointName, type EndpointSpec } from '@stagelink/core';
+import { ConfirmationRequiredError, endpoints, InvalidInputError, needsConfirmation, type EndpointInput, type EndpointName, type EndpointSpec } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties, takeConfirmation } from '../../shared/msg-override.js';
@@ -26,8 +26,9 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const props = new MessageProperties(RED, node, def, msg);
     const endpoint = await props.requiredText('endpoint');
     const spec = endpointSpec(endpoint);
-    const confirmed = needsConfirmation(endpoint, spec) && takeConfirmation(msg);
-    if (SHOW_MOVING_ENDPOINTS.has(endpoint) && !confirmed) {
+    // Core refuses its guarded endpoints unconfirmed; the node refuses those that move the show the same way.
+    const confirmed = needsConfirmation(spec) && takeConfirmation(msg);
+    if (spec.movesShow && !confirmed) {
       throw new ConfirmationRequiredError(`${spec.method} ${spec.path} (${spec.summary}) was not sent: set msg.confirm to true to confirm it.`);
     }
     const query = spec.query ? await objectOf(props, 'query') : undefined;
@@ -43,17 +44,6 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     status.ok(`${spec.method} ${spec.group}.${spec.operation}`);
     send(msg);
   });
-}
-
-/**
- * Endpoints that move a show to other machines. Core guards only the irreversible hardware ones; this node
- * also guards these, as the failover node does, so no stray message fails a machine over from here either.
- * (The editor's list marks the same ids.)
- */
-const SHOW_MOVING_ENDPOINTS: ReadonlySet<string> = new Set(['failoverMachine', 'restoreMachine']);
-
-function needsConfirmation(name: string, spec: EndpointSpec): boolean {
-  return spec.guarded === true || SHOW_MOVING_ENDPOINTS.has(name);
 }
 
 function endpointSpec(name: string): EndpointSpec {
