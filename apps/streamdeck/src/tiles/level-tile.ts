@@ -1,9 +1,12 @@
 /**
- * The level dial: turning it changes the volume or brightness of a transport, a step per tick, with ticks
- * coalesced so a fast turn sends few requests; the touch strip shows the value (OFFLINE while the link is
- * down). The current value comes from the shared transport poll; pressing the dial or touching the strip
- * polls at once. A change goes through the live stream where the server offers the property (smooth, no
- * request per step), else over REST; the live path falling through on any doubt is LiveLevelWriter's job.
+ * The level dial: turning it changes the volume or brightness of a transport, a step per tick (a tenth of a
+ * step while the dial is held down), with ticks coalesced so a fast turn sends few writes; a push (pressed and
+ * let go without turning) mutes or blacks out, and the next push brings the level back; touching the strip
+ * reads the value from the server at once. The strip shows the transport, the level and a short state word
+ * (NO LINK while the link is down); why a dial cannot work goes to the log. The current value comes from the
+ * shared transport poll. A change goes through the live stream where the server offers the property
+ * (smooth, no request per step), else over REST; the live path falling through on any doubt is
+ * LiveLevelWriter's job.
  */
 import { livePresets, reasonOf } from '@stagelink/core';
 import { levelFeedback, type LevelProperty, type LevelView } from '../render/level-feedback.js';
@@ -19,6 +22,10 @@ import { HostBinding, hostProblem } from './host-binding.js';
 import type { DialSurface, Tile, TileContext } from './tile.js';
 
 export const DEFAULT_LEVEL_STEP = 0.01;
+/** Turning while the dial is held down moves by this part of a step. */
+export const FINE_STEP_FRACTION = 0.1;
+/** A write that lands sooner shows nothing extra; one still out shows SENDING. */
+export const SENDING_DELAY_MS = 250;
 
 interface LevelTarget {
   property: LevelProperty;
@@ -34,6 +41,12 @@ export class LevelTile implements Tile<LevelDialSettings> {
   #liveWriter: LiveLevelWriter | undefined;
   #stopWatching: (() => void) | undefined;
   #linkDown = false;
+  /** Set while the dial is held down: whether it was turned, which makes the release no push. */
+  #held: { turned: boolean } | undefined;
+  #sending = false;
+  #sendingTimer: NodeJS.Timeout | undefined;
+  /** The last sentence logged about the dial's set-up, so a repeated configure does not repeat it. */
+  #problemLogged: string | undefined;
   #disposed = false;
 
   constructor(
@@ -51,16 +64,18 @@ export class LevelTile implements Tile<LevelDialSettings> {
     if (typeof target === 'string') {
       this.#reset();
       this.#binding.release();
-      this.#show({ kind: 'setup', message: target });
+      this.#setUp(target, textSetting(settings.transport));
       return;
     }
     const binding = this.#binding.bind(host);
     if (binding.kind !== 'bound') {
       this.#reset();
       const problem = hostProblem(binding);
-      this.#show(problem ? { kind: 'setup', message: problem } : { kind: 'waiting', ...target });
+      if (problem) this.#setUp(problem, target.transport);
+      else this.#show({ kind: 'waiting', ...target });
       return;
     }
+    this.#problemLogged = undefined;
     const same = !binding.changed && this.#target?.property === target.property && this.#target.transport === target.transport;
     this.#target = target;
     if (same && this.#changer) {
@@ -76,17 +91,32 @@ export class LevelTile implements Tile<LevelDialSettings> {
     }
   }
 
-  rotate(ticks: number): void {
+  /** `fine` when the dial is held down while it turns: a tenth of a step per tick. */
+  rotate(ticks: number, fine = false): void {
+    if (fine && this.#held) this.#held.turned = true;
     const target = this.#target;
     if (!Number.isFinite(ticks) || ticks === 0 || !target) return;
-    if (!this.#changer || this.#linkDown || !this.#changer.turn(Math.trunc(ticks), target.step)) {
+    const step = fine ? target.step * FINE_STEP_FRACTION : target.step;
+    if (!this.#changer || this.#linkDown || !this.#changer.turn(Math.trunc(ticks), step)) {
       // No value to start from: the dial cannot know where "three steps up" is.
       this.surface.showAlert();
       this.#binding.lease?.transports.refresh();
     }
   }
 
-  press(): void {
+  dialDown(): void {
+    this.#held = { turned: false };
+  }
+
+  /** Let go without turning: the push mutes (or blacks out), or brings the level back. */
+  dialUp(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    if (held && !held.turned) this.#toggleOff();
+  }
+
+  /** A tap on the strip: read the value from the server now. */
+  touch(): void {
     this.#binding.lease?.transports.refresh();
   }
 
@@ -95,6 +125,18 @@ export class LevelTile implements Tile<LevelDialSettings> {
     this.#reset();
     this.#binding.release();
     this.#presenter.dispose();
+  }
+
+  #toggleOff(): void {
+    const target = this.#target;
+    const changer = this.#changer;
+    if (!target || !changer || this.#linkDown || !changer.toggleOff()) {
+      if (target && changer?.value !== undefined && !this.#linkDown) {
+        this.context.logger.warn(`${target.transport}'s ${target.property} is at 0 and this dial has no level to bring back: turn it up.`);
+      }
+      this.surface.showAlert();
+      this.#binding.lease?.transports.refresh();
+    }
   }
 
   #changerFor(lease: ServerLease, target: LevelTarget): LevelChanger {
@@ -106,7 +148,8 @@ export class LevelTile implements Tile<LevelDialSettings> {
           ? lease.server.transport.setVolume({ transport, volume: value })
           : lease.server.transport.setBrightness({ transport, brightness: value }));
       },
-      onValue: (value) => this.#show({ kind: 'value', ...target, value }),
+      onValue: (value) => this.#showLevel(target, value),
+      onWriting: (writing) => this.#writing(writing),
       onFailure: (error) => {
         this.context.logger.warn(`Setting ${target.property} of ${target.transport} on ${lease.origin} failed: ${reasonOf(error)}`);
         this.surface.showAlert();
@@ -126,6 +169,30 @@ export class LevelTile implements Tile<LevelDialSettings> {
     }
   }
 
+  /** A write is out: after a moment without it landing, the strip says SENDING until it has. */
+  #writing(writing: boolean): void {
+    this.#stopSendingMark();
+    if (writing) {
+      this.#sendingTimer = setTimeout(() => {
+        this.#sending = true;
+        this.#showCurrent();
+      }, SENDING_DELAY_MS);
+    } else {
+      this.#showCurrent();
+    }
+  }
+
+  #stopSendingMark(): void {
+    clearTimeout(this.#sendingTimer);
+    this.#sendingTimer = undefined;
+    this.#sending = false;
+  }
+
+  #showCurrent(): void {
+    const value = this.#changer?.value;
+    if (this.#target && value !== undefined && !this.#linkDown) this.#showLevel(this.#target, value);
+  }
+
   #render(state: PollState<TransportList>): void {
     const target = this.#target;
     const changer = this.#changer;
@@ -133,7 +200,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
     this.#linkDown = state.status === 'offline' && isLinkDown(state.error);
     if (state.status !== 'online') {
       changer.forget();
-      this.#show(this.#linkDown ? { kind: 'offline', ...target } : { kind: 'waiting', ...target });
+      this.#show(this.#linkDown ? { kind: 'noLink', ...target } : { kind: 'waiting', ...target });
       return;
     }
     const list = asTransportList(state.value);
@@ -141,12 +208,31 @@ export class LevelTile implements Tile<LevelDialSettings> {
     const value = source?.[target.property];
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       changer.forget();
-      this.#show({ kind: 'setup', message: `No transport ${target.transport}` });
+      this.#logProblem(`No transport ${target.transport} on ${this.#binding.lease?.origin ?? 'the server'}: choose one it has.`);
+      this.#show({ kind: 'missing', ...target });
       return;
     }
+    this.#problemLogged = undefined;
     changer.known(value, state.requestedAt);
     const shown = changer.value;
-    this.#show(shown === undefined ? { kind: 'waiting', ...target } : { kind: 'value', ...target, value: shown });
+    if (shown === undefined) this.#show({ kind: 'waiting', ...target });
+    else this.#showLevel(target, shown);
+  }
+
+  #showLevel(target: LevelTarget, value: number): void {
+    this.#show({ kind: 'value', property: target.property, transport: target.transport, value, sending: this.#sending });
+  }
+
+  /** A dial that cannot work: SET UP on the strip, the sentence in the log (it does not fit the strip). */
+  #setUp(problem: string, transport: string | undefined): void {
+    this.#logProblem(problem);
+    this.#show({ kind: 'setup', transport });
+  }
+
+  #logProblem(problem: string): void {
+    if (problem === this.#problemLogged) return;
+    this.#problemLogged = problem;
+    this.context.logger.warn(`Level dial: ${problem}`);
   }
 
   #show(view: LevelView): void {
@@ -156,6 +242,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
   #reset(): void {
     this.#stopWatching?.();
     this.#stopWatching = undefined;
+    this.#stopSendingMark();
     this.#changer?.dispose();
     this.#changer = undefined;
     this.#liveWriter?.close();

@@ -117,4 +117,83 @@ describe('LevelChanger', () => {
     changer.known(0.7, 2500); // someone else moved it afterwards
     expect(changer.value).toBe(0.7);
   });
+
+  it('sends ten quick ticks as at most two writes, one at a time, ending ten steps away', async () => {
+    const server = manualServer();
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const changer = new LevelChanger({
+      apply: async (value) => {
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        await server.apply(value).finally(() => inFlight--);
+      },
+      onValue: () => undefined,
+      onFailure: () => undefined,
+    });
+    changer.known(0.3, 0);
+    for (let tick = 0; tick < 10; tick++) changer.turn(1, 0.05);
+    await server.answer(0);
+    await server.answer(1);
+    expect(server.requests.map((r) => r.value)).toEqual([0.35, 0.8]);
+    expect(mostInFlight).toBe(1);
+    expect(changer.value).toBe(0.8);
+    expect(changer.busy).toBe(false);
+  });
+
+  it('moves by a fine step as exactly as by a whole one', () => {
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    changer.known(0.8299999833106995, 0);
+    changer.turn(3, 0.001);
+    expect(server.requests.map((r) => r.value)).toEqual([0.833]);
+  });
+
+  it('takes the level to 0 on a push and back to where it was on the next', async () => {
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    changer.known(0.8299999833106995, 0);
+    expect(changer.toggleOff()).toBe(true);
+    await server.answer(0);
+    expect(changer.toggleOff()).toBe(true);
+    await server.answer(1);
+    expect(server.requests.map((r) => r.value)).toEqual([0, 0.83]);
+    expect(changer.value).toBe(0.83);
+  });
+
+  it('brings back the level from before the push when pushed twice before the first write lands', async () => {
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    changer.known(0.6, 0);
+    changer.toggleOff();
+    changer.toggleOff();
+    await server.answer(0);
+    await server.answer(1);
+    expect(server.requests.map((r) => r.value)).toEqual([0, 0.6]);
+    expect(changer.value).toBe(0.6);
+  });
+
+  it('refuses a push at 0 with no level to bring back, and sends nothing', () => {
+    const server = manualServer();
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    expect(changer.toggleOff()).toBe(false);
+    changer.known(0, 0);
+    expect(changer.toggleOff()).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('says when writing starts and when the last write has landed, once each', async () => {
+    const server = manualServer();
+    const writing: boolean[] = [];
+    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined, onWriting: (w) => writing.push(w) });
+    changer.known(0.5, 0);
+    changer.turn(1, 0.1);
+    changer.turn(1, 0.1);
+    await server.answer(0);
+    expect(writing).toEqual([true]);
+    await server.answer(1);
+    expect(writing).toEqual([true, false]);
+    changer.turn(1, 0.1);
+    await server.answer(2, new Error('refused'));
+    expect(writing).toEqual([true, false, true, false]);
+  });
 });

@@ -1,6 +1,6 @@
-import { livePresets } from '@stagelink/core';
+import { ConnectionError, livePresets } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LevelTile } from '../../src/tiles/level-tile.js';
+import { LevelTile, SENDING_DELAY_MS } from '../../src/tiles/level-tile.js';
 import { dialRecorder, quietLogger, settle, stubPool, stubServer } from './stubs.js';
 
 const host = { kind: 'host', host: 'http://10.0.0.5' } as const;
@@ -96,13 +96,130 @@ describe('level dials', () => {
     [{ property: 'colour', transport: 'main' }, 'Property must be volume or brightness'],
     [{ property: 'volume' }, 'Choose a transport.'],
     [{ property: 'volume', transport: 'main', step: -1 }, 'Step must be above 0'],
-  ])('asks for set-up for %j', async (settings, message) => {
+  ])('shows SET UP for %j and logs what to set, once', async (settings, message) => {
     const stub = stubServer();
     const dial = dialRecorder();
-    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    const logger = { warn: vi.fn(), debug: vi.fn() };
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger, visible: true });
+    tile.configure(settings, host);
     tile.configure(settings, host);
     await vi.advanceTimersByTimeAsync(300);
-    expect(String(dial.feedback.at(-1)?.value)).toContain(message);
+    expect(dial.feedback.at(-1)?.state).toMatchObject({ value: 'SET UP' });
+    expect(JSON.stringify(dial.feedback)).not.toContain(message);
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining(message));
+    tile.dispose();
+  });
+
+  it('mutes on a push and brings the level back on the next, sending nothing for a push turned while held', async () => {
+    const stub = stubServer();
+    stub.server.transport.transports.mockResolvedValue(transports(0.5));
+    stub.server.transport.setVolume.mockResolvedValue(undefined);
+    const dial = dialRecorder();
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    tile.configure({ property: 'volume', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+
+    tile.dialDown();
+    tile.dialUp();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(dial.feedback.at(-1)).toMatchObject({ value: '0%', state: { value: 'MUTED' } });
+    tile.dialDown();
+    tile.dialUp();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(dial.feedback.at(-1)).toMatchObject({ value: '50%', state: { value: 'VOLUME' } });
+
+    tile.dialDown();
+    tile.rotate(2, true);
+    tile.dialUp();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(stub.server.transport.setVolume.mock.calls.map(([body]) => (body as { volume: number }).volume)).toEqual([0, 0.5, 0.502]);
+    expect(dial.feedback.at(-1)?.value).toBe('50.2%');
+    expect(dial.alerts).toBe(0);
+    tile.dispose();
+  });
+
+  it('alerts at a push while the level is 0 and there is nothing to bring back', async () => {
+    const stub = stubServer();
+    stub.server.transport.transports.mockResolvedValue(transports(0));
+    const dial = dialRecorder();
+    const logger = { warn: vi.fn(), debug: vi.fn() };
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger, visible: true });
+    tile.configure({ property: 'volume', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    tile.dialDown();
+    tile.dialUp();
+    await settle();
+    expect(dial.alerts).toBe(1);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('no level to bring back'));
+    expect(stub.server.transport.setVolume).not.toHaveBeenCalled();
+    tile.dispose();
+  });
+
+  it('shows SENDING while a write is slow to land, and the value alone once it has', async () => {
+    const stub = stubServer();
+    stub.server.transport.transports.mockResolvedValue(transports(0.5));
+    let land: () => void = () => undefined;
+    stub.server.transport.setVolume.mockReturnValue(new Promise<void>((resolve) => (land = resolve)));
+    const dial = dialRecorder();
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    tile.configure({ property: 'volume', transport: 'main', step: 0.1 }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    tile.rotate(1);
+    await vi.advanceTimersByTimeAsync(SENDING_DELAY_MS - 50);
+    expect(dial.feedback.at(-1)).toMatchObject({ value: '60%', state: { value: 'VOLUME' } });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(dial.feedback.at(-1)).toMatchObject({ value: '60%', state: { value: 'SENDING' } });
+    land();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(dial.feedback.at(-1)).toMatchObject({ value: '60%', state: { value: 'VOLUME' } });
+    tile.rotate(1);
+    tile.dispose();
+    // Past the pool's grace for closing the client: nothing of the dial is left running.
+    await vi.advanceTimersByTimeAsync(100);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('reads the level from the server again when the strip is touched', async () => {
+    const stub = stubServer();
+    stub.server.transport.transports.mockResolvedValue(transports(0.5));
+    const dial = dialRecorder();
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    tile.configure({ property: 'volume', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    const polls = stub.server.transport.transports.mock.calls.length;
+    stub.server.transport.transports.mockResolvedValue(transports(0.7));
+    tile.touch();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(stub.server.transport.transports).toHaveBeenCalledTimes(polls + 1);
+    expect(dial.feedback.at(-1)?.value).toBe('70%');
+    tile.dispose();
+  });
+
+  it('says NO LINK and alerts at once on a push while the server cannot be reached', async () => {
+    const stub = stubServer();
+    stub.server.transport.transports.mockRejectedValue(new ConnectionError('http://10.0.0.5 refused the connection.'));
+    const dial = dialRecorder();
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    tile.configure({ property: 'volume', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(dial.feedback.at(-1)).toMatchObject({ value: '--', state: { value: 'NO LINK' } });
+    tile.dialDown();
+    tile.dialUp();
+    expect(dial.alerts).toBe(1);
+    tile.dispose();
+  });
+
+  it('says NOT FOUND for a transport the server does not have, and logs it', async () => {
+    const stub = stubServer();
+    stub.server.transport.transports.mockResolvedValue(transports(0.5));
+    const dial = dialRecorder();
+    const logger = { warn: vi.fn(), debug: vi.fn() };
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger, visible: true });
+    tile.configure({ property: 'volume', transport: 'lobby' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(dial.feedback.at(-1)).toMatchObject({ transport: 'lobby', value: '--', state: { value: 'NOT FOUND' } });
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('No transport lobby'));
     tile.dispose();
   });
 });
