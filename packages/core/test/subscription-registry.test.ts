@@ -111,6 +111,30 @@ describe('SubscriptionRegistry', () => {
     expect(late.errors[0]?.message).toContain('Invalid property');
   });
 
+  it('gives a consumer joining a pair that has its value that value, without waiting for a change', async () => {
+    const first = consumer();
+    registry.add(OBJECT, PROPERTY, first.it);
+    list([0, OBJECT, PROPERTY]);
+    registry.onFrame({ valuesChanged: [{ id: 0, value: ['ACTOR01:d3'] }] });
+    const late = consumer();
+    registry.add(OBJECT, PROPERTY, late.it);
+    expect(late.values).toEqual([]);
+    await Promise.resolve();
+    expect(late.values).toEqual([{ object: OBJECT, property: PROPERTY, value: ['ACTOR01:d3'] }]);
+    expect(first.values).toHaveLength(1);
+  });
+
+  it('gives a late consumer no value from before a reconnect', async () => {
+    registry.add(OBJECT, PROPERTY, consumer().it);
+    list([0, OBJECT, PROPERTY]);
+    registry.onFrame({ valuesChanged: [{ id: 0, value: 59.94 }] });
+    registry.onOpen();
+    const late = consumer();
+    registry.add(OBJECT, PROPERTY, late.it);
+    await Promise.resolve();
+    expect(late.values).toEqual([]);
+  });
+
   it('tells a consumer that joins and leaves a failed pair at once nothing', async () => {
     registry.add(OBJECT, PROPERTY, consumer().it);
     registry.onFrame({ error: `Unable to subscribe to ${OBJECT} / ${PROPERTY} - Invalid property` });

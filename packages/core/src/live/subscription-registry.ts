@@ -28,6 +28,8 @@ interface Pair {
   state: 'queued' | 'sent' | 'active' | 'failed';
   /** Why the pair failed, for consumers that join it afterwards. */
   error?: LiveUpdateError;
+  /** The server's latest value on this subscription, for consumers that join it afterwards. */
+  latest?: { value: unknown } | { error: LiveUpdateError };
   /** Every consumer left while the subscribe was in flight: unsubscribe as soon as the id is known. */
   orphaned?: boolean;
   retries: number;
@@ -93,7 +95,10 @@ export class SubscriptionRegistry {
       return;
     }
     pair.consumers.add(consumer);
-    if (pair.state === 'active') this.#ensureRate(pair);
+    if (pair.state === 'active') {
+      this.#ensureRate(pair);
+      this.#giveLatest(pair, consumer);
+    }
     if (pair.state === 'failed') this.#tellLateJoiner(pair, consumer);
   }
 
@@ -136,6 +141,7 @@ export class SubscriptionRegistry {
     this.#forgetServerState();
     for (const pair of this.#pairs.values()) {
       pair.state = 'queued';
+      pair.latest = undefined;
       this.#enqueue({ kind: 'subscribe', pair });
     }
   }
@@ -252,6 +258,7 @@ export class SubscriptionRegistry {
     if (this.#fastestInterval(pair) >= pair.serverIntervalMs) return;
     this.#byId.delete(pair.id);
     pair.state = 'queued';
+    pair.latest = undefined;
     this.#enqueue({ kind: 'unsubscribe', id: pair.id });
     this.#enqueue({ kind: 'subscribe', pair });
   }
@@ -267,9 +274,11 @@ export class SubscriptionRegistry {
       if (!pair) continue;
       if (isPropertyError(change.value)) {
         const error = new LiveUpdateError(`${pair.property} on ${pair.object} failed: ${change.value.errorType}: ${change.value.message}`);
+        pair.latest = { error };
         for (const consumer of pair.consumers) consumer.onError(error);
         continue;
       }
+      pair.latest = { value: change.value };
       for (const consumer of pair.consumers) this.#deliver(pair, consumer, change.value, now);
     }
   }
@@ -299,6 +308,21 @@ export class SubscriptionRegistry {
     // The project may still be loading: that object will exist soon.
     if (/unable to find object/i.test(message) && !pair.orphaned) this.#retryLater(pair);
     this.#completeInFlight();
+  }
+
+  /**
+   * The server sends a value only when it changes: a consumer joining a pair that already has its value would
+   * otherwise wait for the next change, forever for a value that never changes (a director's remote node list).
+   * Handed over after `add` returns, unless the consumer left or the pair was remade meanwhile.
+   */
+  #giveLatest(pair: Pair, consumer: Consumer): void {
+    const latest = pair.latest;
+    if (!latest) return;
+    queueMicrotask(() => {
+      if (pair.latest !== latest || !pair.consumers.has(consumer)) return;
+      if ('error' in latest) consumer.onError(latest.error);
+      else this.#deliver(pair, consumer, latest.value, this.wire.now());
+    });
   }
 
   /** Told after `add` returns, as the first consumers were, unless the pair recovered or it left meanwhile. */
