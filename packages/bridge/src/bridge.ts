@@ -5,6 +5,7 @@ import {
   MediaServer,
   reasonOf,
   RollingAverage,
+  sessionMachines,
   type HealthEntry,
   type LiveStatus,
   type LiveSubscription,
@@ -17,7 +18,7 @@ import { CommandRunner, type CommandResult } from './command-runner.js';
 import { FpsThrottle } from './fps-throttle.js';
 import { coreLogger, redactUrl } from './log.js';
 import { resolveOptions, type BridgeOptions, type ResolvedBridgeOptions } from './options.js';
-import { machineHealthPayload, sessionHealthPayload, sessionMachines, transportPayload } from './payloads.js';
+import { machineHealthPayload, sessionHealthPayload, transportPayload } from './payloads.js';
 import { RetainedState, type StatePayload } from './retained-state.js';
 import { SessionPoller, type PollRound } from './session-poller.js';
 import { Topics } from './topics.js';
@@ -167,7 +168,7 @@ class SessionBridge {
   }
 
   #onSession(session: SessionInfo): void {
-    for (const machine of sessionMachines(session)) this.#watch(machine);
+    for (const { machine } of sessionMachines(session)) this.#watch(machine);
     if (this.options.followDirector) {
       const director = this.#mediaServer.director;
       if (director) {

@@ -1,4 +1,4 @@
-import { healthOf, isPlaying, toPlaymode, worstHealth, type HealthEntry, type HealthState, type Machine, type SessionInfo, type Transport } from '@stagelink/core';
+import { healthOf, isPlaying, toPlaymode, worstHealth, type HealthEntry, type HealthState, type Transport } from '@stagelink/core';
 
 /** `machines/<hostname>/health`: the machine's worst severity (core's rule) and the states behind it. */
 export function machineHealthPayload(entries: readonly HealthEntry[], hostname: string): { severity: string; states: HealthState[] } {
@@ -25,8 +25,3 @@ export function transportPayload(transport: Transport): Record<string, unknown> 
   };
 }
 
-/** Every machine the session lists (director, actors, understudies), by hostname, with its uid. */
-export function sessionMachines(session: SessionInfo): Machine[] {
-  const all = [...(session.director ? [session.director] : []), ...(session.actors ?? []), ...(session.understudies ?? [])];
-  return all.filter((machine) => typeof machine?.hostname === 'string' && machine.hostname !== '').map(({ uid, name, hostname }) => ({ uid, name, hostname }));
-}

@@ -50,6 +50,7 @@ export type { LiveValue } from './live/subscription-registry.js';
 export { livePresets, type LiveRequest, type LivePresetName } from './live/presets.js';
 export { RollingAverage, ALERT_AVERAGE_WINDOW } from './live/rolling-average.js';
 export { classifyFps, worstSeverity, worstHealth, healthOf, severityRank, type FpsAlert } from './live/alerts.js';
+export { sessionMachines, type MachineRole, type SessionMember } from './media-server/session-machines.js';
 export {
   LIVE_UPDATE_PATH,
   isPropertyError,

@@ -11,7 +11,7 @@
  * The connection answer carries `"state": "online" | "offline" | "unset" | "invalid" | "refused"` and a
  * `"message"` line instead of items.
  */
-import { type MediaServer, originOf, reasonOf } from '@stagelink/core';
+import { type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
 import { asSettings, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
 import { isLinkDown } from '../state/link.js';
 import type { DirectorMove, ServerLease, ServerPool } from '../state/server-pool.js';
@@ -112,12 +112,7 @@ async function items(server: MediaServer, request: Exclude<InspectorRequest, 'co
     }
     case 'machines': {
       const session = await server.status.session(options);
-      const roles: [string, { hostname: string }[]][] = [
-        ['director', session.director ? [session.director] : []],
-        ['actor', session.actors],
-        ['understudy', session.understudies],
-      ];
-      return roles.flatMap(([role, machines]) => machines.map((machine) => ({ value: machine.hostname, label: `${machine.hostname} (${role})` })));
+      return sessionMachines(session).map(({ machine, role }) => ({ value: machine.hostname, label: `${machine.hostname} (${role})` }));
     }
   }
 }

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { type CallOptions, discoverDirector, type DiscoveredDirector, MediaServer, parseHostMap, reasonOf } from '@stagelink/core';
+import { type CallOptions, discoverDirector, type DiscoveredDirector, MediaServer, parseHostMap, reasonOf, sessionMachines } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import type { NodeAPI, Request, Response } from '../../shared/node-red.js';
 
@@ -73,12 +73,7 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
 
   get('machines', async (client, options): Promise<Choice[]> => {
     const session = await client.status.session(options);
-    const machines = [
-      ...(session.director ? [{ machine: session.director, role: 'director' }] : []),
-      ...session.actors.map((machine) => ({ machine, role: 'actor' })),
-      ...session.understudies.map((machine) => ({ machine, role: 'understudy' })),
-    ];
-    return machines.map(({ machine, role }) => ({ uid: machine.uid, name: machine.name, hostname: machine.hostname, detail: role }));
+    return sessionMachines(session).map(({ machine, role }) => ({ uid: machine.uid, name: machine.name, hostname: machine.hostname, detail: role }));
   });
 
   // The config dialog's Discover button: the director of the session that the typed host belongs to, or (with no
