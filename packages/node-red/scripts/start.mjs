@@ -1,8 +1,9 @@
-// `pnpm start` (from the repository root): the simulator, and a Node-RED with the stagelink nodes installed and
-// the example flows deployed against it. Data lives in .stagelink-run/ at the repository root (git-ignored) unless
-// `--data-dir` names another. `--port`, `--sim-port` and `--drive-port` pick the ports (0, or one that is taken:
-// any free port). `--dialect r34` (or STAGELINK_SIM_DIALECT=r34) makes the simulator answer as a shipping r34
-// director; the default speaks the API documents' words.
+// `pnpm start` (from the repository root): the simulator, and a Node-RED with the stagelink nodes and the dashboard
+// installed and the example flows (the show-monitor dashboard among them) deployed against it. Data lives in
+// .stagelink-run/ at the repository root (git-ignored) unless `--data-dir` names another. `--port`, `--sim-port`
+// and `--drive-port` pick the ports (0, or one that is taken: any free port). `--dialect r34` (or
+// STAGELINK_SIM_DIALECT=r34) makes the simulator answer as a shipping r34 director; the default speaks the API
+// documents' words.
 // Ctrl-C stops both.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -82,7 +83,7 @@ try {
   console.error(`stagelink: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-const { red, sim } = demo;
+const { red, sim, dashboardUrl } = demo;
 void red.exited.then(({ code }) => {
   if (!stopping) {
     say(`stagelink: Node-RED exited (code ${code}); stopping the simulator.`);
@@ -93,6 +94,7 @@ void red.exited.then(({ code }) => {
 say('');
 say('  stagelink is running');
 say(`    Node-RED editor   ${red.url}/`);
+say(`    dashboard         ${dashboardUrl}   (show monitor)`);
 say(`    media server      ${sim.mediaServer.url}   (simulator, ${sim.options.dialect} dialect)`);
 if (sim.smc) say(`    SMC               ${sim.smc.url}   (account ${sim.smc.username})`);
 say(`    drive             ${sim.drive.url}   (simulator)`);
@@ -104,6 +106,7 @@ try {
   say(`    MQTT bridge       not started: ${error instanceof Error ? error.message : String(error)}`);
 }
 say('  The "stagelink: show control" tab is deployed: press its inject buttons to cue the simulator.');
+say('  The dashboard shows the session\'s FPS and health, and cues and fails over with its buttons.');
 say(`  Data: ${runDir}`);
 say('  Press Ctrl-C to stop.');
 say('');

@@ -11,7 +11,7 @@ import { runStartScript, type StartScript } from './support/start-script.js';
 
 /**
  * `pnpm start` as a user runs it: the real start script (free ports, a temporary data dir), its editor with the
- * example flows deployed, each inject of the show-control example pressed as the editor's button presses it
+ * example flows deployed, the show-monitor dashboard's page, each inject of the show-control example pressed as the editor's button presses it
  * (`POST /inject/<id>`), its effect read from the simulator through @stagelink/core or from the debug sidebar,
  * and Ctrl-C stopping everything.
  */
@@ -21,10 +21,14 @@ interface FlowNode {
   z?: string;
   name?: string;
   wires?: string[][];
+  env?: { name: string; value: string }[];
 }
 
-const EXAMPLE: FlowNode[] = JSON.parse(readFileSync(new URL('../examples/show-control.json', import.meta.url), 'utf8')) as FlowNode[];
+const example = (file: string): FlowNode[] => JSON.parse(readFileSync(new URL(`../examples/${file}`, import.meta.url), 'utf8')) as FlowNode[];
+const EXAMPLE = example('show-control.json');
 const TAB = EXAMPLE.find((node) => node.type === 'tab');
+const DASHBOARD = example('show-monitor-dashboard.json');
+const DASHBOARD_TAB = DASHBOARD.find((node) => node.type === 'tab');
 const INJECTS = EXAMPLE.filter((node) => node.type === 'inject');
 const debugNode = (name: string): string => {
   const node = EXAMPLE.find((candidate) => candidate.type === 'debug' && candidate.name === name);
@@ -139,6 +143,24 @@ describe('pnpm start', () => {
     const deployedIds = new Set(deployed.map((node) => node.id));
     expect(EXAMPLE.filter((node) => !deployedIds.has(node.id)).map((node) => `${node.type} ${node.name ?? node.id}`)).toEqual([]);
     expect(deployed.find((node) => node.id === TAB?.id)).toMatchObject({ type: 'tab', label: 'stagelink: show control' });
+  });
+
+  it('serves the show-monitor dashboard, deployed with the hostnames of the simulator\'s machines', async () => {
+    expect(script.dashboardUrl).toBe(`${script.editorUrl}/dashboard/show-monitor`);
+    const page = await fetch(script.dashboardUrl);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await page.text()).toMatch(/<title>[^<]*Dashboard[^<]*<\/title>/);
+
+    const deployed = (await (await admin('/flows', { headers: { accept: 'application/json' } })).json()) as FlowNode[];
+    const deployedIds = new Set(deployed.map((node) => node.id));
+    expect(DASHBOARD.filter((node) => !deployedIds.has(node.id)).map((node) => `${node.type} ${node.name ?? node.id}`)).toEqual([]);
+    const tab = deployed.find((node) => node.id === DASHBOARD_TAB?.id);
+    const session = await client.status.session();
+    const hostnames = [session.director, ...session.actors, ...session.understudies].map((machine) => machine?.hostname);
+    expect(tab?.env?.map((variable) => variable.value).sort()).toEqual(hostnames.sort());
+    // The r34 simulator names its machines differently: the example's own hostnames are the documents' words.
+    if (dialect === 'r34') expect(tab?.env).not.toEqual(DASHBOARD_TAB?.env);
   });
 
   it('changes the simulator from every inject button of the show-control example', async () => {

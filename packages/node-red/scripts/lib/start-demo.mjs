@@ -1,15 +1,18 @@
-// The `pnpm start` setup as one function: the simulator, and a Node-RED with the built stagelink nodes installed
-// in `userDir` and the example flows deployed against the simulator. Used by start.mjs and the browser tests.
+// The `pnpm start` setup as one function: the simulator, and a Node-RED with the built stagelink nodes and the
+// dashboard installed in `userDir` and the example flows deployed against the simulator. Used by start.mjs and the
+// browser tests.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '@stagelink/simulator';
+import { installDashboard, showMonitorPath } from './dashboard.mjs';
 import { startNodeRed, writeSettings } from './node-red-process.mjs';
+import { sessionHostnames, withMachineHostnames } from './session-hostnames.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
-const EXAMPLES = ['show-control.json', 'asset-versions.json'];
+const EXAMPLES = ['show-control.json', 'asset-versions.json', 'show-monitor-dashboard.json'];
 
 /** Installs the built package into the user dir the way npm would: the files it publishes, nothing else. */
 function installNodes(userDir) {
@@ -22,17 +25,23 @@ function installNodes(userDir) {
   for (const file of ['package.json', ...pkg.files]) {
     if (existsSync(join(packageDir, file))) cpSync(join(packageDir, file), join(target, file), { recursive: true });
   }
+  addDependency(userDir, pkg.name, pkg.version);
+}
+
+/** Lists a package in the user dir's package.json, as npm would, so the palette manager shows it installed. */
+function addDependency(userDir, name, version) {
   const projectFile = join(userDir, 'package.json');
   const project = existsSync(projectFile) ? JSON.parse(readFileSync(projectFile, 'utf8')) : { name: 'node-red-project', private: true };
-  project.dependencies = { ...project.dependencies, [pkg.name]: pkg.version };
+  project.dependencies = { ...project.dependencies, [name]: version };
   writeFileSync(projectFile, JSON.stringify(project, null, 2));
 }
 
-/** The example flows, pointed at this simulator. */
-function exampleFlows(sim) {
+/** The example flows, pointed at this simulator and its session's machines. */
+function exampleFlows(sim, hostnames) {
   const nodes = EXAMPLES.flatMap((file) => JSON.parse(readFileSync(join(packageDir, 'examples', file), 'utf8')));
   const { driveId, contentId } = sim.drive.demoDrive;
   return nodes.map((node) => {
+    if (node.type === 'tab') return withMachineHostnames(node, hostnames);
     if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url, ...smcOf(sim) };
     if (node.type === 'stagelink-drive') return { ...node, baseUrl: sim.drive.url, credentials: { token: sim.drive.token } };
     if (node.type === 'stagelink-drive-version') return { ...node, driveId, contentId };
@@ -47,7 +56,7 @@ function smcOf(sim) {
 
 /** Deploys the examples, replacing earlier copies of them and keeping every other flow the user made. */
 async function deployExamples(url, sim) {
-  const examples = exampleFlows(sim);
+  const examples = exampleFlows(sim, await sessionHostnames(sim.mediaServer.url));
   const ids = new Set(examples.map((node) => node.id));
   const current = await (await fetch(`${url}/flows`, { headers: { accept: 'application/json' } })).json();
   const kept = current.filter((node) => !ids.has(node.id) && !ids.has(node.z));
@@ -61,11 +70,14 @@ async function deployExamples(url, sim) {
 
 /**
  * Starts the simulator and Node-RED (port 0 picks a free port for each) and deploys the examples. Resolves with
- * both and an idempotent `stop()`; on failure stops whatever it started and rejects.
+ * both, the show-monitor dashboard's address and an idempotent `stop()`; on failure stops whatever it started and
+ * rejects.
  */
 export async function startDemo({ userDir, port = 0, simPort = 0, drivePort = 0, credentialSecret, dialect, echo = false }) {
   mkdirSync(userDir, { recursive: true });
   installNodes(userDir);
+  const dashboard = installDashboard(userDir);
+  addDependency(userDir, dashboard.name, dashboard.version);
   const sim = await startSimulator({ host: '127.0.0.1', port: simPort, drivePort, ...(dialect ? { dialect } : {}) });
   // The demo's OLED button needs a login on the machine: the documents' simulator takes the control action, an r34
   // one its management controller's account (given to the server node below).
@@ -83,5 +95,5 @@ export async function startDemo({ userDir, port = 0, simPort = 0, drivePort = 0,
   }
   let stopped;
   const stop = () => (stopped ??= red.stop().then(() => sim.close()));
-  return { red, sim, stop };
+  return { red, sim, stop, dashboardUrl: `${red.url}${showMonitorPath()}` };
 }

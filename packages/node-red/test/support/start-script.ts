@@ -6,6 +6,8 @@ const START_SCRIPT = fileURLToPath(new URL('../../scripts/start.mjs', import.met
 /** `pnpm start`'s script running in its own process group, with the addresses it printed. */
 export interface StartScript {
   editorUrl: string;
+  /** The show-monitor dashboard's page. */
+  dashboardUrl: string;
   mediaServerUrl: string;
   child: ChildProcess;
   /** Everything it printed so far, for failure messages. */
@@ -18,8 +20,8 @@ export interface StartScript {
 }
 
 /**
- * Runs scripts/start.mjs with `args` (and `env`) as a user runs it, and resolves once it has printed the editor and
- * media-server addresses. Rejects (after ending it) if it exits first or prints nothing within `timeoutMs`.
+ * Runs scripts/start.mjs with `args` (and `env`) as a user runs it, and resolves once it has printed the editor,
+ * dashboard and media-server addresses. Rejects (after ending it) if it exits first or prints nothing within `timeoutMs`.
  */
 export function runStartScript(args: string[], timeoutMs = 90_000, env: NodeJS.ProcessEnv = process.env): Promise<StartScript> {
   // Its own process group, so that a Node-RED it leaves behind can be found (and ended) by the group id.
@@ -42,7 +44,7 @@ export function runStartScript(args: string[], timeoutMs = 90_000, env: NodeJS.P
   const kill = (): void => {
     if (groupAlive()) process.kill(-pid, 'SIGKILL');
   };
-  const script: Omit<StartScript, 'editorUrl' | 'mediaServerUrl'> = { child, output: () => output, exited, groupAlive, kill };
+  const script: Omit<StartScript, 'editorUrl' | 'dashboardUrl' | 'mediaServerUrl'> = { child, output: () => output, exited, groupAlive, kill };
 
   return new Promise((resolve, reject) => {
     let ready = false;
@@ -56,12 +58,13 @@ export function runStartScript(args: string[], timeoutMs = 90_000, env: NodeJS.P
     void exited.then(({ code, signal }) => fail(`The start script exited (code ${code}, signal ${signal}) before it was ready.`));
     const watch = (): void => {
       const editor = /Node-RED editor\s+(http:\/\/\S+?)\/?\s/.exec(output);
+      const dashboard = /dashboard\s+(http:\/\/\S+)/.exec(output);
       const mediaServer = /media server\s+(http:\/\/\S+)/.exec(output);
-      if (!editor?.[1] || !mediaServer?.[1]) return;
+      if (!editor?.[1] || !dashboard?.[1] || !mediaServer?.[1]) return;
       ready = true;
       clearTimeout(timer);
       child.stdout?.off('data', watch);
-      resolve({ ...script, editorUrl: editor[1], mediaServerUrl: mediaServer[1] });
+      resolve({ ...script, editorUrl: editor[1], dashboardUrl: dashboard[1], mediaServerUrl: mediaServer[1] });
     };
     child.stdout?.on('data', watch);
   });
