@@ -60,10 +60,6 @@ export class FramePresenter {
     this.disappear();
   }
 
-  get visible(): boolean {
-    return this.#visible;
-  }
-
   #schedule(): void {
     if (!this.#visible || this.#desired === undefined || this.#timer !== undefined) return;
     if (!this.#repaint && this.#desired === this.#lastSent) return;

@@ -41,10 +41,6 @@ export class SharedPoll<T> {
     return this.#state;
   }
 
-  get watcherCount(): number {
-    return this.#listeners.size;
-  }
-
   /** Starts watching: the listener hears the current state at once, then every change. Returns the stop. */
   watch(listener: PollListener<T>): () => void {
     if (this.#disposed) return () => undefined;

@@ -33,10 +33,6 @@ export class TileRegistry {
     return this.#entries.size;
   }
 
-  get globalSettings(): GlobalSettings | undefined {
-    return this.#global;
-  }
-
   appear(context: string, settings: unknown, create: () => Tile): void {
     this.disappear(context);
     const entry: Entry = { tile: create(), settings: asSettings(settings) };

@@ -25,7 +25,6 @@ export class DriveClient {
   readonly baseUrl: string;
   readonly versions: DriveVersions;
   readonly #http: HttpClient;
-  #closing: Promise<void> | undefined;
 
   constructor(options: DriveClientOptions) {
     this.baseUrl = checkedBaseUrl(options.baseUrl);
@@ -42,8 +41,7 @@ export class DriveClient {
 
   /** Closes the connection pool. Safe to call more than once. */
   close(): Promise<void> {
-    this.#closing ??= this.#http.close();
-    return this.#closing;
+    return this.#http.close();
   }
 }
 

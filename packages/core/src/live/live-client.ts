@@ -112,11 +112,6 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     return this.#status;
   }
 
-  /** Server subscriptions held or being made: identical requests share one. */
-  get serverSubscriptionCount(): number {
-    return this.#registry.serverSubscriptionCount;
-  }
-
   subscribe(request: LiveRequest, onValue: (value: LiveValue) => void, options: LiveSubscribeOptions = {}): LiveSubscription {
     if (this.#closed) throw new ClosedError('This media-server client is closed: create a new one to subscribe.');
     checkRequest(request);

@@ -79,11 +79,6 @@ export class SubscriptionRegistry {
     return this.#pairs.size;
   }
 
-  /** Number of server subscriptions this client holds or is making. */
-  get serverSubscriptionCount(): number {
-    return [...this.#pairs.values()].filter((pair) => pair.state !== 'failed').length;
-  }
-
   add(object: string, property: string, consumer: Consumer): void {
     const key = `${object}\u0000${property}`;
     let pair = this.#pairs.get(key);
