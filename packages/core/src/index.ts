@@ -12,6 +12,7 @@ export { parseHostMap, type HostMap } from './discovery/query.js';
 export { parseTxtRecord } from './discovery/txt-record.js';
 export { DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE, onMdnsSocketError } from './discovery/dnssd.js';
 export type { CallOptions, GuardedCallOptions, EndpointInput, EndpointCaller } from './media-server/endpoint-caller.js';
+export type { RequestOptions } from './http/request-options.js';
 export {
   endpoints,
   endpointList,

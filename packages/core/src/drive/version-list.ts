@@ -1,11 +1,11 @@
-import type { CallOptions } from '../media-server/endpoint-caller.js';
+import type { RequestOptions } from '../http/request-options.js';
 import { isPage, unexpectedAnswer } from './answers.js';
 import type { DriveCaller } from './drive-caller.js';
 import { firstPageNumber, nextPageNumber, pageConcurrency, perPageQuery } from './pagination.js';
 import { versionsPath, type ContentRef } from './paths.js';
 import type { Version, VersionPage } from './types.js';
 
-export interface ListVersionsOptions extends ContentRef, CallOptions {
+export interface ListVersionsOptions extends ContentRef, RequestOptions {
   /** The page `page()` reads and iteration starts from (default 1). */
   page?: number;
   /** Page size; the server uses 15 when it is left out. The spec recommends 10 to 100. */

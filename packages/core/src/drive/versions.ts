@@ -1,5 +1,5 @@
 import { ConnectionError, InvalidInputError, TimeoutError } from '../errors.js';
-import type { CallOptions } from '../media-server/endpoint-caller.js';
+import type { RequestOptions } from '../http/request-options.js';
 import { isVersion, unexpectedAnswer } from './answers.js';
 import type { DriveCaller } from './drive-caller.js';
 import { unknownOutcome } from './errors.js';
@@ -7,10 +7,10 @@ import { versionPath, type VersionRef } from './paths.js';
 import type { Version, VersionUpdateBody } from './types.js';
 import { VersionList, type ListVersionsOptions } from './version-list.js';
 
-export type GetVersionOptions = VersionRef & CallOptions;
-export type DeleteVersionOptions = VersionRef & CallOptions;
+export type GetVersionOptions = VersionRef & RequestOptions;
+export type DeleteVersionOptions = VersionRef & RequestOptions;
 
-export interface UpdateVersionOptions extends VersionRef, CallOptions {
+export interface UpdateVersionOptions extends VersionRef, RequestOptions {
   label?: string;
   /**
    * `true` makes this version the active one and every other version of the asset inactive. `false` does nothing
@@ -76,7 +76,7 @@ export class DriveVersions {
   }
 }
 
-function callOptions({ signal, timeoutMs }: CallOptions): CallOptions {
+function callOptions({ signal, timeoutMs }: RequestOptions): RequestOptions {
   return { signal, timeoutMs };
 }
 

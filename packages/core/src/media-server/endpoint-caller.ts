@@ -14,14 +14,12 @@ import {
 } from '../errors.js';
 import type { HttpClient, HttpResponse, QueryValue } from '../http/http-client.js';
 import { pathSegment } from '../http/path-segment.js';
+import type { RequestOptions } from '../http/request-options.js';
 import type { EndpointSpec } from './catalogue.js';
 import type { LinkWatch } from './link-watch.js';
 import type { Envelope } from './types.js';
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Deadline for this call, retries included; defaults to the client's `timeoutMs`. */
-  timeoutMs?: number;
+export interface CallOptions extends RequestOptions {
   /**
    * While the server is known not to answer, ask it once, briefly, and refuse without sending when it still does
    * not (see LinkWatch): what cues want, since a cue that lands late is worse than one that fails. Transport
