@@ -1,0 +1,221 @@
+/**
+ * The level dial as an operator uses it, through the built plugin and the fake Stream Deck app, against the
+ * simulator (in the dialect STAGELINK_SIM_DIALECT names): a push mutes or blacks out and the next brings the
+ * level back, turning while held makes fine steps, a tap reads the value at once, and a fast turn never has
+ * more than one write out, whether the dial writes through the live stream or over REST.
+ */
+import { MediaServer } from '@stagelink/core';
+import type { LogEntry, Simulator } from '@stagelink/simulator';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEVICE_ID, FakeStreamDeck, PLUGIN_DIR, type JsonObject } from '../harness/fake-stream-deck.js';
+import { control, startSim } from './simulator.js';
+
+const LEVEL = 'com.stagelink.mediaserver.level';
+
+/** A volume request as the simulator logged it: when it was answered and how long it took. */
+interface TimedRequest {
+  path: string;
+  start: number;
+  end: number;
+}
+
+beforeAll(() => {
+  if (!existsSync(join(PLUGIN_DIR, 'bin', 'plugin.js'))) throw new Error('Build the plugin first: pnpm --filter @stagelink/streamdeck build');
+});
+
+describe('the level dial', () => {
+  let deck: FakeStreamDeck;
+  let sim: Simulator;
+  let client: MediaServer;
+  let requests: TimedRequest[];
+
+  beforeEach(async () => {
+    requests = [];
+    const log = (entry: LogEntry): void => {
+      if (entry.event !== 'request') return;
+      const end = performance.now();
+      requests.push({ path: String(entry.path), start: end - Number(entry.ms), end });
+    };
+    sim = await startSim(0, log);
+    client = new MediaServer({ host: sim.mediaServer.url });
+    deck = await FakeStreamDeck.start();
+    deck.globalSettings.host = sim.mediaServer.url;
+    await deck.launch();
+  });
+
+  afterEach(async () => {
+    await deck.close();
+    await client.close();
+    await sim.close();
+  });
+
+  const levelOf = async (transport: string, property: 'volume' | 'brightness'): Promise<number | undefined> =>
+    (await client.transport.transports()).transports.find((candidate) => candidate.name === transport)?.[property];
+
+  const encoderEvent = (event: string, context: string, extra: JsonObject = {}): JsonObject => {
+    const key = deck.keys.get(context);
+    if (!key) throw new Error(`No dial ${context} on the deck`);
+    return { event, action: key.action, context, device: DEVICE_ID, payload: { controller: 'Encoder', coordinates: key.coordinates, settings: key.settings, resources: {}, ...extra } };
+  };
+
+  /** Pressed and let go without turning. */
+  const push = (context: string): void => {
+    deck.dialDown(context);
+    deck.send(encoderEvent('dialUp', context));
+  };
+
+  const stripShows = (context: string, expected: { value?: string; state?: string }, description: string): Promise<JsonObject> =>
+    deck.waitFor(() => {
+      const latest = deck.feedback(context).at(-1);
+      if (!latest) return undefined;
+      const state = (latest.state as JsonObject | undefined)?.value;
+      const matches = (expected.value === undefined || latest.value === expected.value) && (expected.state === undefined || state === expected.state);
+      return matches ? latest : undefined;
+    }, description);
+
+  /** The dial writes through the live stream once the server has sent it the live value. */
+  const liveValueArrived = async (property: string): Promise<void> => {
+    await expect.poll(() => sim.live.stats().subscribed.some((value) => value.property === property), { timeout: 5000 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  };
+
+  it('mutes on a push and brings the volume back on the next', async () => {
+    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.83 });
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby' } });
+    await stripShows('dial', { value: '83%', state: 'VOLUME' }, 'the strip showing 83%');
+
+    push('dial');
+    await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBe(0);
+    await stripShows('dial', { value: '0%', state: 'MUTED' }, 'the strip showing MUTED');
+
+    push('dial');
+    await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBeCloseTo(0.83, 6);
+    await stripShows('dial', { value: '83%', state: 'VOLUME' }, 'the strip showing 83% again');
+    expect(deck.sent('showAlert', 'dial')).toEqual([]);
+  });
+
+  it('blacks out on a push and brings the brightness back on the next', async () => {
+    await client.transport.setBrightness({ transport: { name: 'main' }, brightness: 0.7 });
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'brightness', transport: 'main' } });
+    await stripShows('dial', { value: '70%', state: 'BRIGHTNESS' }, 'the strip showing 70%');
+
+    push('dial');
+    await expect.poll(() => levelOf('main', 'brightness'), { timeout: 5000 }).toBe(0);
+    await stripShows('dial', { value: '0%', state: 'BLACKOUT' }, 'the strip showing BLACKOUT');
+
+    push('dial');
+    await expect.poll(() => levelOf('main', 'brightness'), { timeout: 5000 }).toBeCloseTo(0.7, 6);
+    await stripShows('dial', { value: '70%', state: 'BRIGHTNESS' }, 'the strip showing 70% again');
+    expect(deck.sent('showAlert', 'dial')).toEqual([]);
+  });
+
+  it('moves by a tenth of a step per tick while held down, and does not mute on letting go', async () => {
+    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.5 });
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby', step: 0.05 } });
+    await stripShows('dial', { value: '50%' }, 'the strip showing 50%');
+
+    deck.dialDown('dial');
+    deck.dialRotate('dial', 3, true);
+    deck.send(encoderEvent('dialUp', 'dial'));
+
+    await stripShows('dial', { value: '51.5%' }, 'the strip showing 51.5%');
+    await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBeCloseTo(0.515, 6);
+    // Long enough for a push's write to have landed, had the release been taken for one.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await levelOf('lobby', 'volume')).toBeCloseTo(0.515, 6);
+  });
+
+  it('reads the value from the server when the strip is touched, without waiting for the next poll', async () => {
+    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.4 });
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby' } });
+    await stripShows('dial', { value: '40%' }, 'the strip showing 40%');
+    // Right after a poll, the next one is about two seconds away.
+    const polls = requests.filter((request) => request.path.endsWith('/transport/transports')).length;
+    await expect.poll(() => requests.filter((request) => request.path.endsWith('/transport/transports')).length, { timeout: 5000 }).toBeGreaterThan(polls);
+    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.65 });
+
+    const touchedAt = Date.now();
+    deck.send(encoderEvent('touchTap', 'dial', { hold: false, tapPos: [100, 50] }));
+    await stripShows('dial', { value: '65%' }, 'the strip showing 65%');
+    expect(Date.now() - touchedAt).toBeLessThan(1000);
+  });
+
+  it('sends 10 fast ticks over REST one write at a time and ends 10 steps away', async () => {
+    await control(sim, { action: 'refuseUpgrades', on: true });
+    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.3 });
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby', step: 0.05 } });
+    await stripShows('dial', { value: '30%' }, 'the strip showing 30%');
+    // Each answer takes a while, so ticks arrive while a write is out.
+    await control(sim, { action: 'latency', ms: 250 });
+    const from = requests.length;
+
+    for (let tick = 0; tick < 10; tick++) {
+      deck.dialRotate('dial', 1);
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+
+    await stripShows('dial', { value: '80%' }, 'the strip showing 80%');
+    await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBeCloseTo(0.8, 6);
+    const writes = requests.slice(from).filter((request) => request.path.endsWith('/transport/volume'));
+    expect(writes.length).toBeGreaterThanOrEqual(1);
+    expect(writes.length).toBeLessThanOrEqual(3);
+    expect(mostAtOnce(writes)).toBeLessThanOrEqual(2);
+    expect(deck.sent('showAlert', 'dial')).toEqual([]);
+  });
+
+  it('sends 10 fast ticks through the live stream one write at a time and ends 10 steps away', async () => {
+    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.3 });
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby', step: 0.05 } });
+    await stripShows('dial', { value: '30%' }, 'the strip showing 30%');
+    await liveValueArrived('object.volume');
+    const landed = recordLiveWrites(sim);
+    const from = requests.length;
+
+    // A live write has no answer but its echo: while the stream is held still, every write the dial sends
+    // waits in the socket, and they all land together once it moves again.
+    await control(sim, { action: 'pause', on: true });
+    for (let tick = 0; tick < 10; tick++) {
+      deck.dialRotate('dial', 1);
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await control(sim, { action: 'pause', on: false });
+
+    await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBeCloseTo(0.8, 6);
+    await stripShows('dial', { value: '80%' }, 'the strip showing 80%');
+    expect(landed.batches.length).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...landed.batches)).toBeLessThanOrEqual(2);
+    expect(landed.batches.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(3);
+    expect(requests.slice(from).filter((request) => request.path.endsWith('/transport/volume'))).toEqual([]);
+    expect(deck.sent('showAlert', 'dial')).toEqual([]);
+  });
+});
+
+/** The most requests that were being answered at the same moment. */
+function mostAtOnce(requests: readonly TimedRequest[]): number {
+  return Math.max(0, ...requests.map(({ start }) => requests.filter((other) => other.start <= start && start < other.end).length));
+}
+
+/**
+ * Counts the volume writes that reach the simulator's model, grouped by the turn of the event loop they land
+ * in: writes that waited in the socket together land in one group.
+ */
+function recordLiveWrites(sim: Simulator): { batches: number[] } {
+  const transports = sim.state.transports;
+  const setVolume = transports.setVolume.bind(transports);
+  const batches: number[] = [];
+  let open = false;
+  transports.setVolume = (changes) => {
+    if (!open) {
+      open = true;
+      batches.push(0);
+      setImmediate(() => (open = false));
+    }
+    batches[batches.length - 1] = (batches.at(-1) ?? 0) + 1;
+    setVolume(changes);
+  };
+  return { batches };
+}
