@@ -25,6 +25,7 @@ export const NODE_TYPES = [
   'stagelink-oled-out',
   'stagelink-status',
   'stagelink-request',
+  'stagelink-events',
 ] as const;
 
 /** The node modules as Node-RED loads them: dist/nodes/<type>.js. */

@@ -1,0 +1,108 @@
+import { classifyFps, livePresets, RollingAverage, type FpsAlert, type LiveRequest, type LiveSubscription, type LiveUpdateError, type MediaServer, type SessionMachine } from '@stagelink/core';
+
+export interface MachineLiveHandlers {
+  /** A machine's FPS class, judged once its rolling average holds a full window of samples. */
+  fps(hostname: string, alert: FpsAlert, average: number): void;
+  takeover(hostname: string, takenOver: boolean): void;
+  /** A value got through: a live problem, if there was one, is over. */
+  value(): void;
+  problem(error: LiveUpdateError): void;
+}
+
+/** One machine's live values on the shared stream. */
+interface MachineWatch {
+  machine: SessionMachine;
+  /** The director's FPS is its local monitor; every other machine's is a remote monitor on the director. */
+  asDirector: boolean;
+  average: RollingAverage;
+  fps?: LiveSubscription;
+  takeover?: LiveSubscription;
+}
+
+/**
+ * The FPS and failover-takeover values of the machines an events node watches, on the config node's one live
+ * socket. Follows the session as the polls report it: new machines are watched, gone ones released, and FPS
+ * subscriptions are remade when the director role moves.
+ */
+export class MachineLive {
+  readonly #watches = new Map<string, MachineWatch>();
+
+  constructor(
+    private readonly client: MediaServer,
+    private readonly settings: { fps: boolean; takeover: boolean; fpsTarget: number; fpsWindow: number },
+    private readonly handlers: MachineLiveHandlers,
+  ) {}
+
+  /** Watches exactly `machines`; `director` is the hostname of the session's director. */
+  follow(machines: readonly SessionMachine[], director: string | undefined): void {
+    const wanted = new Set(machines.map((machine) => machine.hostname));
+    for (const [hostname, watch] of this.#watches) {
+      if (!wanted.has(hostname)) this.#release(hostname, watch);
+    }
+    for (const machine of machines) {
+      const asDirector = machine.hostname === director;
+      const watch = this.#watches.get(machine.hostname) ?? this.#watch(machine, asDirector);
+      if (watch.asDirector !== asDirector) {
+        watch.asDirector = asDirector;
+        this.#subscribeFps(watch);
+      }
+    }
+  }
+
+  /** The stream dropped: samples from before must not mix with those after it. */
+  resetAverages(): void {
+    for (const watch of this.#watches.values()) watch.average.reset();
+  }
+
+  get size(): number {
+    return this.#watches.size;
+  }
+
+  close(): void {
+    for (const [hostname, watch] of this.#watches) this.#release(hostname, watch);
+  }
+
+  #watch(machine: SessionMachine, asDirector: boolean): MachineWatch {
+    const watch: MachineWatch = { machine, asDirector, average: new RollingAverage(this.settings.fpsWindow) };
+    this.#watches.set(machine.hostname, watch);
+    this.#subscribeFps(watch);
+    if (this.settings.takeover) {
+      watch.takeover = this.#subscribe(livePresets.failoverTakeover(machine.uid), (value) => {
+        if (typeof value === 'boolean') this.handlers.takeover(machine.hostname, value);
+      });
+    }
+    return watch;
+  }
+
+  #subscribeFps(watch: MachineWatch): void {
+    if (!this.settings.fps) return;
+    watch.fps?.close();
+    watch.average.reset();
+    const { hostname } = watch.machine;
+    const request = watch.asDirector ? livePresets.localFps() : livePresets.remoteFps(hostname);
+    watch.fps = this.#subscribe(request, (value) => {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return;
+      const average = watch.average.push(value);
+      // The API documents advise averaging before alerting, so one slow frame raises no alarm.
+      if (watch.average.count < this.settings.fpsWindow) return;
+      this.handlers.fps(hostname, classifyFps(average, this.settings.fpsTarget), average);
+    });
+  }
+
+  #subscribe(request: LiveRequest, onValue: (value: unknown) => void): LiveSubscription {
+    return this.client.live.subscribe(
+      request,
+      ({ value }) => {
+        this.handlers.value();
+        onValue(value);
+      },
+      { onError: (error) => this.handlers.problem(error) },
+    );
+  }
+
+  #release(hostname: string, watch: MachineWatch): void {
+    watch.fps?.close();
+    watch.takeover?.close();
+    this.#watches.delete(hostname);
+  }
+}

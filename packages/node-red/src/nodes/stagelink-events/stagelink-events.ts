@@ -1,0 +1,151 @@
+import { reasonOf, type DirectorChange, type LiveStatus, type MediaServer, type SessionMachine } from '@stagelink/core';
+import { serverConnection, type ServerConnection } from '../../shared/connections.js';
+import { NodeWork } from '../../shared/input.js';
+import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { OutageReport } from '../../shared/outage.js';
+import { StatusLine } from '../../shared/status.js';
+import { eventSettingsOf, type EventSettings } from './event-settings.js';
+import { MachineLive } from './machine-live.js';
+import { healthHostnames, machinesOf, readSession, type SessionReading } from './session-reading.js';
+import { ShowEvents } from './show-events.js';
+
+/** A look at the show waits at most this long for an answer, so one that times out leaves the next on time. */
+const MAX_READ_TIMEOUT_MS = 5000;
+
+/**
+ * `stagelink-events`: one msg per change an operator reacts to (the director moved, a transport's playmode or
+ * track, a machine's health, a failover takeover, an FPS alert, the server going offline or coming back). Polls
+ * gently through the config node's client and watches live values on its one socket; sends nothing for what it
+ * sees first, only for changes.
+ */
+export default function register(RED: NodeAPI): void {
+  RED.nodes.registerType('stagelink-events', function StagelinkEvents(this: Node<never>, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    startEvents(RED, this, def);
+  });
+}
+
+function startEvents(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
+  const status = new StatusLine(node);
+  const work = new NodeWork();
+  let stop = (): void => undefined;
+  // Started once the whole flow has, so a Catch node later in the flow hears of a setting that cannot work.
+  const start = setImmediate(() => {
+    try {
+      const server = serverConnection(RED, def.server);
+      stop = watchShow(node, server, server.client, eventSettingsOf(def), status, work);
+    } catch (error) {
+      status.failed(error);
+      node.error(error, { topic: 'setup', payload: reasonOf(error) });
+    }
+  });
+  node.on('close', (_removed: boolean, done: () => void) => {
+    clearImmediate(start);
+    stop();
+    void work.close().finally(() => {
+      status.close();
+      done();
+    });
+  });
+}
+
+/** Starts polling and watching; answers what releases every timer, listener and subscription it added. */
+function watchShow(node: Node<never>, server: ServerConnection, client: MediaServer, settings: EventSettings, status: StatusLine, work: NodeWork): () => void {
+  const { kinds } = settings;
+  const events = new ShowEvents(kinds, (msg) => {
+    if (!work.closing) node.send(msg);
+  });
+  const pollOutage = new OutageReport(node);
+  const liveOutage = new OutageReport(node);
+  const live = new MachineLive(client, { fps: kinds.has('fps'), takeover: kinds.has('takeover'), fpsTarget: settings.fpsTarget, fpsWindow: settings.fpsWindow }, {
+    fps: (hostname, alert, average) => events.fps(hostname, alert, average, settings.fpsTarget),
+    takeover: (hostname, takenOver) => events.takeover(hostname, takenOver),
+    value: () => liveOutage.recovered(),
+    problem: (error) => liveOutage.failed(error, { topic: 'live', payload: error.message }),
+  });
+  const missing = new MissingMachines(node, settings.machines);
+  const watching = { machines: 0, transports: 0 };
+
+  const onReading = (reading: SessionReading): void => {
+    events.connection(reading.reached ? 'online' : 'offline');
+    if (reading.problem) pollOutage.failed(reading.problem, { topic: 'connection', payload: reasonOf(reading.problem) });
+    else pollOutage.recovered();
+    if (reading.session) {
+      const machines = machinesOf(reading.session, settings.machines);
+      watching.machines = machines.length;
+      missing.check(machines);
+      // Following the director, core says when it moves; a poll racing a move would report the old one again.
+      if (!server.followDirector && reading.session.director) events.director(reading.session.director.hostname);
+      if (kinds.has('fps') || kinds.has('takeover')) live.follow(machines, reading.session.director?.hostname);
+      if (reading.health) events.health(healthHostnames(machines, reading.health, settings.machines), reading.health);
+    }
+    if (reading.transports) {
+      watching.transports = reading.transports.length;
+      events.transports(reading.transports);
+    }
+    if (!reading.reached) status.offline();
+    else if (reading.problem) status.failed(reading.problem);
+    else status.ok(watchingText(kinds, watching));
+  };
+
+  let polling = false;
+  const poll = (): void => {
+    // A slow server must not pile up requests: a tick is skipped while the last look is still out.
+    if (polling || work.closing) return;
+    polling = true;
+    const call = { signal: work.signal, timeoutMs: Math.min(settings.intervalMs, MAX_READ_TIMEOUT_MS) };
+    const wants = { health: kinds.has('health'), transports: kinds.has('playmode') || kinds.has('track') };
+    void work
+      .track(async () => onReading(await readSession(client, wants, call)), (error) => {
+        status.failed(error);
+        pollOutage.failed(error, { topic: 'connection', payload: reasonOf(error) });
+      })
+      .finally(() => (polling = false));
+  };
+
+  const onDirector = ({ hostname, url }: DirectorChange): void => events.director(hostname, url);
+  const onLiveStatus = (state: LiveStatus): void => {
+    if (state === 'offline') live.resetAverages();
+  };
+  if (server.followDirector) {
+    if (client.director) events.director(client.director.hostname, client.director.url);
+    client.on('director', onDirector);
+  }
+  client.live.on('status', onLiveStatus);
+  status.connecting();
+  poll();
+  const timer = setInterval(poll, settings.intervalMs);
+  return () => {
+    clearInterval(timer);
+    client.off('director', onDirector);
+    client.live.off('status', onLiveStatus);
+    live.close();
+  };
+}
+
+/** "online · 4 machines · 2 transports": the connection, and what the node watches. */
+function watchingText(kinds: EventSettings['kinds'], watching: { machines: number; transports: number }): string {
+  const parts = ['online'];
+  if (kinds.has('health') || kinds.has('fps') || kinds.has('takeover')) parts.push(`${watching.machines} machines`);
+  if (kinds.has('playmode') || kinds.has('track')) parts.push(`${watching.transports} transports`);
+  return parts.join(' · ');
+}
+
+/** Says once in the log which machines named in the settings the session does not have (a typo shows nowhere else). */
+class MissingMachines {
+  readonly #told = new Set<string>();
+
+  constructor(
+    private readonly node: Node<never>,
+    private readonly wanted: readonly string[],
+  ) {}
+
+  check(machines: readonly SessionMachine[]): void {
+    const present = new Set(machines.map((machine) => machine.hostname.toLowerCase()));
+    for (const hostname of this.wanted) {
+      if (present.has(hostname) || this.#told.has(hostname)) continue;
+      this.#told.add(hostname);
+      this.node.warn(`stagelink-events: the session has no machine "${hostname}": it is not watched.`);
+    }
+  }
+}
