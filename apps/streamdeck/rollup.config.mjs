@@ -1,6 +1,7 @@
 // The official Stream Deck build (the shape `streamdeck create` generates), plus two fixes: undici's lazy `node:sqlite` require stays out of the bundle, and the SDK's socket to
 // the Stream Deck app is made observable so the plugin can exit when the app goes away. Not minified, with a
 // source map, so that a stack trace in the plugin's log points at readable code.
+import { PLAYMODE_LABELS, PLAYMODES, TRANSPORT_COMMAND_LABELS, TRANSPORT_COMMANDS } from '@stagelink/core';
 import commonjs from '@rollup/plugin-commonjs';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
@@ -23,6 +24,29 @@ function observeAppSocket() {
     resolveId(source, importer) {
       if (source === 'ws' && importer && /[\\/]@elgato[\\/]streamdeck[\\/]/.test(importer)) return appSocket;
       return null;
+    },
+  };
+}
+
+/**
+ * The transport inspector is a plain page that cannot import core: its command list, the fields each command
+ * takes and the playmodes are written from core at build time into bin/transport-commands.js, which it loads.
+ * @returns {import('rollup').Plugin}
+ */
+function transportCommandTable() {
+  const table = {
+    commands: Object.entries(TRANSPORT_COMMANDS).map(([value, { required, optional }]) => ({
+      value,
+      label: TRANSPORT_COMMAND_LABELS[value],
+      fields: [...required, ...optional],
+    })),
+    playmodes: PLAYMODES.map((value) => ({ value: value === 'NotSet' ? '' : value, label: PLAYMODE_LABELS[value] })),
+  };
+  return {
+    name: 'transport-command-table',
+    generateBundle() {
+      const source = `// Written at build time from @stagelink/core's transport commands and playmodes.\nwindow.STAGELINK_TRANSPORT = ${JSON.stringify(table)};\n`;
+      this.emitFile({ fileName: 'transport-commands.js', source, type: 'asset' });
     },
   };
 }
@@ -50,6 +74,7 @@ const config = {
       },
     },
     observeAppSocket(),
+    transportCommandTable(),
     typescript({ tsconfig: './tsconfig.build.json' }),
     nodeResolve({ browser: false, exportConditions: ['node'], preferBuiltins: true }),
     // undici 7 requires node:sqlite lazily; bundled, that becomes a top-level import that crashes Node 20.

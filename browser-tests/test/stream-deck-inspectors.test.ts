@@ -57,8 +57,8 @@ const INSPECTORS: InspectorCase[] = [
       const track = second(tracks, 'tracks');
       return {
         lists: { transport: await transportNames(client), track: tracks },
-        choices: [['command', 'gototrack'], ['transport', 'main'], ['track', track], ['playmode', 'play']],
-        settings: { command: 'gototrack', transport: 'main', track, playmode: 'play' },
+        choices: [['command', 'gototrack'], ['transport', 'main'], ['track', track], ['playmode', 'Loop']],
+        settings: { command: 'gototrack', transport: 'main', track, playmode: 'Loop' },
       };
     },
   },

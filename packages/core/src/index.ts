@@ -33,14 +33,16 @@ export { TAG_TYPES } from './media-server/transport.js';
 export {
   TRANSPORT_COMMANDS,
   TRANSPORT_COMMAND_NAMES,
+  TRANSPORT_COMMAND_LABELS,
   TRANSPORT_FIELDS,
+  TRANSPORT_FIELD_LABELS,
   isTransportCommand,
   type TransportCommand,
   type TransportCommandFields,
   type TransportCommandShape,
   type TransportField,
 } from './media-server/transport-commands.js';
-export { PLAYMODES, isPlaying, toPlaymode, playmodeToSend, type Playmode, type RequestedPlaymode } from './media-server/playmode.js';
+export { PLAYMODES, PLAYMODE_LABELS, isPlaying, toPlaymode, playmodeToSend, type Playmode, type RequestedPlaymode } from './media-server/playmode.js';
 export { readPowerStatus, type OledResult } from './media-server/hardware.js';
 export { API_DESCRIPTION_PATH, type ApiDescription } from './media-server/api-description.js';
 export { SmcClient, type SmcOptions } from './media-server/smc-client.js';

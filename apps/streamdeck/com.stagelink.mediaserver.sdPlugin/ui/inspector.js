@@ -85,12 +85,40 @@
     });
   }
 
-  /** Rows marked data-show-for="cmd1 cmd2" are shown only for those values of the field named by data-show-by. */
+  /**
+   * The transport commands, the fields each one takes and the playmodes, written from core at build time
+   * (bin/transport-commands.js); a page without them shows every row rather than none.
+   */
+  var transportTable = window.STAGELINK_TRANSPORT || null;
+
+  /** Dropdowns marked data-choices="commands" or "playmodes" are filled from that table. */
+  function fillChoices() {
+    fields('[data-choices]').forEach(function (select) {
+      var choices = (transportTable && transportTable[select.getAttribute('data-choices')]) || [];
+      choices.forEach(function (choice) {
+        var option = document.createElement('option');
+        option.value = choice.value;
+        option.textContent = choice.label;
+        select.appendChild(option);
+      });
+    });
+  }
+
+  /** The fields the chosen command takes; undefined when no command (or no table) says. */
+  function fieldsOfCommand() {
+    if (!transportTable) return undefined;
+    var command = text(settings.command).toLowerCase();
+    for (var i = 0; i < transportTable.commands.length; i++) {
+      if (transportTable.commands[i].value === command) return transportTable.commands[i].fields;
+    }
+    return [];
+  }
+
+  /** Rows marked data-field="track" show only while the chosen command takes that field, with their notes. */
   function applyVisibility() {
-    fields('[data-show-for]').forEach(function (row) {
-      var by = row.getAttribute('data-show-by') || 'command';
-      var current = text(settings[by]);
-      row.hidden = row.getAttribute('data-show-for').split(' ').indexOf(current) < 0;
+    var taken = fieldsOfCommand();
+    fields('[data-field]').forEach(function (row) {
+      row.hidden = taken !== undefined && taken.indexOf(row.getAttribute('data-field')) < 0;
       Array.prototype.slice.call(row.querySelectorAll('[id]')).forEach(function (field) {
         var note = document.querySelector('[data-note-for="' + field.id + '"]');
         if (note) note.hidden = row.hidden;
@@ -237,6 +265,8 @@
       });
     });
   }
+
+  fillChoices();
 
   // Called by the Stream Deck app once the page has loaded.
   window.connectElgatoStreamDeckSocket = function (port, uuid, registerEvent, info, actionInfo) {

@@ -6,6 +6,7 @@
 import {
   isTransportCommand,
   TRANSPORT_COMMANDS,
+  TRANSPORT_FIELD_LABELS,
   TRANSPORT_FIELDS,
   type MediaServer,
   type Ref,
@@ -42,18 +43,6 @@ const LABELS: Partial<Record<TransportCommand, string>> = {
   speed: 'SPEED',
 };
 
-/** How the "Set the ..." line names a missing field. */
-const FIELD_NAMES: Partial<Record<TransportField, string>> = {
-  tagType: 'tag type',
-  tagValue: 'tag value',
-  time: 'time (a number)',
-  frame: 'frame (a number)',
-  volume: 'volume (0 to 1)',
-  brightness: 'brightness (0 to 1)',
-  section: 'section (its index: 0, 1, 2, ...)',
-  speed: 'speed (1 is normal)',
-};
-
 export interface Cue {
   command: TransportCommand;
   transport: Ref;
@@ -87,7 +76,7 @@ export function readCue(settings: TransportKeySettings): CueReading {
     const value = settingOf(settings[field], field);
     if (value instanceof SettingProblem) return { ok: false, label, problem: value.message };
     if (value !== undefined) fields[field] = value;
-    else if (required.includes(field)) return { ok: false, label, problem: `Set the ${FIELD_NAMES[field] ?? field}.` };
+    else if (required.includes(field)) return { ok: false, label, problem: `Set the ${TRANSPORT_FIELD_LABELS[field]}.` };
   }
   const cueFields = fields as TransportCommandFields;
   return { ok: true, cue: { command, transport: { name: transportName }, transportName, fields: cueFields, label, name: nameOf(command, cueFields) ?? transportName } };

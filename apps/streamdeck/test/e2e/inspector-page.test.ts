@@ -3,7 +3,7 @@
  * connected through the fake app to the built plugin, which reads the simulator. No CDN, no network of its
  * own: everything it lists comes through the plugin.
  */
-import { MediaServer } from '@stagelink/core';
+import { MediaServer, PLAYMODES, TRANSPORT_COMMAND_LABELS, TRANSPORT_COMMAND_NAMES, TRANSPORT_COMMANDS } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { JSDOM } from 'jsdom';
 import { readFileSync } from 'node:fs';
@@ -21,9 +21,10 @@ interface InspectorWindow {
 
 function openInspector(deck: FakeStreamDeck, page: string, context: string): JSDOM {
   const html = readFileSync(join(PLUGIN_DIR, 'ui', page), 'utf8');
-  // The page's own <script src> is not fetched: the script is run below, as the app's browser would.
-  const dom = new JSDOM(html.replace(/<script src="inspector.js"><\/script>/, ''), { runScripts: 'outside-only', url: 'http://localhost/' });
-  dom.window.eval(readFileSync(join(PLUGIN_DIR, 'ui', 'inspector.js'), 'utf8'));
+  // The page's own <script src>s are not fetched: the scripts are run below, in order, as the app's browser would.
+  const scripts = [...html.matchAll(/<script src="([^"]+)"><\/script>/g)].map((match) => join(PLUGIN_DIR, 'ui', match[1] ?? ''));
+  const dom = new JSDOM(html.replace(/<script src="[^"]+"><\/script>/g, ''), { runScripts: 'outside-only', url: 'http://localhost/' });
+  for (const script of scripts) dom.window.eval(readFileSync(script, 'utf8'));
   deck.inspectorAppear(context);
   (dom.window as unknown as InspectorWindow).connectElgatoStreamDeckSocket(...deck.inspectorArguments(context));
   return dom;
@@ -112,6 +113,25 @@ describe('the transport inspector page', () => {
     await until('the section saved', () => deck.keys.get('cue')?.settings.section !== undefined);
     expect(deck.keys.get('cue')?.settings).toEqual({ command: 'gotosection', transport: 'main', track, section: last });
     await deck.waitForLatestImage('cue', (svg) => svg.includes('GO TO SECTION') && svg.includes(`>Section ${last}<`), 'the key showing its new cue');
+  });
+
+  it("lists core's commands and playmodes, and shows exactly the rows of the fields the chosen command takes", () => {
+    deck.appear({ action: TRANSPORT, context: 'cue', settings: {} });
+    dom = openInspector(deck, 'transport.html', 'cue');
+    const document = dom.window.document;
+    expect(options(dom, 'command')).toEqual(TRANSPORT_COMMAND_NAMES);
+    expect(labels(dom, 'command')).toEqual(TRANSPORT_COMMAND_NAMES.map((command) => TRANSPORT_COMMAND_LABELS[command]));
+    expect(options(dom, 'playmode')).toEqual(PLAYMODES.filter((playmode) => playmode !== 'NotSet'));
+    const rows = [...document.querySelectorAll<HTMLElement>('.row[data-field]')];
+    const shown = (): string[] => rows.filter((row) => !row.hidden).map((row) => row.dataset['field'] ?? '');
+    // Before a command is chosen, no field row shows: nothing flickers while the page connects.
+    expect(shown()).toEqual([]);
+    for (const command of TRANSPORT_COMMAND_NAMES) {
+      choose(dom, 'command', command);
+      const { required, optional } = TRANSPORT_COMMANDS[command];
+      const withRows = [...required, ...optional].filter((field) => rows.some((row) => row.dataset['field'] === field));
+      expect(shown().sort(), command).toEqual(withRows.sort());
+    }
   });
 
   it('stores the media server address in the global settings', async () => {

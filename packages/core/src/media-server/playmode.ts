@@ -13,6 +13,15 @@ export const PLAYMODES = ['Play', 'PlaySection', 'Loop', 'Stop', 'NotSet'] as co
 
 export type RequestedPlaymode = (typeof PLAYMODES)[number];
 
+/** What a picker shows for each playmode a goto can ask for, in the words an operator uses. */
+export const PLAYMODE_LABELS: Readonly<Record<RequestedPlaymode, string>> = {
+  Play: 'play',
+  PlaySection: 'play to end of section',
+  Loop: 'loop section',
+  Stop: 'stop',
+  NotSet: 'keep playing or stopped',
+};
+
 /** Every spelling seen, folded to lower case without spaces or underscores. */
 const SPELLINGS: Readonly<Record<string, RequestedPlaymode>> = {
   notset: 'NotSet',

@@ -75,6 +75,49 @@ export function isTransportCommand(value: unknown): value is TransportCommand {
   return typeof value === 'string' && Object.hasOwn(TRANSPORT_COMMANDS, value);
 }
 
+/** What each command is called where an operator chooses one (the Stream Deck inspector, logs). */
+export const TRANSPORT_COMMAND_LABELS: Readonly<Record<TransportCommand, string>> = {
+  play: 'Play',
+  stop: 'Stop',
+  playsection: 'Play to end of section',
+  playloopsection: 'Loop section',
+  returntostart: 'Return to start',
+  gototrack: 'Go to track',
+  gotonexttrack: 'Next track',
+  gotoprevtrack: 'Previous track',
+  gotosection: 'Go to section',
+  gotonextsection: 'Next section',
+  gotoprevsection: 'Previous section',
+  gotonote: 'Go to note',
+  gototag: 'Go to tag',
+  gototime: 'Go to time',
+  gototimecode: 'Go to timecode',
+  gotoframe: 'Go to frame',
+  volume: 'Set volume',
+  brightness: 'Set brightness',
+  engaged: 'Engage / disengage (toggle)',
+  speed: 'Set speed',
+};
+
+/** How a message asking for a field names it, with what the field takes where that is not obvious. */
+export const TRANSPORT_FIELD_LABELS: Readonly<Record<TransportField, string>> = {
+  playmode: 'playmode',
+  track: 'track',
+  section: 'section (its index: 0, 1, 2, ...)',
+  note: 'note',
+  tagType: 'tag type',
+  tagValue: 'tag value',
+  allowGlobalJump: 'global jump choice',
+  time: 'time (a number)',
+  timecode: 'timecode',
+  ignoreTags: 'ignore-tags choice',
+  frame: 'frame (a number)',
+  volume: 'volume (0 to 1)',
+  brightness: 'brightness (0 to 1)',
+  engaged: 'engaged choice',
+  speed: 'speed (1 is normal)',
+};
+
 /** The fields a command may carry; which ones it needs is in TRANSPORT_COMMANDS. */
 export interface TransportCommandFields {
   playmode?: string;

@@ -1,5 +1,6 @@
 import {
   TRANSPORT_COMMANDS,
+  TRANSPORT_FIELD_LABELS,
   TRANSPORT_FIELDS,
   type CallOptions,
   type MediaServer,
@@ -17,11 +18,9 @@ export interface SentCue extends TransportCommandFields {
   transports: Ref[];
 }
 
-const FIELD_LABELS: Partial<Record<TransportField, string>> = { tagType: 'tag type', tagValue: 'tag value' };
-
 /** One field from the msg or the node, read as the kind core expects. */
 async function readField(props: MessageProperties, field: TransportField): Promise<unknown> {
-  const what = FIELD_LABELS[field] ?? field;
+  const what = TRANSPORT_FIELD_LABELS[field];
   switch (TRANSPORT_FIELDS[field]) {
     case 'ref':
       return props.ref(field, what);
@@ -53,7 +52,7 @@ export async function sendTransportCommand(
   for (const field of [...required, ...optional]) {
     const value = await readField(props, field);
     if (value !== undefined) fields[field] = value;
-    else if (required.includes(field)) throw missing(field, FIELD_LABELS[field] ?? field);
+    else if (required.includes(field)) throw missing(field, TRANSPORT_FIELD_LABELS[field]);
   }
   await client.transport.send(command, transports, fields, options);
   return { command, transports, ...(fields as TransportCommandFields) };
