@@ -7,6 +7,8 @@
  * landed, so the strip never jumps back to an old value.
  */
 
+import type { ReturnLevel } from './level-memory.js';
+
 export interface LevelChangerOptions {
   /** Sends an absolute value; rejects when it did not take effect. */
   apply(value: number): Promise<void>;
@@ -18,6 +20,8 @@ export interface LevelChangerOptions {
   onWriting?(writing: boolean): void;
   /** Clock for ordering polls against changes (ms since epoch). */
   now?: () => number;
+  /** Where a push at 0 goes back to, when it is kept beyond this changer (see LevelMemory). */
+  returnLevel?: ReturnLevel;
 }
 
 /** Volume and brightness run from 0 to 1 (the simulator's range; the spec shows none). */
@@ -31,12 +35,14 @@ export class LevelChanger {
   /** What onWriting last said. */
   #writing = false;
   /** Where a push at 0 goes back to: the level the last push took to 0. */
-  #returnTo: number | undefined;
+  readonly #returnTo: ReturnLevel;
   /** When the last successful change was answered: polls requested before then are out of date. */
   #settledAt = -Infinity;
   #disposed = false;
 
-  constructor(private readonly options: LevelChangerOptions) {}
+  constructor(private readonly options: LevelChangerOptions) {
+    this.#returnTo = options.returnLevel ?? { value: undefined };
+  }
 
   /** The value to show: the pending target, else the last confirmed value. */
   get value(): number | undefined {
@@ -79,12 +85,12 @@ export class LevelChanger {
     const from = this.value;
     if (from === undefined) return false;
     if (withoutFloatNoise(from) > LEVEL_MIN) {
-      this.#returnTo = from;
+      this.#returnTo.value = from;
       return this.#aim(LEVEL_MIN);
     }
-    const back = this.#returnTo;
+    const back = this.#returnTo.value;
     if (back === undefined) return false;
-    this.#returnTo = undefined;
+    this.#returnTo.value = undefined;
     return this.#aim(back);
   }
 

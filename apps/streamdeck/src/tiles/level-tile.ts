@@ -13,6 +13,7 @@ import { levelFeedback, type LevelProperty, type LevelView } from '../render/lev
 import { numberSetting, textSetting, type HostChoice, type LevelDialSettings } from '../settings.js';
 import { FramePresenter } from '../state/frame-presenter.js';
 import { LevelChanger } from '../state/level-changer.js';
+import { LevelMemory } from '../state/level-memory.js';
 import { LiveLevelWriter } from '../state/live-level-writer.js';
 import { isLinkDown } from '../state/link.js';
 import type { ServerLease, TransportList } from '../state/server-pool.js';
@@ -33,6 +34,9 @@ interface LevelTarget {
   step: number;
 }
 
+/** One for the whole plugin: every dial of a level shares where a push brings it back to. */
+const returnLevels = new LevelMemory();
+
 export class LevelTile implements Tile<LevelDialSettings> {
   readonly #presenter: FramePresenter;
   readonly #binding: HostBinding;
@@ -52,6 +56,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
   constructor(
     private readonly surface: DialSurface,
     private readonly context: TileContext,
+    private readonly memory = returnLevels,
   ) {
     this.#presenter = new FramePresenter((json) => surface.setFeedback(JSON.parse(json) as Record<string, unknown>));
     this.#binding = new HostBinding(context.pool);
@@ -148,6 +153,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
           ? lease.server.transport.setVolume({ transport, volume: value })
           : lease.server.transport.setBrightness({ transport, brightness: value }));
       },
+      returnLevel: this.memory.of(lease.origin, target.transport, target.property),
       onValue: (value) => this.#showLevel(target, value),
       onWriting: (writing) => this.#writing(writing),
       onFailure: (error) => {

@@ -97,6 +97,22 @@ describe('the level dial', () => {
     expect(deck.sent('showAlert', 'dial')).toEqual([]);
   });
 
+  it('brings the volume back on a push after the dial was away on another page', async () => {
+    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.6 });
+    const dial = { action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby' } } as const;
+    deck.appear(dial);
+    await stripShows('dial', { value: '60%' }, 'the strip showing 60%');
+    push('dial');
+    await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBe(0);
+
+    deck.disappear('dial');
+    deck.appear(dial);
+    await stripShows('dial', { value: '0%', state: 'MUTED' }, 'the strip showing MUTED on coming back');
+    push('dial');
+    await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBeCloseTo(0.6, 6);
+    expect(deck.sent('showAlert', 'dial')).toEqual([]);
+  });
+
   it('blacks out on a push and brings the brightness back on the next', async () => {
     await client.transport.setBrightness({ transport: { name: 'main' }, brightness: 0.7 });
     deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'brightness', transport: 'main' } });

@@ -1,5 +1,6 @@
 import { ConnectionError, livePresets } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LevelMemory } from '../../src/state/level-memory.js';
 import { LevelTile, SENDING_DELAY_MS } from '../../src/tiles/level-tile.js';
 import { dialRecorder, quietLogger, settle, stubPool, stubServer } from './stubs.js';
 
@@ -116,7 +117,7 @@ describe('level dials', () => {
     stub.server.transport.transports.mockResolvedValue(transports(0.5));
     stub.server.transport.setVolume.mockResolvedValue(undefined);
     const dial = dialRecorder();
-    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true }, new LevelMemory());
     tile.configure({ property: 'volume', transport: 'main' }, host);
     await vi.advanceTimersByTimeAsync(300);
 
@@ -139,12 +140,39 @@ describe('level dials', () => {
     tile.dispose();
   });
 
+  it('brings the level back after the dial left the screen and came back', async () => {
+    const stub = stubServer();
+    stub.server.transport.transports.mockResolvedValue(transports(0.5));
+    stub.server.transport.setVolume.mockResolvedValue(undefined);
+    const memory = new LevelMemory();
+    const pool = stubPool(stub.asMediaServer);
+    const before = new LevelTile(dialRecorder().surface, { pool, logger: quietLogger, visible: true }, memory);
+    before.configure({ property: 'volume', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    before.dialDown();
+    before.dialUp();
+    await vi.advanceTimersByTimeAsync(300);
+    before.dispose();
+
+    stub.server.transport.transports.mockResolvedValue(transports(0));
+    const dial = dialRecorder();
+    const after = new LevelTile(dial.surface, { pool, logger: quietLogger, visible: true }, memory);
+    after.configure({ property: 'volume', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    after.dialDown();
+    after.dialUp();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(stub.server.transport.setVolume.mock.calls.map(([body]) => (body as { volume: number }).volume)).toEqual([0, 0.5]);
+    expect(dial.alerts).toBe(0);
+    after.dispose();
+  });
+
   it('alerts at a push while the level is 0 and there is nothing to bring back', async () => {
     const stub = stubServer();
     stub.server.transport.transports.mockResolvedValue(transports(0));
     const dial = dialRecorder();
     const logger = { warn: vi.fn(), debug: vi.fn() };
-    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger, visible: true });
+    const tile = new LevelTile(dial.surface, { pool: stubPool(stub.asMediaServer), logger, visible: true }, new LevelMemory());
     tile.configure({ property: 'volume', transport: 'main' }, host);
     await vi.advanceTimersByTimeAsync(300);
     tile.dialDown();
