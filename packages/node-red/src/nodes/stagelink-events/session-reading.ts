@@ -1,4 +1,4 @@
-import { isUnreachable, type CallOptions, type HealthEntry, type MediaServer, type SessionInfo, type SessionMachine, type Transport } from '@stagelink/core';
+import { isUnreachable, sessionMachines, type CallOptions, type HealthEntry, type MediaServer, type SessionInfo, type SessionMachine, type Transport } from '@stagelink/core';
 
 /** One look at the show: each read succeeds or fails on its own. */
 export interface SessionReading {
@@ -31,9 +31,7 @@ export async function readSession(client: MediaServer, wants: { health: boolean;
 
 /** The machines of the session, director first; those named in `wanted` (lower case) when it names any. */
 export function machinesOf(session: SessionInfo, wanted: readonly string[]): SessionMachine[] {
-  const all = [session.director, ...(session.actors ?? []), ...(session.understudies ?? [])].filter(
-    (machine): machine is SessionMachine => typeof machine?.hostname === 'string' && machine.hostname !== '',
-  );
+  const all = sessionMachines(session).map(({ machine }) => machine);
   return wanted.length === 0 ? all : all.filter((machine) => wanted.includes(machine.hostname.toLowerCase()));
 }
 
