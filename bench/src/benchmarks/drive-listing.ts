@@ -1,6 +1,6 @@
 import { DriveClient, type VersionPage } from '@stagelink/core';
 import { request } from 'undici';
-import { simControl } from '../harness/control.js';
+import { simControl } from '@stagelink/simulator';
 import { compareRounds } from '../harness/compare.js';
 import { millis } from '../harness/format.js';
 import { atLeast, type Benchmark, type ResultRow } from '../harness/report.js';
@@ -45,7 +45,7 @@ export const driveListing: Benchmark = {
     const service = sim.drive;
     const drive = new DriveClient({ baseUrl: service.url, token: service.token });
     try {
-      const { asset } = (await simControl(service.url, { action: 'addAsset', versions: VERSIONS })) as { asset: Asset };
+      const { asset } = await simControl<{ asset: Asset }>(service.url, { action: 'addAsset', versions: VERSIONS });
       await simControl(service.url, { action: 'latency', ms: LATENCY_MS });
       const cases: CaseRounds[] = [];
       for (const { perPage, rounds } of CASES) {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { LIVE_UPDATE_PATH, MediaServer, type LiveRequest, type ServerFrame } from '@stagelink/core';
 import WebSocket from 'ws';
-import { simControl } from '../harness/control.js';
+import { simControl } from '@stagelink/simulator';
 import { compareRounds } from '../harness/compare.js';
 import { millis, perSecond } from '../harness/format.js';
 import { FrameClock } from '../harness/frame-clock.js';
@@ -129,7 +129,7 @@ async function closeSocket(socket: WebSocket): Promise<void> {
 }
 
 async function liveStats(url: string): Promise<{ sockets: number; serverSubscriptions: number }> {
-  const summary = (await simControl(url, { action: 'status' })) as { live: { sockets: number; subscriptions: number } };
+  const summary = await simControl(url, { action: 'status' });
   return { sockets: summary.live.sockets, serverSubscriptions: summary.live.subscriptions };
 }
 

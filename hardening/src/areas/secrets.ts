@@ -10,7 +10,7 @@ import { observed, sendCommand, type Outcome } from '../node-red/probe-client.js
 import { VIEWER_USER } from '../node-red/runtime.js';
 import type { NodeRedSession } from '../node-red/session.js';
 import { Tally } from '../report/tally.js';
-import { simControl } from '../support/sim-control.js';
+import { simControl } from '@stagelink/simulator';
 import { inPool, waitUntil } from '../support/time.js';
 
 const TAB = 'hardening-secrets';

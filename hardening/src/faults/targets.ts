@@ -1,5 +1,4 @@
-import { startSimulator, type Simulator } from '@stagelink/simulator';
-import { simControl } from '../support/sim-control.js';
+import { simControl, startSimulator, type ControlRequest, type Simulator } from '@stagelink/simulator';
 
 /** A one-machine simulator that can be stopped and started again on the same port: a server restart. */
 export class RestartableSim {
@@ -66,14 +65,14 @@ export class FaultTargets {
     return this.session.machines()[0]?.url ?? this.session.mediaServer.url;
   }
 
-  machineControl(body: Record<string, unknown>): Promise<void> {
-    return simControl(this.machine.url, body);
+  async machineControl(body: ControlRequest): Promise<void> {
+    await simControl(this.machine.url, body);
   }
 
   /** Control goes through a running machine other than the one the action stops or starts. */
-  sessionControl(body: Record<string, unknown>): Promise<void> {
+  async sessionControl(body: ControlRequest): Promise<void> {
     const via = this.session.machines().find((machine) => machine.running && machine.hostname !== body.hostname);
-    return simControl(via?.url ?? this.session.mediaServer.url, body);
+    await simControl(via?.url ?? this.session.mediaServer.url, body);
   }
 
   /** Live-update sockets open on both servers: the front ends' own, or leaks. */

@@ -11,6 +11,8 @@ export {
   type SimulatorOptions,
 } from './options.js';
 export { CONTROL_PATH, ControlPanel, type ControlAction } from './control.js';
+export { simControl, type ControlRequest } from './control-client.js';
+export type { SimulatorSummary, StateSummary } from './summary.js';
 export { Faults, type FailNext } from './faults.js';
 export { jsonLines, silentLog, type LogEntry, type LogSink } from './log.js';
 export { routeHandlers } from './routes/index.js';

@@ -1,8 +1,18 @@
 import type { Faults } from './faults.js';
+import type { LiveFaults, LiveStats } from './live/live-server.js';
+import type { SessionMachineView } from './session/session-machines.js';
 import type { SessionState } from './state/session-state.js';
 
+export type StateSummary = ReturnType<typeof summarise>;
+
+/** What the media-server port's control endpoint answers: the state summary, the live server's and (in `session`) the machines. */
+export interface SimulatorSummary extends StateSummary {
+  live: LiveStats & { faults: LiveFaults };
+  machines?: SessionMachineView[];
+}
+
 /** What the control endpoint answers: the switches and the state a test usually wants to check at a glance. */
-export function summarise(state: SessionState, faults: Faults, actions: readonly string[]): Record<string, unknown> {
+export function summarise(state: SessionState, faults: Faults, actions: readonly string[]) {
   return {
     scenario: state.scenario,
     dialect: state.words.dialect,

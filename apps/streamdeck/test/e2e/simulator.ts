@@ -1,5 +1,5 @@
 /** The simulator as the end-to-end tests use it: started, stopped and started again on the same port. */
-import { startSimulator, type LogSink, type Simulator } from '@stagelink/simulator';
+import { simControl, startSimulator, type ControlRequest, type LogSink, type Simulator } from '@stagelink/simulator';
 
 export const SEED = 7;
 
@@ -13,11 +13,6 @@ export function portOf(sim: Simulator): number {
 }
 
 /** Sends a fault or switch to the simulator's control endpoint. */
-export async function control(sim: Simulator, body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sim.mediaServer.url}/__sim/control`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`control ${JSON.stringify(body)} answered ${response.status}: ${await response.text()}`);
+export async function control(sim: Simulator, request: ControlRequest): Promise<void> {
+  await simControl(sim.mediaServer.url, request);
 }

@@ -1,4 +1,4 @@
-import { startSimulator, type LogEntry, type Simulator } from '@stagelink/simulator';
+import { simControl, startSimulator, type ControlRequest, type LogEntry, type Simulator, type SimulatorSummary } from '@stagelink/simulator';
 
 export interface TestSession {
   sim: Simulator;
@@ -6,7 +6,7 @@ export interface TestSession {
   requests: { method: string; path: string }[];
   /** Hostname to address of every machine, for the bridge's `hosts` (names a dialect may not make resolvable). */
   hosts: Record<string, string>;
-  control(action: Record<string, unknown>): Promise<unknown>;
+  control(action: ControlRequest): Promise<SimulatorSummary>;
   /** Requests that would change the show (POSTs to the session family) since `since`. */
   cuesSince(since: number): { method: string; path: string }[];
 }
@@ -25,13 +25,10 @@ export async function startSession(): Promise<TestSession> {
     sim,
     requests,
     hosts,
-    control: async (action) => {
+    control: (action) => {
       // Any running machine takes control actions: not the one being stopped, which closes as it answers.
       const running = sim.machines().find((machine) => machine.running && machine.hostname !== action.hostname)?.url ?? sim.mediaServer.url;
-      const answer = await fetch(`${running}/__sim/control`, { method: 'POST', body: JSON.stringify(action), headers: { 'content-type': 'application/json' } });
-      const body: unknown = await answer.json();
-      if (answer.status !== 200) throw new Error(`control ${JSON.stringify(action)}: ${answer.status} ${JSON.stringify(body)}`);
-      return body;
+      return simControl(running, action);
     },
     cuesSince: (since) => requests.slice(since).filter((entry) => entry.method === 'POST' && entry.path.startsWith('/api/session/') && !entry.path.startsWith('/__sim')),
   };

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import helper from 'node-red-node-test-helper';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import { startSimulator, type Simulator } from '@stagelink/simulator';
+import { simControl, startSimulator, type ControlRequest, type Simulator, type SimulatorSummary } from '@stagelink/simulator';
 
 /**
  * Shared test plumbing: the built node files (what ships, not the sources), the test helper on the workspace's
@@ -57,31 +57,14 @@ export function useSimulator(onStarted: (sim: Simulator) => void): void {
   });
 }
 
-/** `POST /__sim/control` on the media-server port; answers the simulator's state summary. */
-export async function control(sim: Simulator, body: Record<string, unknown>, port: 'mediaServer' | 'drive' = 'mediaServer'): Promise<SimSummary> {
-  const url = port === 'mediaServer' ? sim.mediaServer.url : sim.drive.url;
-  const response = await fetch(`${url}/__sim/control`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as SimSummary;
-  if (!response.ok) throw new Error(`control ${JSON.stringify(body)} answered ${response.status}: ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-export interface SimSummary {
-  loggedIn: boolean;
-  activeTransport: string[];
-  transports: { name: string; playmode: string; currentTrack: string }[];
-  failedOver: { actor: string; understudy: string }[];
-  routingPreset: string;
-  [key: string]: unknown;
+/** `POST /__sim/control` on the media-server port (or the drive's); answers the simulator's state summary. */
+export function control(sim: Simulator, request: ControlRequest, port: 'mediaServer' | 'drive' = 'mediaServer'): Promise<SimulatorSummary> {
+  return simControl(port === 'mediaServer' ? sim.mediaServer.url : sim.drive.url, request);
 }
 
 /** The simulator state, read through the control endpoint (a no-op action). */
-export async function simState(sim: Simulator): Promise<SimSummary> {
-  return control(sim, { action: 'latency', ms: 0 });
+export function simState(sim: Simulator): Promise<SimulatorSummary> {
+  return control(sim, { action: 'status' });
 }
 
 export interface Msg {
