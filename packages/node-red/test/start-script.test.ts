@@ -1,6 +1,6 @@
 import mqtt from 'mqtt';
 import { MOSQUITTO } from '@stagelink/bridge/testing';
-import { MediaServer, type Transport } from '@stagelink/core';
+import { MediaServer, sessionMachines, type Transport } from '@stagelink/core';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,8 +156,7 @@ describe('pnpm start', () => {
     const deployedIds = new Set(deployed.map((node) => node.id));
     expect(DASHBOARD.filter((node) => !deployedIds.has(node.id)).map((node) => `${node.type} ${node.name ?? node.id}`)).toEqual([]);
     const tab = deployed.find((node) => node.id === DASHBOARD_TAB?.id);
-    const session = await client.status.session();
-    const hostnames = [session.director, ...session.actors, ...session.understudies].map((machine) => machine?.hostname);
+    const hostnames = sessionMachines(await client.status.session()).map(({ machine }) => machine.hostname);
     expect(tab?.env?.map((variable) => variable.value).sort()).toEqual(hostnames.sort());
     // The r34 simulator names its machines differently: the example's own hostnames are the documents' words.
     if (dialect === 'r34') expect(tab?.env).not.toEqual(DASHBOARD_TAB?.env);

@@ -1,15 +1,14 @@
 // The show-monitor example names each machine's hostname once, as an environment variable of its flow named after
 // the machine (ACTOR_1 for "Actor 1"). The demo fills them in from the session the simulator reports, whose
 // hostnames differ by dialect (actor-1 in the API documents' words, ACTOR01 on an r34 director).
-import { MediaServer } from '@stagelink/core';
+import { MediaServer, sessionMachines } from '@stagelink/core';
 
 /** The session's hostnames by the environment variable that names each machine. */
 export async function sessionHostnames(url) {
   const client = new MediaServer({ host: url, followDirector: false });
   try {
-    const session = await client.status.session();
-    const machines = [session.director, ...session.actors, ...session.understudies].filter(Boolean);
-    return new Map(machines.map((machine) => [variableOf(machine.name), machine.hostname]));
+    const members = sessionMachines(await client.status.session());
+    return new Map(members.map(({ machine }) => [variableOf(machine.name), machine.hostname]));
   } finally {
     await client.close();
   }
