@@ -13,6 +13,8 @@ declare module '@stagelink/node-red/scripts/lib/start-demo.mjs' {
   export interface Demo {
     red: NodeRedProcess;
     sim: Simulator;
+    /** The show-monitor dashboard's page, e.g. http://127.0.0.1:41234/dashboard/show-monitor */
+    dashboardUrl: string;
     stop(): Promise<void>;
   }
 
