@@ -1,5 +1,7 @@
-import { palette } from './palette.js';
-import { fitText, keySvg, rect, text, textBlock, wrapText } from './svg.js';
+import { fitsOnOneLine, splitInTwo } from './fit-text.js';
+import { keyFace, type FaceLine } from './key-layout.js';
+import { inkOn, palette } from './palette.js';
+import type { StatusSymbol } from './symbols.js';
 
 /** What the transport key knows about its transport, from the shared, gently polled transport list. */
 export type TransportActivity = 'playing' | 'stopped' | 'unknown' | 'missing' | 'no-link';
@@ -17,41 +19,73 @@ export interface CueView {
   sending?: boolean;
 }
 
-const FOOT: Record<TransportActivity, { label: string; colour: string }> = {
-  playing: { label: 'PLAYING', colour: palette.text },
-  stopped: { label: '', colour: palette.muted },
-  unknown: { label: '', colour: palette.muted },
-  missing: { label: 'NOT FOUND', colour: palette.warning },
-  'no-link': { label: 'NO LINK', colour: palette.warning },
+/** A state the key has something to say about: its word, its symbol, and the word's colour on a dark face. */
+interface CueState {
+  word: string;
+  symbol: StatusSymbol;
+  colour: string;
+}
+
+const SENDING: CueState = { word: 'SENDING\u2026', symbol: 'sending', colour: palette.text };
+const ENGAGED: CueState = { word: 'ENGAGED', symbol: 'engaged', colour: palette.text };
+const DISENGAGED: CueState = { word: 'DISENGAGED', symbol: 'disengaged', colour: palette.caution };
+
+const ACTIVITY_STATES: Record<TransportActivity, CueState | undefined> = {
+  playing: { word: 'PLAYING', symbol: 'playing', colour: palette.text },
+  stopped: undefined,
+  unknown: undefined,
+  missing: { word: 'NOT FOUND', symbol: 'not-found', colour: palette.caution },
+  'no-link': { word: 'NO LINK', symbol: 'no-link', colour: palette.text },
 };
 
-const FOOT_SIZE = 13;
-
-/** The cue's name, and the state of its transport: green with a play mark while it plays. */
-export function cueFace(view: CueView): string {
-  const playing = view.activity === 'playing';
-  const foot = view.sending
-    ? { label: 'SENDING\u2026', colour: palette.text }
-    : view.engaged === undefined || view.activity === 'no-link'
-      ? FOOT[view.activity]
-      : { label: view.engaged ? 'ENGAGED' : 'DISENGAGED', colour: view.engaged ? palette.text : palette.warning };
-  return keySvg(
-    playing ? palette.playing : palette.neutral,
-    text(view.command, { y: 26, size: 15, colour: playing ? palette.text : palette.muted, bold: true }),
-    textBlock(wrapText(view.name, 22, 2), { centreY: 72, size: 22, colour: palette.text, bold: true }),
-    playing ? '<polygon points="12,112 12,130 27,121" fill="#ffffff"/>' : '',
-    view.activity === 'no-link' ? rect(0, 136, 144, 8, palette.warning) : '',
-    text(footLine(view, foot.label), { x: playing ? 80 : 72, y: 126, size: FOOT_SIZE, colour: foot.colour }),
-  );
+/**
+ * The command as a key shows it, whole on one line at the smallest size: "go to" is always the arrow, so every
+ * go-to key reads alike, and SECTION is shortened where the command would not fit otherwise.
+ */
+export function commandWord(command: string): string {
+  const word = command.replace(/^GO TO /, '\u2192 ');
+  return fitsOnOneLine(word, true) ? word : word.replace(/\bSECTION\b/, 'SECT.');
 }
 
 /**
- * The transport and its state under the cue's name. The state word matters most: it is never cut off. The
- * transport is left out where the name above already is the transport, or where both do not fit.
+ * The cue on top and, under it, the state of its transport when there is one to tell. Green with a play mark
+ * while the transport plays; the grey link face while the server cannot be reached.
  */
-function footLine(view: CueView, label: string): string {
-  if (label === '') return view.transport;
-  if (view.name === view.transport) return label;
-  const both = `${view.transport} \u00b7 ${label}`;
-  return fitText(both, FOOT_SIZE) === both ? both : label;
+export function cueFace(view: CueView): string {
+  const state = stateOf(view);
+  const background = view.activity === 'no-link' ? palette.noLink : view.activity === 'playing' ? palette.playing : palette.neutral;
+  const ink = inkOn(background);
+  const [top, bottom] = state ? [cueLine(view, ink), stateLine(state, background, ink)] : idleLines(view, ink);
+  return keyFace({
+    background,
+    ...(state ? { symbol: { shape: state.symbol, colour: bottom.colour } } : {}),
+    name: top,
+    state: bottom,
+  });
+}
+
+function stateOf(view: CueView): CueState | undefined {
+  if (view.sending) return SENDING;
+  if (view.engaged === undefined || view.activity === 'no-link') return ACTIVITY_STATES[view.activity];
+  return view.engaged ? ENGAGED : DISENGAGED;
+}
+
+const isPlain = (view: CueView): boolean => view.name === view.transport;
+
+/** The cue: its name, or its command where the name is only the transport. */
+function cueLine(view: CueView, ink: string): FaceLine {
+  return { text: isPlain(view) ? commandWord(view.command) : view.name, size: 24, colour: ink, bold: true };
+}
+
+function stateLine(state: CueState, background: string, ink: string): FaceLine {
+  return { text: state.word, size: 26, colour: background === palette.neutral ? state.colour : ink, bold: true };
+}
+
+/** With no state to tell, the bottom line says what the top one leaves out, or carries the rest of a long name. */
+function idleLines(view: CueView, ink: string): [FaceLine, FaceLine] {
+  const top = cueLine(view, ink);
+  const aside = (text: string): FaceLine => ({ text, size: 20, colour: palette.muted });
+  if (isPlain(view)) return [top, aside(view.transport)];
+  const halves = fitsOnOneLine(view.name, true) ? undefined : splitInTwo(view.name, true);
+  return halves ? [{ ...top, text: halves[0] }, { ...top, text: halves[1] }] : [top, aside(commandWord(view.command))];
 }

@@ -1,47 +1,57 @@
 /**
- * Faces every kind of key shares: the link to the server is down, the key is not set up yet, or the key is
- * waiting for its first value. None of them ever shows a number, so nothing stale can pass for live.
+ * Faces every kind of key shares: the link to the server is down, the key is waiting for its first value, it
+ * is not set up, or the server answered with something it cannot use. None of them ever shows a number, so
+ * nothing stale can pass for live; what exactly went wrong is in the plugin log and the settings page.
  */
+import { keyFace } from './key-layout.js';
 import { palette } from './palette.js';
-import { frame, keySvg, text, textBlock, wrapText } from './svg.js';
 
-/** The link to the media server is down: an explicit, unmistakable face, the same on every key. */
-export function offlineFace(label: string, detail: string): string {
-  return keySvg(
-    palette.noLink,
-    frame(palette.muted),
-    text(label, { y: 28, size: 16, colour: palette.muted }),
-    text('OFFLINE', { y: 82, size: 24, colour: palette.text, bold: true }),
-    text(detail, { y: 122, size: 14, colour: palette.muted }),
-  );
+/** Our link to the media server is down: the same face on every key, whatever the key shows otherwise. */
+export function noLinkFace(name: string): string {
+  return keyFace({
+    background: palette.noLink,
+    symbol: { shape: 'no-link', colour: palette.text },
+    name: { text: name, size: 22, colour: palette.text },
+    state: { text: 'NO LINK', size: 28, colour: palette.text, bold: true },
+  });
+}
+
+export type WaitingReason = 'connecting' | 'no data' | 'loading';
+
+const WAITING_WORDS: Record<WaitingReason, string> = {
+  connecting: 'CONNECTING',
+  // The link is up but the values stopped coming.
+  'no data': 'NO DATA',
+  // The Stream Deck app has not sent the plugin's settings yet.
+  loading: 'LOADING',
+};
+
+/** Connected or connecting, with no value yet: never a number. */
+export function waitingFace(name: string, reason: WaitingReason): string {
+  return keyFace({
+    background: palette.neutral,
+    symbol: { shape: 'waiting', colour: palette.muted },
+    name: { text: name, size: 22, colour: palette.text },
+    state: { text: WAITING_WORDS[reason], size: 26, colour: palette.muted, bold: true },
+  });
 }
 
 /** The key needs something from the operator (a host, a transport, a valid value). */
-export function setupFace(label: string, message: string): string {
-  return keySvg(
-    palette.neutral,
-    text(label, { y: 28, size: 16, colour: palette.muted }),
-    text('SET UP', { y: 62, size: 22, colour: palette.warning, bold: true }),
-    textBlock(wrapText(message, 14, 3), { centreY: 102, size: 14, colour: palette.text }),
-  );
-}
-
-/** Connected or connecting, with no value yet: dashes, never a number. */
-export function waitingFace(label: string, detail: string): string {
-  return keySvg(
-    palette.neutral,
-    text(label, { y: 28, size: 16, colour: palette.muted }),
-    text('--', { y: 88, size: 40, colour: palette.muted, bold: true }),
-    text(detail, { y: 124, size: 14, colour: palette.muted }),
-  );
+export function setupFace(name: string): string {
+  return keyFace({
+    background: palette.neutral,
+    symbol: { shape: 'set-up', colour: palette.attention },
+    name: { text: name, size: 22, colour: palette.text },
+    state: { text: 'SET UP', size: 28, colour: palette.attention, bold: true },
+  });
 }
 
 /** The server answered, but not with what the key asked for (unknown machine, refused request). */
-export function problemFace(label: string, message: string): string {
-  return keySvg(
-    palette.neutral,
-    text(label, { y: 28, size: 16, colour: palette.muted }),
-    text('PROBLEM', { y: 62, size: 22, colour: palette.error, bold: true }),
-    textBlock(wrapText(message, 14, 3), { centreY: 102, size: 14, colour: palette.text }),
-  );
+export function problemFace(name: string): string {
+  return keyFace({
+    background: palette.neutral,
+    symbol: { shape: 'problem', colour: palette.caution },
+    name: { text: name, size: 22, colour: palette.text },
+    state: { text: 'PROBLEM', size: 28, colour: palette.caution, bold: true },
+  });
 }

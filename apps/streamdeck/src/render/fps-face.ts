@@ -1,6 +1,7 @@
 import type { FpsAlert } from '@stagelink/core';
-import { fpsAlertColour, palette } from './palette.js';
-import { keySvg, text } from './svg.js';
+import { keyFace } from './key-layout.js';
+import { fpsAlertColour, inkOn } from './palette.js';
+import type { StatusSymbol } from './symbols.js';
 
 export interface FpsReading {
   /** `LOCAL` or the machine's hostname. */
@@ -9,20 +10,22 @@ export interface FpsReading {
   fps: number;
   /** Core's classification of the rolling average against the target; `none` when no target is set. */
   alert: FpsAlert | 'none';
-  target?: number;
 }
+
+const ALERT_SYMBOLS: Record<FpsAlert, StatusSymbol> = { ok: 'ok', warning: 'warning', error: 'error' };
 
 export function formatFps(fps: number): string {
   return fps >= 100 ? fps.toFixed(0) : fps.toFixed(1);
 }
 
-/** A live FPS value on the colour of its alert level. */
+/** A live FPS value on the colour of its alert level, with the alert's symbol; no symbol without a target. */
 export function fpsFace(reading: FpsReading): string {
-  const foot = reading.target === undefined ? 'FPS' : `FPS / ${formatFps(reading.target).replace(/\.0$/, '')}`;
-  return keySvg(
-    fpsAlertColour(reading.alert),
-    text(reading.machine, { y: 28, size: 16, colour: palette.text }),
-    text(formatFps(reading.fps), { y: 90, size: 44, colour: palette.text, bold: true }),
-    text(foot, { y: 124, size: 16, colour: palette.text }),
-  );
+  const background = fpsAlertColour(reading.alert);
+  const ink = inkOn(background);
+  return keyFace({
+    background,
+    ...(reading.alert === 'none' ? {} : { symbol: { shape: ALERT_SYMBOLS[reading.alert], colour: ink } }),
+    name: { text: reading.machine, size: 22, colour: ink },
+    state: { text: `${formatFps(reading.fps)} FPS`, size: 36, colour: ink, bold: true },
+  });
 }

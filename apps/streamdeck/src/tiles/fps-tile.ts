@@ -15,10 +15,11 @@ import {
   RollingAverage,
 } from '@stagelink/core';
 import { fpsFace } from '../render/fps-face.js';
-import { offlineFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
+import { noLinkFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
 import { numberSetting, textSetting, type FpsKeySettings, type HostChoice } from '../settings.js';
 import { FramePresenter } from '../state/frame-presenter.js';
 import { HostBinding, hostLabel, hostProblem } from './host-binding.js';
+import { ReasonLog } from './reason-log.js';
 import type { KeySurface, Tile, TileContext } from './tile.js';
 
 /** Monitors send every 100 ms: a value older than this means the monitor stopped, not that it is steady. */
@@ -28,6 +29,7 @@ export class FpsTile implements Tile<FpsKeySettings> {
   readonly #presenter: FramePresenter;
   readonly #binding: HostBinding;
   readonly #average = new RollingAverage();
+  readonly #reasons: ReasonLog;
   #subscription: LiveSubscription | undefined;
   /** What the subscription is for (origin and machine): unchanged settings keep it. */
   #watching: string | undefined;
@@ -45,6 +47,7 @@ export class FpsTile implements Tile<FpsKeySettings> {
   ) {
     this.#presenter = new FramePresenter((svg) => surface.setImage(svg));
     this.#binding = new HostBinding(context.pool);
+    this.#reasons = new ReasonLog(context.logger, () => `FPS key ${this.#machineLabel}`);
     if (context.visible) this.#presenter.appear();
   }
 
@@ -62,16 +65,19 @@ export class FpsTile implements Tile<FpsKeySettings> {
     } catch (error) {
       this.#unsubscribe();
       this.#binding.release();
-      this.#presenter.show(setupFace('FPS', reasonOf(error)));
+      this.#reasons.tell(reasonOf(error));
+      this.#presenter.show(setupFace('FPS'));
       return;
     }
     const binding = this.#binding.bind(host);
     if (binding.kind !== 'bound') {
       this.#unsubscribe();
       const problem = hostProblem(binding);
-      this.#presenter.show(problem ? setupFace('FPS', problem) : waitingFace('FPS', 'loading settings'));
+      if (problem) this.#reasons.tell(problem);
+      this.#presenter.show(problem ? setupFace('FPS') : waitingFace('FPS', 'loading'));
       return;
     }
+    this.#reasons.clear();
     this.#hostText = hostLabel(binding.lease.origin);
     const watching = `${binding.lease.origin}\u0000${machine ?? ''}`;
     if (watching !== this.#watching || !this.#subscription) {
@@ -103,13 +109,14 @@ export class FpsTile implements Tile<FpsKeySettings> {
             this.#subscribe(server, request);
             return;
           }
-          this.context.logger.warn(`FPS of ${this.#machineLabel} on ${this.#hostText}: ${error.message}`);
+          this.#reasons.tell(`no FPS from ${this.#hostText} (check the machine name): ${error.message}`);
           this.#latest = undefined;
-          this.#presenter.show(problemFace(this.#machineLabel, 'No FPS from this machine: check the name.'));
+          this.#presenter.show(problemFace(this.#machineLabel));
         },
       });
     } catch (error) {
-      this.#presenter.show(problemFace(this.#machineLabel, reasonOf(error)));
+      this.#reasons.tell(reasonOf(error));
+      this.#presenter.show(problemFace(this.#machineLabel));
     }
   }
 
@@ -148,12 +155,12 @@ export class FpsTile implements Tile<FpsKeySettings> {
 
   #render(status: LiveStatus): void {
     if (status === 'offline') {
-      this.#presenter.show(offlineFace(`FPS ${this.#machineLabel}`, this.#hostText));
+      this.#presenter.show(noLinkFace(this.#machineLabel));
       return;
     }
     const average = this.#average.value;
     if (status === 'connecting' || this.#latest === undefined || average === undefined) {
-      this.#presenter.show(waitingFace(`FPS ${this.#machineLabel}`, status === 'connecting' ? 'connecting' : 'no data'));
+      this.#presenter.show(waitingFace(this.#machineLabel, status === 'connecting' ? 'connecting' : 'no data'));
       return;
     }
     this.#presenter.show(
@@ -161,7 +168,6 @@ export class FpsTile implements Tile<FpsKeySettings> {
         machine: this.#machineLabel,
         fps: this.#latest,
         alert: this.#target === undefined ? 'none' : classifyFps(average, this.#target),
-        ...(this.#target === undefined ? {} : { target: this.#target }),
       }),
     );
   }

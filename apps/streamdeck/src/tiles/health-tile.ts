@@ -4,18 +4,20 @@
  * docs/api-notes.md). A press polls at once.
  */
 import { type HealthEntry, reasonOf, worstHealth } from '@stagelink/core';
-import { offlineFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
+import { noLinkFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
 import { healthFace } from '../render/health-face.js';
 import { textSetting, type HealthKeySettings, type HostChoice } from '../settings.js';
 import { FramePresenter } from '../state/frame-presenter.js';
 import { isLinkDown } from '../state/link.js';
 import type { PollState } from '../state/shared-poll.js';
-import { HostBinding, hostLabel, hostProblem } from './host-binding.js';
+import { HostBinding, hostProblem } from './host-binding.js';
+import { ReasonLog } from './reason-log.js';
 import type { KeySurface, Tile, TileContext } from './tile.js';
 
 export class HealthTile implements Tile<HealthKeySettings> {
   readonly #presenter: FramePresenter;
   readonly #binding: HostBinding;
+  readonly #reasons: ReasonLog;
   #stopWatching: (() => void) | undefined;
   #machine: string | undefined;
   #disposed = false;
@@ -26,6 +28,7 @@ export class HealthTile implements Tile<HealthKeySettings> {
   ) {
     this.#presenter = new FramePresenter((svg) => surface.setImage(svg));
     this.#binding = new HostBinding(context.pool);
+    this.#reasons = new ReasonLog(context.logger, () => `Health key ${this.#machine ?? 'SESSION'}`);
     if (context.visible) this.#presenter.appear();
   }
 
@@ -36,7 +39,8 @@ export class HealthTile implements Tile<HealthKeySettings> {
     if (binding.kind !== 'bound') {
       this.#unwatch();
       const problem = hostProblem(binding);
-      this.#presenter.show(problem ? setupFace('HEALTH', problem) : waitingFace('HEALTH', 'loading settings'));
+      if (problem) this.#reasons.tell(problem);
+      this.#presenter.show(problem ? setupFace('HEALTH') : waitingFace('HEALTH', 'loading'));
       return;
     }
     if (binding.changed || !this.#stopWatching) {
@@ -69,23 +73,30 @@ export class HealthTile implements Tile<HealthKeySettings> {
   #render(state: PollState<HealthEntry[]>): void {
     if (this.#disposed) return;
     const scope = this.#machine ?? 'SESSION';
-    const origin = this.#binding.lease?.origin ?? '';
     switch (state.status) {
       case 'connecting':
-        this.#presenter.show(waitingFace(`HEALTH ${scope}`, 'connecting'));
+        this.#presenter.show(waitingFace(scope, 'connecting'));
         return;
       case 'offline':
-        this.#presenter.show(
-          isLinkDown(state.error) ? offlineFace(`HEALTH ${scope}`, hostLabel(origin)) : problemFace(`HEALTH ${scope}`, reasonOf(state.error)),
-        );
+        if (isLinkDown(state.error)) {
+          this.#presenter.show(noLinkFace(scope));
+          return;
+        }
+        this.#showProblem(scope, reasonOf(state.error));
         return;
       case 'online':
-        this.#presenter.show(
-          Array.isArray(state.value)
-            ? healthFace({ scope, severity: worstHealth(state.value, this.#machine) })
-            : problemFace(`HEALTH ${scope}`, 'The server sent no health list.'),
-        );
+        if (!Array.isArray(state.value)) {
+          this.#showProblem(scope, 'The server sent no health list.');
+          return;
+        }
+        this.#reasons.clear();
+        this.#presenter.show(healthFace({ scope, severity: worstHealth(state.value, this.#machine) }));
     }
+  }
+
+  #showProblem(scope: string, reason: string): void {
+    this.#reasons.tell(reason);
+    this.#presenter.show(problemFace(scope));
   }
 
   #unwatch(): void {

@@ -5,7 +5,7 @@
  * cue lane, so presses land in the order they were made; a cue still out after a moment shows as sending.
  */
 import { reasonOf } from '@stagelink/core';
-import { cueFace, type TransportActivity } from '../render/cue-face.js';
+import { commandWord, cueFace, type TransportActivity } from '../render/cue-face.js';
 import { setupFace, waitingFace } from '../render/faces.js';
 import type { HostChoice, TransportKeySettings } from '../settings.js';
 import { fireCue, readCue, type CueReading } from '../state/cue.js';
@@ -15,6 +15,7 @@ import type { TransportList } from '../state/server-pool.js';
 import type { PollState } from '../state/shared-poll.js';
 import { activityOf, asTransportList, engagedOf } from '../state/transport-activity.js';
 import { HostBinding, hostProblem } from './host-binding.js';
+import { ReasonLog } from './reason-log.js';
 import type { KeySurface, Tile, TileContext } from './tile.js';
 
 /** Manifest states of the transport action: 0 idle, 1 playing. */
@@ -26,6 +27,7 @@ export const SENDING_FACE_DELAY_MS = 150;
 export class TransportTile implements Tile<TransportKeySettings> {
   readonly #presenter: FramePresenter;
   readonly #binding: HostBinding;
+  readonly #reasons: ReasonLog;
   #reading: CueReading = { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
   #hostProblem: string | undefined;
   #stopWatching: (() => void) | undefined;
@@ -42,6 +44,7 @@ export class TransportTile implements Tile<TransportKeySettings> {
   ) {
     this.#presenter = new FramePresenter((svg) => surface.setImage(svg));
     this.#binding = new HostBinding(context.pool);
+    this.#reasons = new ReasonLog(context.logger, () => `${labelOf(this.#reading)} key`);
     if (context.visible) this.#presenter.appear();
   }
 
@@ -102,18 +105,18 @@ export class TransportTile implements Tile<TransportKeySettings> {
   #render(state: PollState<TransportList>): void {
     if (this.#disposed) return;
     const reading = this.#reading;
-    if (!reading.ok) {
+    const problem = reading.ok ? this.#hostProblem : reading.problem;
+    const label = commandWord(labelOf(reading));
+    if (problem) {
+      this.#reasons.tell(problem);
       this.#showState(TRANSPORT_STATE.idle);
-      this.#presenter.show(setupFace(reading.label, reading.problem));
+      this.#presenter.show(setupFace(label));
       return;
     }
-    if (this.#hostProblem) {
-      this.#showState(TRANSPORT_STATE.idle);
-      this.#presenter.show(setupFace(reading.cue.label, this.#hostProblem));
-      return;
-    }
+    this.#reasons.clear();
+    if (!reading.ok) return;
     if (!this.#binding.lease) {
-      this.#presenter.show(waitingFace(reading.cue.label, 'loading settings'));
+      this.#presenter.show(waitingFace(label, 'loading'));
       return;
     }
     const { cue } = reading;
@@ -161,6 +164,10 @@ export class TransportTile implements Tile<TransportKeySettings> {
     this.#stopWatching?.();
     this.#stopWatching = undefined;
   }
+}
+
+function labelOf(reading: CueReading): string {
+  return reading.ok ? reading.cue.label : reading.label;
 }
 
 function activityFrom(state: PollState<TransportList>, transport: string): TransportActivity {

@@ -19,7 +19,7 @@ const LEVEL = 'com.stagelink.mediaserver.level';
 
 /** The number an FPS key draws and the colour it draws it on. */
 function fpsDrawn(svg: string): { fps: number; background: string } | undefined {
-  const fps = /font-size="44"[^>]*>(\d+(?:\.\d)?)</.exec(svg)?.[1];
+  const fps = />(\d+(?:\.\d)?) FPS</.exec(svg)?.[1];
   const background = /<rect x="0" y="0" width="144" height="144" fill="(#[0-9a-f]{6})"/.exec(svg)?.[1];
   return fps === undefined || background === undefined ? undefined : { fps: Number(fps), background };
 }
@@ -142,18 +142,17 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
       15_000,
     );
     if (target === 120) expect(fpsDrawn(svg)?.background).toBe(palette.error);
-    expect(svg).toContain(`FPS / ${target}`);
   });
 
-  it('shows the FPS, turns to the offline face when the simulator stops, and recovers after it restarts', async () => {
+  it('shows the FPS, turns to NO LINK when the simulator stops, and recovers after it restarts', async () => {
     deck.appear({ action: FPS, context: 'fps', settings: { target: 60 } });
-    const live = (svg: string): boolean => /font-size="44"[^>]*>\d+(\.\d)?</.test(svg);
+    const live = (svg: string): boolean => fpsDrawn(svg) !== undefined;
     await deck.waitForLatestImage('fps', live, 'a live FPS value', 15_000);
 
     const port = portOf(sim);
     await client.close();
     await sim.close();
-    await deck.waitForLatestImage('fps', (svg) => svg.includes('OFFLINE'), 'the offline face', 15_000);
+    await deck.waitForLatestImage('fps', (svg) => svg.includes('>NO LINK<'), 'the no-link face', 15_000);
 
     sim = await startSim(port);
     client = new MediaServer({ host: sim.mediaServer.url });
@@ -167,7 +166,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     deck.appear({ action: FPS, context: 'fps-b', settings: {}, column: 1 });
     deck.appear({ action: FPS, context: 'fps-remote', settings: { machine: remote }, column: 2 });
     deck.appear({ action: HEALTH, context: 'health', settings: {}, column: 3 });
-    const live = (svg: string): boolean => /font-size="44"[^>]*>\d/.test(svg);
+    const live = (svg: string): boolean => fpsDrawn(svg) !== undefined;
     for (const context of ['fps-a', 'fps-b', 'fps-remote']) await deck.waitForLatestImage(context, live, `a live FPS value on ${context}`, 15_000);
     // The local FPS (shared by two keys), the remote machine's FPS, and the director's list of monitored machines
     // the remote key's monitor name comes from.
@@ -181,7 +180,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
 
   it('repaints a key at most 4 times a second, and not at all once it is hidden', async () => {
     deck.appear({ action: FPS, context: 'fps', settings: { target: 60 } });
-    await deck.waitForLatestImage('fps', (svg) => /font-size="44"[^>]*>\d/.test(svg), 'a live FPS value', 15_000);
+    await deck.waitForLatestImage('fps', (svg) => fpsDrawn(svg) !== undefined, 'a live FPS value', 15_000);
     // Values arrive every 100 ms; count the frames over a 3 s window, with generous bounds.
     const from = deck.sent('setImage', 'fps').length;
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -202,7 +201,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
 
   it('lights a key while its transport loops or plays a section, as shipping directors name those playmodes', async () => {
     deck.appear({ action: TRANSPORT, context: 'loop-main', settings: { command: 'playloopsection', transport: 'main' } });
-    await deck.waitForImage('loop-main', (svg) => svg.includes('LOOP SECTION'), 'the cue face');
+    await deck.waitForImage('loop-main', (svg) => svg.includes('>LOOP SECT.<'), 'the cue face');
     deck.press('loop-main');
     await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'loop-main'), 'showOk');
     expect(await playmodeOf('main')).toBe('Loop');
@@ -431,7 +430,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
   it("exits within 5 s when the Stream Deck app's socket closes", async () => {
     deck.appear({ action: FPS, context: 'fps', settings: {} });
     deck.appear({ action: HEALTH, context: 'health', settings: {}, column: 1 });
-    await deck.waitForImage('health', (svg) => svg.includes('HEALTH'), 'the health key painted');
+    await deck.waitForImage('health', (svg) => svg.startsWith('<svg'), 'the health key painted');
 
     deck.closeSocket();
     const exit = await Promise.race([deck.exited(), new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 5000))]);

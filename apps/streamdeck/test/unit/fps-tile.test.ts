@@ -1,10 +1,13 @@
 import { livePresets } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FPS_STALE_AFTER_MS, FpsTile } from '../../src/tiles/fps-tile.js';
+import { palette } from '../../src/render/palette.js';
+import { readFace } from './face-reading.js';
 import { keyRecorder, quietLogger, stubPool, stubServer } from './stubs.js';
 
 const host = { kind: 'host', host: 'http://10.0.0.5' } as const;
-const bigNumber = (svg: string): string | undefined => /font-size="44"[^>]*>([^<]+)</.exec(svg)?.[1];
+const bigNumber = (svg: string): string | undefined => />(\d+(?:\.\d)?) FPS</.exec(svg)?.[1];
+const background = (svg: string | undefined): string | undefined => (svg === undefined ? undefined : readFace(svg).background);
 
 describe('FPS tile', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -74,21 +77,20 @@ describe('FPS tile', () => {
     for (let i = 0; i < 10; i++) live.emit(59.94);
     vi.advanceTimersByTime(300);
     expect(bigNumber(key.latest)).toBe('59.9');
-    expect(key.latest).toContain('#1f9d55');
-    expect(key.latest).toContain('FPS / 60');
+    expect(background(key.latest)).toBe(palette.ok);
     // One dip does not raise the alarm (the average over 10 samples stays near the target)...
     live.emit(40);
     vi.advanceTimersByTime(300);
     expect(bigNumber(key.latest)).toBe('40.0');
-    expect(key.latest).not.toContain('#d62d20');
+    expect(background(key.latest)).toBe(palette.ok);
     // ...a sustained drop does.
     for (let i = 0; i < 10; i++) live.emit(40);
     vi.advanceTimersByTime(300);
-    expect(key.latest).toContain('#d62d20');
+    expect(background(key.latest)).toBe(palette.error);
     tile.dispose();
   });
 
-  it('turns to the offline face at once and shows no old value after reconnecting', () => {
+  it('turns to NO LINK at once and shows no old value after reconnecting', () => {
     const { live, key, tile } = setUp();
     tile.configure({ target: 60 }, host);
     live.setStatus('online');
@@ -96,12 +98,12 @@ describe('FPS tile', () => {
     vi.advanceTimersByTime(300);
     live.setStatus('offline');
     vi.advanceTimersByTime(300);
-    expect(key.latest).toContain('OFFLINE');
+    expect(key.latest).toContain('>NO LINK<');
     expect(bigNumber(key.latest)).toBeUndefined();
     live.setStatus('online');
     vi.advanceTimersByTime(300);
     expect(bigNumber(key.latest)).toBeUndefined();
-    expect(key.latest).toContain('--');
+    expect(key.latest).toContain('>NO DATA<');
     live.emit(50);
     vi.advanceTimersByTime(300);
     expect(bigNumber(key.latest)).toBe('50.0');
@@ -115,7 +117,7 @@ describe('FPS tile', () => {
     live.emit(60);
     vi.advanceTimersByTime(FPS_STALE_AFTER_MS + 300);
     expect(bigNumber(key.latest)).toBeUndefined();
-    expect(key.latest).toContain('no data');
+    expect(key.latest).toContain('>NO DATA<');
     tile.dispose();
   });
 

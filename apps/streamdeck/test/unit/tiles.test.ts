@@ -43,14 +43,14 @@ describe('health tiles', () => {
     expect(stub.server.status.health).toHaveBeenCalledTimes(3);
   });
 
-  it('shows the offline face when the server cannot be reached, and a press polls at once', async () => {
+  it('shows NO LINK when the server cannot be reached, and a press polls at once', async () => {
     const stub = stubServer();
     stub.server.status.health.mockRejectedValue(new ConnectionError('http://10.0.0.5 refused the connection.'));
     const key = keyRecorder();
     const tile = new HealthTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
     tile.configure({}, host);
     await vi.advanceTimersByTimeAsync(300);
-    expect(key.latest).toContain('OFFLINE');
+    expect(key.latest).toContain('>NO LINK<');
     stub.server.status.health.mockResolvedValue([entry('media-1', 'error')]);
     tile.press();
     await vi.advanceTimersByTimeAsync(300);
@@ -58,21 +58,25 @@ describe('health tiles', () => {
     tile.dispose();
   });
 
-  it('names a problem that is not the link instead of showing the offline face', async () => {
+  it('shows PROBLEM for an answer it cannot use, not NO LINK, and logs why once per reason', async () => {
     const stub = stubServer();
     stub.server.status.health.mockRejectedValue(new InvalidInputError('The machine name is empty.'));
     const key = keyRecorder();
-    const tile = new HealthTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
+    const logger = { warn: vi.fn() };
+    const tile = new HealthTile(key.surface, { pool: stubPool(stub.asMediaServer), logger, visible: true });
     tile.configure({}, host);
     await vi.advanceTimersByTimeAsync(300);
-    expect(key.latest).not.toContain('OFFLINE');
+    expect(key.latest).not.toContain('NO LINK');
     expect(key.latest).toContain('>PROBLEM<');
-    expect(key.latest).toContain('The machine');
+    tile.press();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(logger.warn.mock.calls).toEqual([['Health key SESSION: The machine name is empty.']]);
     stub.server.status.health.mockRejectedValue(new TypeError('Cannot read properties of undefined'));
     tile.press();
     await vi.advanceTimersByTimeAsync(300);
-    expect(key.latest).not.toContain('OFFLINE');
+    expect(key.latest).not.toContain('NO LINK');
     expect(key.latest).toContain('>PROBLEM<');
+    expect(logger.warn).toHaveBeenCalledTimes(2);
     tile.dispose();
   });
 });
@@ -111,6 +115,18 @@ describe('transport tiles', () => {
     await settle();
     expect(key.alerts).toBe(2);
     expect(server.transport.send).not.toHaveBeenCalled();
+    tile.dispose();
+  });
+
+  it('shows SET UP with the command on the key and says in the log what is missing', async () => {
+    const key = keyRecorder();
+    const logger = { warn: vi.fn() };
+    const tile = new TransportTile(key.surface, { pool: stubPool(stubServer().asMediaServer), logger, visible: true });
+    tile.configure({ command: 'gototimecode', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.latest).toContain('>\u2192 TIMECODE<');
+    expect(key.latest).toContain('>SET UP<');
+    expect(logger.warn.mock.calls).toEqual([[expect.stringMatching(/^GO TO TIMECODE key: Set the timecode/)]]);
     tile.dispose();
   });
 

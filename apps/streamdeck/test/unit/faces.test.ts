@@ -1,0 +1,293 @@
+/**
+ * Every key face in every state, checked as a 72 px key and as a 144 px one (the same SVG, scaled by the
+ * Stream Deck app): text large enough, never running past the key's edge, readable against its background,
+ * at most two lines, and each state told apart by a word or a symbol, not by colour alone.
+ */
+import { TRANSPORT_COMMANDS, type FpsAlert, type Severity } from '@stagelink/core';
+import { describe, expect, it } from 'vitest';
+import { MIN_TEXT_CONTRAST, contrastRatio } from '../../src/render/contrast.js';
+import { commandWord, cueFace, type CueView, type TransportActivity } from '../../src/render/cue-face.js';
+import { noLinkFace, problemFace, setupFace, waitingFace, type WaitingReason } from '../../src/render/faces.js';
+import { TEXT_MARGIN } from '../../src/render/fit-text.js';
+import { fpsFace } from '../../src/render/fps-face.js';
+import { healthFace } from '../../src/render/health-face.js';
+import { palette } from '../../src/render/palette.js';
+import { KEY_SIZE, keySvg, text } from '../../src/render/svg.js';
+import { textWidth } from '../../src/render/text-width.js';
+import { readCue } from '../../src/state/cue.js';
+import { readFace, wordsOf } from './face-reading.js';
+
+/** The smallest text a key of this many pixels may show: 10 px on a standard key is 20 px on the canvas. */
+const SMALLEST_TEXT_PX = { 72: 10, 144: 20 } as const;
+type KeyPixels = keyof typeof SMALLEST_TEXT_PX;
+const KEY_PIXELS = [72, 144] as const satisfies readonly KeyPixels[];
+
+/** Arial's ascent and descent, as parts of the font size: how far a line reaches above and below its baseline. */
+const ASCENT = 0.905;
+const DESCENT = 0.212;
+/** The status symbol's box ends here (with its stroke). */
+const SYMBOL_BOTTOM = 50;
+
+/** What is wrong with a face shown on a key of `pixels` pixels; empty when nothing is. */
+function defectsOf(svg: string, pixels: KeyPixels): string[] {
+  const scale = pixels / KEY_SIZE;
+  const face = readFace(svg);
+  const defects: string[] = [];
+  if (face.texts.length > 2) defects.push(`${face.texts.length} lines of text`);
+  let above = face.shapes === '' ? 0 : SYMBOL_BOTTOM;
+  for (const line of face.texts) {
+    const name = `"${line.content}"`;
+    if (line.family !== 'Arial') defects.push(`${name} in ${line.family}`);
+    if (line.size * scale < SMALLEST_TEXT_PX[pixels]) defects.push(`${name} at ${line.size * scale} px`);
+    if (line.anchor !== 'middle') defects.push(`${name} not centred`);
+    const half = textWidth(line.content, line.size, line.bold) / 2;
+    if ((line.x - half) * scale < TEXT_MARGIN * scale || (line.x + half) * scale > (KEY_SIZE - TEXT_MARGIN) * scale) {
+      defects.push(`${name} cut: ${Math.round(half * 2 * scale)} px wide`);
+    }
+    const top = line.y - ASCENT * line.size;
+    const bottom = line.y + DESCENT * line.size;
+    if (top < above || bottom > KEY_SIZE) defects.push(`${name} overlaps what is above it or leaves the key`);
+    above = bottom;
+    const contrast = contrastRatio(line.colour, face.background);
+    if (contrast < MIN_TEXT_CONTRAST) defects.push(`${name} at ${contrast.toFixed(2)}:1 on ${face.background}`);
+  }
+  return defects;
+}
+
+function expectReadable(faces: readonly (readonly [string, string])[]): void {
+  for (const pixels of KEY_PIXELS) {
+    const defects = faces.flatMap(([title, svg]) => defectsOf(svg, pixels).map((defect) => `${title} at ${pixels} px: ${defect}`));
+    expect(defects).toEqual([]);
+  }
+}
+
+/** The text of the state line (the bottom one). */
+const stateLine = (svg: string): string | undefined => wordsOf(svg).at(-1);
+
+/** Pairs of states whose faces look the same once colour is taken away. */
+function alikeWithoutColour(faces: Record<string, string>): string[] {
+  const entries = Object.entries(faces);
+  return entries.flatMap(([one, svg], index) =>
+    entries.slice(index + 1).flatMap(([other, otherSvg]) => {
+      const a = readFace(svg);
+      const b = readFace(otherSvg);
+      const sameWords = stateLine(svg) === stateLine(otherSvg);
+      return sameWords && a.shapes === b.shapes ? [`${one} / ${other}`] : [];
+    }),
+  );
+}
+
+const LONG_NAME = 'Main Stage Upstage Projection Left';
+const LONG_HOSTNAME = 'media-server-rack-2-understudy-07';
+const ACTIVITIES: TransportActivity[] = ['playing', 'stopped', 'unknown', 'missing', 'no-link'];
+
+/** Every command label a transport key can carry, from every command core knows. */
+const COMMAND_LABELS = Object.keys(TRANSPORT_COMMANDS).map((command) => {
+  const reading = readCue({ command });
+  return reading.ok ? reading.cue.label : reading.label;
+});
+
+function cueViews(): CueView[] {
+  const targets = [
+    { name: 'main', transport: 'main' },
+    { name: LONG_NAME, transport: LONG_NAME },
+    { name: 'Intro', transport: 'main' },
+    { name: 'Finale: Section 12', transport: LONG_NAME },
+  ];
+  return COMMAND_LABELS.flatMap((command) =>
+    targets.flatMap((target) =>
+      ACTIVITIES.flatMap((activity) =>
+        [false, true].flatMap((sending) =>
+          [undefined, true, false].map((engaged) => ({ command, ...target, activity, sending, ...(engaged === undefined ? {} : { engaged }) })),
+        ),
+      ),
+    ),
+  );
+}
+
+/** `shown` is `full`, or `full` with its middle taken out for an ellipsis. */
+function isShortened(shown: string | undefined, full: string): boolean {
+  if (shown === full) return true;
+  const [head, tail, ...rest] = shown?.split('\u2026') ?? [];
+  return head !== undefined && tail !== undefined && rest.length === 0 && full.startsWith(head) && full.endsWith(tail);
+}
+
+/** The state word a cue key owes the operator, if any. */
+function cueStateWord(view: CueView): string | undefined {
+  if (view.sending) return 'SENDING\u2026';
+  if (view.activity === 'no-link') return 'NO LINK';
+  if (view.engaged !== undefined) return view.engaged ? 'ENGAGED' : 'DISENGAGED';
+  return { playing: 'PLAYING', missing: 'NOT FOUND' }[view.activity as string];
+}
+
+const SEVERITIES: Severity[] = ['ok', 'ready', 'busy', 'warning', 'error', 'offline'];
+const ALERTS: (FpsAlert | 'none')[] = ['ok', 'warning', 'error', 'none'];
+const MACHINES = ['LOCAL', 'actor-1', 'DIRECTOR01', LONG_HOSTNAME];
+const REASONS: WaitingReason[] = ['connecting', 'no data', 'loading'];
+/** What the tiles name on their set-up, problem, waiting and no-link faces. */
+const KEY_NAMES = ['FPS', 'HEALTH', 'SESSION', 'TRANSPORT', ...MACHINES, ...COMMAND_LABELS.map(commandWord)];
+
+describe('the audit of a face', () => {
+  it('finds what the faces before 72 px keys got wrong: small text, cut labels, white on amber, three lines', () => {
+    const old = keySvg(
+      palette.warning,
+      text('HEALTH SESSION', { y: 28, size: 16, colour: '#ffffff' }),
+      text('WARNING', { y: 84, size: 24, colour: '#ffffff', bold: true }),
+      text('Main Stage \u00b7 NO LINK', { y: 124, size: 13, colour: '#ffffff' }),
+    );
+    const defects = defectsOf(old, 72);
+    expect(defects).toContain('3 lines of text');
+    expect(defects.some((defect) => defect.startsWith('"HEALTH SESSION" cut'))).toBe(true);
+    expect(defects).toContain('"Main Stage \u00b7 NO LINK" at 6.5 px');
+    expect(defects.some((defect) => /"WARNING" at 2\.\d+:1/.test(defect))).toBe(true);
+  });
+});
+
+describe('cue faces', () => {
+  const views = cueViews();
+
+  it('are readable at 72 and 144 px for every command, name and state', () => {
+    expectReadable(views.map((view) => [JSON.stringify(view), cueFace(view)]));
+  });
+
+  it('show the state word whole on its own line, and shorten only the name', () => {
+    for (const view of views) {
+      const title = JSON.stringify(view);
+      const [top, bottom] = wordsOf(cueFace(view));
+      const state = cueStateWord(view);
+      const command = commandWord(view.command);
+      if (view.name === view.transport) {
+        expect(top, title).toBe(command);
+        if (state) expect(bottom, title).toBe(state);
+        else expect(isShortened(bottom, view.transport), title).toBe(true);
+      } else if (state) {
+        expect(isShortened(top, view.name), title).toBe(true);
+        expect(bottom, title).toBe(state);
+      } else {
+        // A name too long for one line takes both while there is no state to tell.
+        expect(bottom === command ? isShortened(top, view.name) : isShortened(`${top} ${bottom}`, view.name), title).toBe(true);
+      }
+    }
+  });
+
+  it('no longer cuts the state of a long transport: "Main Stage · NO…" is now PLAY over NO LINK', () => {
+    expect(wordsOf(cueFace({ command: 'PLAY', name: 'Main Stage', transport: 'Main Stage', activity: 'no-link' }))).toEqual(['PLAY', 'NO LINK']);
+    expect(wordsOf(cueFace({ command: 'GO TO TRACK', name: 'Intro', transport: 'Transport 1', activity: 'playing' }))).toEqual(['Intro', 'PLAYING']);
+  });
+
+  it('shows what the key does when the transport has no state to tell', () => {
+    expect(wordsOf(cueFace({ command: 'NEXT SECTION', name: 'main', transport: 'main', activity: 'stopped' }))).toEqual(['NEXT SECT.', 'main']);
+    expect(wordsOf(cueFace({ command: 'GO TO TRACK', name: 'Intro', transport: 'main', activity: 'unknown' }))).toEqual(['Intro', '\u2192 TRACK']);
+  });
+
+  it('puts a long name on two lines while there is no state, and shortens it in its middle when there is', () => {
+    expect(wordsOf(cueFace({ command: 'GO TO SECTION', name: 'Finale: Section 3', transport: 'main', activity: 'stopped' }))).toEqual(['Finale:', 'Section 3']);
+
+    const [name, state] = wordsOf(cueFace({ command: 'GO TO NOTE', name: 'Finale: the long slow fade Section 12', transport: 'main', activity: 'playing' }));
+    expect(name).toMatch(/^Finale.*\u2026.*12$/);
+    expect(state).toBe('PLAYING');
+  });
+
+  it('tell every state apart without colour', () => {
+    const view = { command: 'ENGAGE', name: 'main', transport: 'main' } as const;
+    expect(
+      alikeWithoutColour({
+        playing: cueFace({ ...view, activity: 'playing' }),
+        stopped: cueFace({ ...view, activity: 'stopped' }),
+        missing: cueFace({ ...view, activity: 'missing' }),
+        'no-link': cueFace({ ...view, activity: 'no-link' }),
+        sending: cueFace({ ...view, activity: 'stopped', sending: true }),
+        engaged: cueFace({ ...view, activity: 'stopped', engaged: true }),
+        disengaged: cueFace({ ...view, activity: 'stopped', engaged: false }),
+      }),
+    ).toEqual([]);
+  });
+
+  it('escapes names that look like markup', () => {
+    const svg = cueFace({ command: 'GO TO TRACK', name: '<i>A&B</i>', transport: 'main', activity: 'stopped' });
+    expect(svg).not.toContain('<i>');
+    expect(wordsOf(svg)[0]).toBe('<i>A&B</i>');
+  });
+});
+
+describe('FPS faces', () => {
+  const readings = ALERTS.flatMap((alert) =>
+    MACHINES.flatMap((machine) => [0, 5.5, 59.94, 120, 1000].map((fps) => ({ machine, fps, alert }))),
+  );
+
+  it('are readable at 72 and 144 px for every alert, machine and value', () => {
+    expectReadable(readings.map((reading) => [JSON.stringify(reading), fpsFace(reading)]));
+  });
+
+  it('show the value whole on its own line, under the machine', () => {
+    expect(wordsOf(fpsFace({ machine: 'LOCAL', fps: 59.94, alert: 'ok' }))).toEqual(['LOCAL', '59.9 FPS']);
+    for (const reading of readings) expect(stateLine(fpsFace(reading))).toMatch(/^\d+(\.\d)? FPS$/);
+  });
+
+  it('tell every alert apart without colour', () => {
+    const faces = Object.fromEntries(ALERTS.map((alert) => [alert, fpsFace({ machine: 'LOCAL', fps: 50, alert })]));
+    expect(alikeWithoutColour(faces)).toEqual([]);
+  });
+});
+
+describe('health faces', () => {
+  const scopes = ['SESSION', ...MACHINES];
+
+  it('are readable at 72 and 144 px for every severity, of the session and of one machine', () => {
+    expectReadable(SEVERITIES.flatMap((severity) => scopes.map((scope) => [`${scope} ${severity}`, healthFace({ scope, severity })] as const)));
+  });
+
+  it('name the scope whole where it fits: no more "HEALTH SESSI…"', () => {
+    expect(wordsOf(healthFace({ scope: 'SESSION', severity: 'warning' }))).toEqual(['SESSION', 'WARNING']);
+    expect(wordsOf(healthFace({ scope: 'DIRECTOR01', severity: 'ready' }))).toEqual(['DIRECTOR01', 'OK']);
+  });
+
+  it('tell every severity apart by word and symbol as well as by colour', () => {
+    const faces = Object.fromEntries(SEVERITIES.filter((severity) => severity !== 'ready').map((severity) => [severity, healthFace({ scope: 'SESSION', severity })]));
+    const words = Object.values(faces).map(stateLine);
+    expect(new Set(words).size).toBe(words.length);
+    const symbols = Object.values(faces).map((svg) => readFace(svg).shapes);
+    expect(new Set(symbols).size).toBe(symbols.length);
+  });
+
+  it('keep OFFLINE for a machine the session reports offline, and NO LINK for our own link', () => {
+    const offline = healthFace({ scope: 'actor-1', severity: 'offline' });
+    const noLink = noLinkFace('actor-1');
+    expect(stateLine(offline)).toBe('OFFLINE');
+    expect(stateLine(noLink)).toBe('NO LINK');
+    expect(alikeWithoutColour({ offline, noLink })).toEqual([]);
+  });
+});
+
+describe('the faces every key shares', () => {
+  const shared = KEY_NAMES.flatMap((name) => [
+    [`no link ${name}`, noLinkFace(name)],
+    [`set up ${name}`, setupFace(name)],
+    [`problem ${name}`, problemFace(name)],
+    ...REASONS.map((reason) => [`waiting ${reason} ${name}`, waitingFace(name, reason)] as const),
+  ] as const);
+
+  it('are readable at 72 and 144 px with every name a key gives them', () => {
+    expectReadable(shared);
+  });
+
+  it('keep every command and scope whole', () => {
+    for (const name of [...KEY_NAMES].filter((candidate) => candidate !== LONG_HOSTNAME)) expect(wordsOf(setupFace(name))).toEqual([name, 'SET UP']);
+  });
+
+  it('never show a number while there is no value', () => {
+    for (const reason of REASONS) expect(wordsOf(waitingFace('FPS', reason)).join(' ')).not.toMatch(/\d/);
+    expect(wordsOf(noLinkFace('LOCAL')).join(' ')).not.toMatch(/\d/);
+  });
+
+  it('tell each other apart without colour', () => {
+    expect(
+      alikeWithoutColour({
+        noLink: noLinkFace('LOCAL'),
+        setUp: setupFace('LOCAL'),
+        problem: problemFace('LOCAL'),
+        ...Object.fromEntries(REASONS.map((reason) => [reason, waitingFace('LOCAL', reason)])),
+      }),
+    ).toEqual([]);
+  });
+});
