@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { LIVE_UPDATE_PATH, MediaServer, type LiveRequest, type ServerFrame } from '@stagelink/core';
+import { MediaServer, type LiveRequest } from '@stagelink/core';
+import { LIVE_UPDATE_PATH, type ServerFrame } from '@stagelink/core/protocol';
 import WebSocket from 'ws';
 import { simControl } from '@stagelink/simulator';
 import { compareRounds } from '../harness/compare.js';

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LIVE_UPDATE_PATH, type ClientFrame, type ServerFrame, type SubscriptionEntry } from '@stagelink/core';
+import { LIVE_UPDATE_PATH, type ClientFrame, type ServerFrame, type SubscriptionEntry } from '@stagelink/core/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 /**

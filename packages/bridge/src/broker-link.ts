@@ -1,4 +1,5 @@
-import { fullJitter, reasonOf } from '@stagelink/core';
+import { reasonOf } from '@stagelink/core';
+import { fullJitter } from '@stagelink/core/protocol';
 import { connect, type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { redactUrl, type BridgeLog } from './log.js';
 import type { ResolvedBridgeOptions } from './options.js';

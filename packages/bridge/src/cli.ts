@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
 import { reasonOf } from '@stagelink/core';
+import { runCommandLine, untilStopped } from '@stagelink/core/protocol';
 import { startBridge, type Bridge } from './bridge.js';
 import { parseCliArgs, USAGE, type CliCommand } from './cli-args.js';
 import { lineLog } from './log.js';
@@ -31,7 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
     log.error('could not start', { reason: reasonOf(error) });
     return 1;
   }
-  await stopped();
+  await untilStopped();
   log.info('stopping');
   await bridge.close();
   return 0;
@@ -64,25 +65,4 @@ async function secrets(command: Extract<CliCommand, { kind: 'run' }>): Promise<P
   return result;
 }
 
-/** Resolves on the first SIGINT or SIGTERM; a second one while closing exits at once. */
-function stopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const onSignal = (): void => {
-      process.once('SIGINT', () => process.exit(130));
-      process.once('SIGTERM', () => process.exit(143));
-      resolve();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  });
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`stagelink-bridge: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommandLine('stagelink-bridge', main);

@@ -2,16 +2,13 @@ export * from './errors.js';
 export type { Logger } from './http/logger.js';
 export type { TlsOptions } from './http/tls.js';
 export { originOf } from './http/host.js';
-export { fullJitter } from './http/backoff.js';
 export { MediaServer, type MediaServerOptions } from './media-server/media-server.js';
 export { discoverDirector, type DiscoverOptions, type DiscoveredDirector } from './discovery/discover.js';
 export type { DirectorChange } from './discovery/director-follower.js';
 export type { LinkDown } from './media-server/link-watch.js';
 export { CueLane, type CueLaneOptions, type CueSendOptions } from './media-server/cue-lane.js';
 export { parseHostMap, type HostMap } from './discovery/query.js';
-export { parseTxtRecord } from './discovery/txt-record.js';
-export { DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE, onMdnsSocketError } from './discovery/dnssd.js';
-export type { CallOptions, GuardedCallOptions, EndpointInput, EndpointCaller } from './media-server/endpoint-caller.js';
+export type { CallOptions, GuardedCallOptions, EndpointInput } from './media-server/endpoint-caller.js';
 export type { RequestOptions } from './http/request-options.js';
 export {
   endpoints,
@@ -20,7 +17,6 @@ export {
   isFailoverOperation,
   needsConfirmation,
   type FailoverOperation,
-  TRANSPORT_REF_COMMANDS,
   OLED_MAX_MESSAGE_LENGTH,
   OLED_DEFAULT_DISPLAY_SECONDS,
   type EndpointSpec,
@@ -44,7 +40,7 @@ export {
 } from './media-server/transport-commands.js';
 export { PLAYMODES, PLAYMODE_LABELS, isPlaying, toPlaymode, playmodeToSend, type Playmode, type RequestedPlaymode } from './media-server/playmode.js';
 export { readPowerStatus, type OledResult } from './media-server/hardware.js';
-export { API_DESCRIPTION_PATH, type ApiDescription } from './media-server/api-description.js';
+export type { ApiDescription } from './media-server/api-description.js';
 export { SmcClient, type SmcOptions } from './media-server/smc-client.js';
 export type * from './media-server/types.js';
 export { LiveClient, LiveSubscription, type LiveSubscribeOptions } from './live/live-client.js';
@@ -54,15 +50,5 @@ export { livePresets, type LiveRequest, type LivePresetName } from './live/prese
 export { RollingAverage, ALERT_AVERAGE_WINDOW } from './live/rolling-average.js';
 export { classifyFps, worstSeverity, worstHealth, healthOf, severityRank, type FpsAlert } from './live/alerts.js';
 export { sessionMachines, type MachineRole, type SessionMember } from './media-server/session-machines.js';
-export {
-  LIVE_UPDATE_PATH,
-  isPropertyError,
-  type ClientFrame,
-  type ServerFrame,
-  type SubscribeFrame,
-  type UnsubscribeFrame,
-  type SubscriptionEntry,
-  type ValueChange,
-  type PropertyErrorValue,
-} from './live/protocol.js';
+export type { ValueChange, PropertyErrorValue } from './live/protocol.js';
 export * from './drive/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fullJitter } from '../src/index.js';
+import { fullJitter } from '../src/protocol.js';
 
 describe('fullJitter', () => {
   it('grows the ceiling exponentially up to the cap', () => {

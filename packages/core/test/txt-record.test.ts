@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTxtRecord } from '../src/index.js';
+import { parseTxtRecord } from '../src/protocol.js';
 
 describe('parseTxtRecord', () => {
   it('reads key=value strings from raw buffers, keys case-insensitive, first occurrence wins', () => {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { reasonOf } from '@stagelink/core';
+import { runCommandLine, untilStopped } from '@stagelink/core/protocol';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { jsonLines } from './log.js';
 import { OptionError, resolveOptions } from './options.js';
@@ -29,7 +30,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   // Listen for signals before announcing: a script may stop us as soon as it reads the ready line.
-  const stop = stopped();
+  const stop = untilStopped();
   process.stdout.write(`${JSON.stringify(readyLine(sim))}\n`);
   await stop;
   log({ event: 'stopping' });
@@ -54,25 +55,4 @@ function readyLine(sim: Simulator) {
   };
 }
 
-/** Resolves on the first SIGINT or SIGTERM; a second one while closing exits at once. */
-function stopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const onSignal = (): void => {
-      process.once('SIGINT', () => process.exit(130));
-      process.once('SIGTERM', () => process.exit(143));
-      resolve();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  });
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`stagelink-sim: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommandLine('stagelink-sim', main);

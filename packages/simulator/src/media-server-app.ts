@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { API_DESCRIPTION_PATH, reasonOf, type ApiFamily } from '@stagelink/core';
+import { reasonOf, type ApiFamily } from '@stagelink/core';
+import { API_DESCRIPTION_PATH } from '@stagelink/core/protocol';
 import { CONTROL_PATH, type ControlPanel } from './control.js';
 import type { Faults } from './faults.js';
 import { BadRequest, LoginRequired } from './http-errors.js';

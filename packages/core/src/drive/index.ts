@@ -3,5 +3,4 @@ export { DriveVersions, type GetVersionOptions, type UpdateVersionOptions, type 
 export { VersionList, type ListVersionsOptions } from './version-list.js';
 export { DriveNotFoundError } from './errors.js';
 export type { ContentRef, VersionRef } from './paths.js';
-export { DEFAULT_PER_PAGE, NOT_FOUND_MESSAGES } from './types.js';
 export type * from './types.js';

@@ -1,4 +1,5 @@
-import { API_SERVICE_TYPE, DIRECTOR_SERVICE_TYPE, onMdnsSocketError, reasonOf } from '@stagelink/core';
+import { reasonOf } from '@stagelink/core';
+import { API_SERVICE_TYPE, DIRECTOR_SERVICE_TYPE, onMdnsSocketError } from '@stagelink/core/protocol';
 import { Bonjour, type ServiceConfig } from 'bonjour-service';
 
 export interface AnnouncedDirector {

@@ -1,4 +1,4 @@
-import { NOT_FOUND_MESSAGES, type DriveErrorBody } from '@stagelink/core';
+import { NOT_FOUND_MESSAGES, type DriveErrorBody } from '@stagelink/core/protocol';
 import type { DriveFailure } from './drive-state.js';
 
 /** What the service answers: a status, an optional JSON body and extra headers. */

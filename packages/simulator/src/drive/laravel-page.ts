@@ -1,4 +1,5 @@
-import { DEFAULT_PER_PAGE, type Page, type PageMetaLink } from '@stagelink/core';
+import type { Page, PageMetaLink } from '@stagelink/core';
+import { DEFAULT_PER_PAGE } from '@stagelink/core/protocol';
 
 export interface PageRequest {
   page: number;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { LIVE_UPDATE_PATH } from '@stagelink/core';
+import { LIVE_UPDATE_PATH } from '@stagelink/core/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LiveWorld } from './expressions.js';
 import { LiveSession, type SubscribedValue } from './live-session.js';

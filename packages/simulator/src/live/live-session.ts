@@ -1,4 +1,4 @@
-import type { ServerFrame, SubscriptionEntry, ValueChange } from '@stagelink/core';
+import type { ServerFrame, SubscriptionEntry, ValueChange } from '@stagelink/core/protocol';
 import type { WebSocket } from 'ws';
 import { resolve, type Evaluator, type LiveWorld, type Writer } from './expressions.js';
 

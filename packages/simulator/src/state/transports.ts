@@ -1,4 +1,5 @@
-import type { Multitransport, NamedRef, Ref, SetList, Track, TrackAnnotations, TRANSPORT_REF_COMMANDS } from '@stagelink/core';
+import type { Multitransport, NamedRef, Ref, SetList, Track, TrackAnnotations } from '@stagelink/core';
+import type { TRANSPORT_REF_COMMANDS } from '@stagelink/core/protocol';
 import type { WireTransport } from './dialect.js';
 import type { Clock } from './clock.js';
 import type { CueTarget } from './cues.js';
