@@ -213,15 +213,17 @@ describe('the Stream Deck property inspectors', () => {
     const machine = second(await machineHostnames(client), 'machines');
     // Once the play key is pressed, every cue key on "main" shows that it plays.
     const playing = (svg: string): boolean => svg.includes('PLAYING');
+    const fpsShown = (svg: string): boolean => />\d+(\.\d)? FPS</.test(svg);
+    const severityShown = (svg: string): boolean => />(OK|BUSY|WARNING|ERROR|OFFLINE)</.test(svg);
     const keys: { context: string; action: string; settings: JsonObject; ready: (svg: string) => boolean }[] = [
       { context: 'play', action: ACTIONS.transport, settings: { command: 'play', transport: 'main' }, ready: playing },
       { context: 'stop', action: ACTIONS.transport, settings: { command: 'stop', transport: 'main' }, ready: playing },
       { context: 'act1', action: ACTIONS.transport, settings: { command: 'gototrack', transport: 'main', track: 'Act 1', playmode: 'play' }, ready: playing },
       { context: 'next', action: ACTIONS.transport, settings: { command: 'gotonexttrack', transport: 'main' }, ready: playing },
-      { context: 'fps', action: ACTIONS.fps, settings: { target: 60 }, ready: (svg) => /\d+\.\d/.test(svg) },
-      { context: 'fps-remote', action: ACTIONS.fps, settings: { machine, target: 60 }, ready: (svg) => /\d+\.\d/.test(svg) },
-      { context: 'health', action: ACTIONS.health, settings: {}, ready: (svg) => svg.includes('HEALTH') && !svg.includes('--') },
-      { context: 'health-machine', action: ACTIONS.health, settings: { machine }, ready: (svg) => svg.includes('HEALTH') && !svg.includes('--') },
+      { context: 'fps', action: ACTIONS.fps, settings: { target: 60 }, ready: fpsShown },
+      { context: 'fps-remote', action: ACTIONS.fps, settings: { machine, target: 60 }, ready: fpsShown },
+      { context: 'health', action: ACTIONS.health, settings: {}, ready: severityShown },
+      { context: 'health-machine', action: ACTIONS.health, settings: { machine }, ready: severityShown },
     ];
     keys.forEach(({ context, action, settings }, index) => deck.appear({ action, context, settings, column: index % 4, row: Math.floor(index / 4) }));
     await deck.waitForLatestImage('play', (svg) => svg.includes('PLAY'), 'the play key', 30_000);
