@@ -1,7 +1,7 @@
 /**
  * The FPS key: the live FPS of the local machine or a named one, from the live-update stream, on the colour
- * of core's alert level for the rolling average against the target. Offline face the moment the stream
- * drops; dashes when values stop coming although the stream is up. It subscribes only while on screen.
+ * of core's alert level for the rolling average against the target. NO LINK the moment the stream drops;
+ * NO DATA when values stop coming although the stream is up. It subscribes only while on screen.
  */
 import {
   classifyFps,
