@@ -1,5 +1,7 @@
-// Draws the plugin's icons: SVG for actions, key states and the dial, PNG where the manifest requires PNG
-// (the plugin icon). Run with `node scripts/make-icons.mjs` after changing a shape; the output is committed.
+// Draws the plugin's icons: SVG for actions, key states and the dial (scalable, so one file serves 72 px keys
+// and 144 px ones), PNG where the manifest requires PNG (the plugin icon, 288 px and 576 px @2x as the
+// marketplace asks). Plain Node (zlib for the PNG), so it runs offline. Run with `pnpm icons` after changing a
+// shape; the output is committed.
 import { Buffer } from 'node:buffer';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -148,5 +150,8 @@ function pluginIcon(size) {
   return png(size, pixels);
 }
 
-write('plugin/marketplace.png', pluginIcon(256));
-write('plugin/marketplace@2x.png', pluginIcon(512));
+/** The marketplace's plugin icon: 288 x 288, and 576 x 576 for high-density screens. */
+const PLUGIN_ICON_SIZE = 288;
+
+write('plugin/marketplace.png', pluginIcon(PLUGIN_ICON_SIZE));
+write('plugin/marketplace@2x.png', pluginIcon(PLUGIN_ICON_SIZE * 2));
