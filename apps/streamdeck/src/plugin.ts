@@ -8,6 +8,7 @@ import streamDeck from '@elgato/streamdeck';
 import { reasonOf, type Logger } from '@stagelink/core';
 import { onAppSocketClosed } from './app-socket.js';
 import { guarded } from './actions/guard.js';
+import { translator } from './i18n.js';
 import { FpsAction } from './actions/fps-action.js';
 import { HealthAction } from './actions/health-action.js';
 import { LevelAction } from './actions/level-action.js';
@@ -31,7 +32,8 @@ process.on('unhandledRejection', (reason) => logger.error(`Unhandled rejection (
 
 const pool = new ServerPool({ logger });
 const tiles = new TileRegistry(logger);
-const services: PluginServices = { pool, tiles, logger };
+const translate = translator((key) => streamDeck.i18n.translate(key));
+const services: PluginServices = { pool, tiles, logger, translate };
 
 let shuttingDown = false;
 function shutDown(reason: string): void {

@@ -12,6 +12,7 @@ import streamDeck, {
   type WillDisappearEvent,
 } from '@elgato/streamdeck';
 import type { Logger } from '@stagelink/core';
+import type { Translate } from '../i18n.js';
 import { answerInspector } from '../inspector/inspector-requests.js';
 import type { JsonObject, JsonValue } from '../settings.js';
 import type { ServerPool } from '../state/server-pool.js';
@@ -23,6 +24,8 @@ export interface PluginServices {
   pool: ServerPool;
   tiles: TileRegistry;
   logger: Logger;
+  /** The plugin's sentences in the Stream Deck app's language. */
+  translate: Translate;
 }
 
 export abstract class StagelinkAction<S extends JsonObject> extends SingletonAction<S> {
@@ -56,7 +59,7 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
     this.guard('inspector request', async () => {
       // An inspector can ask before the app has sent the global host; give it a moment to arrive.
       await this.services.tiles.globalSettingsLoaded(2000);
-      const answer = await answerInspector(this.services.pool, ev.payload, this.services.tiles.hostOf(ev.action.id));
+      const answer = await answerInspector(this.services.pool, ev.payload, this.services.tiles.hostOf(ev.action.id), this.services.translate);
       // The SDK sends to whichever inspector is open now: when the operator has moved on to another key, the
       // answer would land in that key's page, so it is dropped.
       if (streamDeck.ui.action?.id === ev.action.id) await streamDeck.ui.sendToPropertyInspector(answer);

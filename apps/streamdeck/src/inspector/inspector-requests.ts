@@ -12,6 +12,7 @@
  * `"message"` line instead of items.
  */
 import { type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
+import type { Translate } from '../i18n.js';
 import { asSettings, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
 import { isLinkDown } from '../state/link.js';
 import type { DirectorMove, ServerLease, ServerPool } from '../state/server-pool.js';
@@ -33,19 +34,20 @@ function isInspectorRequest(value: string | undefined): value is InspectorReques
 
 /**
  * Answers one inspector message. `host` is the server the key uses (its own setting or the global one),
- * unless the message names another (the inspector asks about an address being typed). Never rejects.
+ * unless the message names another (the inspector asks about an address being typed). The plugin's own
+ * sentences are in the app's language (`t`); reasons from core and the server stay as they are. Never rejects.
  */
-export async function answerInspector(pool: ServerPool, message: JsonValue, host: JsonValue | undefined): Promise<JsonObject> {
+export async function answerInspector(pool: ServerPool, message: JsonValue, host: JsonValue | undefined, t: Translate): Promise<JsonObject> {
   const payload = asSettings<JsonObject>(message);
   const asked = textSetting(payload.request);
   const base: JsonObject = { response: asked ?? 'unknown', ...(payload.requestId === undefined ? {} : { requestId: payload.requestId }) };
-  if (!isInspectorRequest(asked)) return { ...base, error: `Unknown inspector request "${String(asked)}".` };
+  if (!isInspectorRequest(asked)) return { ...base, error: t('inspector.unknownRequest', { request: String(asked) }) };
   const request = asked;
   const address = hostSetting(payload.host) ?? host;
   if (address === undefined) {
     return request === 'connection'
-      ? { ...base, host: '', state: 'unset', message: 'No media server set: enter its address.' }
-      : { ...base, host: '', error: 'No media server set: enter its address.' };
+      ? { ...base, host: '', state: 'unset', message: t('inspector.noServer') }
+      : { ...base, host: '', error: t('inspector.noServer') };
   }
   let origin: string;
   try {
@@ -61,9 +63,9 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
   }
   try {
     const server = lease.server;
-    if (request === 'connection') return { ...base, host: origin, ...(await connection(server, lease.directorMove())) };
+    if (request === 'connection') return { ...base, host: origin, ...(await connection(server, lease.directorMove(), t)) };
     try {
-      return { ...base, host: origin, items: await items(server, request, textSetting(payload.track)) };
+      return { ...base, host: origin, items: await items(server, request, textSetting(payload.track), t) };
     } catch (error) {
       return { ...base, host: origin, error: reasonOf(error) };
     }
@@ -75,44 +77,46 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
 /** How long the connection line says the director moved. */
 const DIRECTOR_MOVE_NOTICE_MS = 60_000;
 
-async function connection(server: MediaServer, move: DirectorMove | undefined): Promise<JsonObject> {
+async function connection(server: MediaServer, move: DirectorMove | undefined, t: Translate): Promise<JsonObject> {
   try {
     const session = await server.status.session({ timeoutMs: REQUEST_TIMEOUT_MS });
-    if (session.isRunningSolo) return { state: 'online', message: 'Connected: a solo machine.' };
-    const machines = (session.director ? 1 : 0) + session.actors.length + session.understudies.length;
-    const director = server.director?.hostname ?? session.director?.hostname ?? 'unknown';
-    const following = new URL(server.origin).hostname === new URL(server.host).hostname ? '' : ` (followed from ${new URL(server.host).hostname})`;
-    const moved = move && Date.now() - move.at < DIRECTOR_MOVE_NOTICE_MS ? ` Director moved to ${move.to} (was ${move.from}).` : '';
-    return { state: 'online', message: `Connected: director ${director}${following}, ${machines} machine${machines === 1 ? '' : 's'}.${moved}` };
+    if (session.isRunningSolo) return { state: 'online', message: t('inspector.solo') };
+    const count = (session.director ? 1 : 0) + session.actors.length + session.understudies.length;
+    const director = server.director?.hostname ?? session.director?.hostname ?? t('inspector.unknownDirector');
+    const followed = new URL(server.origin).hostname === new URL(server.host).hostname ? '' : t('inspector.followedFrom', { host: new URL(server.host).hostname });
+    const machines = t(count === 1 ? 'inspector.machines.one' : 'inspector.machines.other', { count });
+    const connected = t('inspector.connected', { director, followed, machines });
+    const moved = move && Date.now() - move.at < DIRECTOR_MOVE_NOTICE_MS ? ` ${t('inspector.directorMoved', { to: move.to, from: move.from })}` : '';
+    return { state: 'online', message: `${connected}${moved}` };
   } catch (error) {
     return { state: isLinkDown(error) ? 'offline' : 'refused', message: reasonOf(error) };
   }
 }
 
-async function items(server: MediaServer, request: Exclude<InspectorRequest, 'connection'>, track: string | undefined): Promise<DropdownItem[]> {
+async function items(server: MediaServer, request: Exclude<InspectorRequest, 'connection'>, track: string | undefined, t: Translate): Promise<DropdownItem[]> {
   const options = { timeoutMs: REQUEST_TIMEOUT_MS };
   switch (request) {
     case 'transports': {
       const { transports, multitransports } = await server.transport.transports(options);
       return [
         ...transports.map((transport) => ({ value: transport.name, label: transport.name })),
-        ...multitransports.map((multi) => ({ value: multi.name, label: `${multi.name} (multitransport)` })),
+        ...multitransports.map((multi) => ({ value: multi.name, label: t('inspector.multitransport', { name: multi.name }) })),
       ];
     }
     case 'tracks':
       return (await server.transport.tracks(options)).map((entry) => ({ value: entry.name, label: entry.name }));
     case 'sections':
     case 'notes': {
-      if (!track) throw new Error(`Choose a track first: ${request} belong to a track.`);
+      if (!track) throw new Error(t(request === 'sections' ? 'inspector.sectionsNeedTrack' : 'inspector.notesNeedTrack'));
       const { annotations } = await server.transport.annotations({ name: track }, options);
       return request === 'sections'
         ? // Sections go by their 0-based index; the time tells the operator which one it is.
           annotations.sections.map((section) => ({ value: String(section.index), label: sectionLabel(section) }))
-        : annotations.notes.map((note) => ({ value: note.text, label: `${note.text} (at ${note.time} s)` }));
+        : annotations.notes.map((note) => ({ value: note.text, label: t('inspector.noteAt', { text: note.text, time: note.time }) }));
     }
     case 'machines': {
       const session = await server.status.session(options);
-      return sessionMachines(session).map(({ machine, role }) => ({ value: machine.hostname, label: `${machine.hostname} (${role})` }));
+      return sessionMachines(session).map(({ machine, role }) => ({ value: machine.hostname, label: t(`inspector.role.${role}`, { hostname: machine.hostname }) }));
     }
   }
 }

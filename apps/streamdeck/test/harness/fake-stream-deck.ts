@@ -57,6 +57,8 @@ export interface LaunchOptions {
   /** The Node.js binary to run the plugin with (the app ships its own; tests pass Node 20 or 24). */
   node?: string;
   pluginDir?: string;
+  /** The Stream Deck app's language, as the plugin is told at launch (default English). */
+  language?: string;
 }
 
 export class FakeStreamDeck {
@@ -96,7 +98,7 @@ export class FakeStreamDeck {
   /** Starts the plugin as the app does and waits for it to register. */
   async launch(options: LaunchOptions = {}): Promise<void> {
     const info = {
-      application: { font: 'Arial', language: 'en', platform: 'mac', platformVersion: '14.5.0', version: '7.1.0.21000' },
+      application: { font: 'Arial', language: options.language ?? 'en', platform: 'mac', platformVersion: '14.5.0', version: '7.1.0.21000' },
       colors: {
         buttonMouseOverBackgroundColor: '#464646FF',
         buttonPressedBackgroundColor: '#303030FF',
