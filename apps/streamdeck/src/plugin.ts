@@ -5,10 +5,11 @@
  * otherwise keep an orphaned process running.
  */
 import streamDeck from '@elgato/streamdeck';
-import { reasonOf, type Logger } from '@stagelink/core';
+import { reasonOf } from '@stagelink/core';
 import { onAppSocketClosed } from './app-socket.js';
 import { guarded } from './actions/guard.js';
 import { translator } from './i18n.js';
+import { pluginLogger } from './logging.js';
 import { FpsAction } from './actions/fps-action.js';
 import { HealthAction } from './actions/health-action.js';
 import { LevelAction } from './actions/level-action.js';
@@ -20,17 +21,13 @@ import { TileRegistry } from './tiles/tile-registry.js';
 /** How long shutting down may take before the process leaves anyway. */
 const SHUTDOWN_GRACE_MS = 2000;
 
-const logger: Logger & { error(message: string): void } = {
-  debug: (message) => streamDeck.logger.debug(message),
-  warn: (message) => streamDeck.logger.warn(message),
-  error: (message) => streamDeck.logger.error(message),
-};
+const logger = pluginLogger(streamDeck.logger);
 
 // Last line of defence: the SDK logs the first uncaught exception and lets the second one kill the process.
 process.on('uncaughtException', (error) => logger.error(`Uncaught exception (the plugin carries on): ${reasonOf(error)}`));
 process.on('unhandledRejection', (reason) => logger.error(`Unhandled rejection (the plugin carries on): ${reasonOf(reason)}`));
 
-const pool = new ServerPool({ logger });
+const pool = new ServerPool({ logger, serverLogger: (host) => logger.scope(`server ${host}`) });
 const tiles = new TileRegistry(logger);
 const translate = translator((key) => streamDeck.i18n.translate(key));
 const services: PluginServices = { pool, tiles, logger, translate };
@@ -53,10 +50,20 @@ onAppSocketClosed((reason) => shutDown(`the Stream Deck app's socket closed (${r
 process.once('SIGTERM', () => shutDown('SIGTERM'));
 process.once('SIGINT', () => shutDown('SIGINT'));
 
-streamDeck.actions.registerAction(new TransportAction(services));
-streamDeck.actions.registerAction(new FpsAction(services));
-streamDeck.actions.registerAction(new HealthAction(services));
-streamDeck.actions.registerAction(new LevelAction(services));
+// Each action logs in its own scope: its lines start with the action's name.
+const scoped = (name: string): PluginServices => ({ ...services, logger: logger.scope(name) });
+streamDeck.actions.registerAction(new TransportAction(scoped('transport')));
+streamDeck.actions.registerAction(new FpsAction(scoped('fps')));
+streamDeck.actions.registerAction(new HealthAction(scoped('health')));
+streamDeck.actions.registerAction(new LevelAction(scoped('level')));
+
+// After a sleep the plugin's sockets and requests may be dead without knowing it yet: start over at once.
+streamDeck.system.onSystemDidWakeUp(() => {
+  guarded(logger, 'waking up', () => {
+    logger.info('The computer woke up: reading every server again and reconnecting live updates.');
+    pool.wake();
+  });
+});
 
 streamDeck.settings.onDidReceiveGlobalSettings((ev) => {
   guarded(logger, 'global settings', () => tiles.globalSettingsChanged(ev.settings));

@@ -37,7 +37,8 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
   protected abstract createTile(action: KeyAction<S> | DialAction<S>, visible: boolean): Tile;
 
   protected guard(what: string, run: () => unknown): void {
-    guarded(this.services.logger, `${this.manifestId ?? 'action'}: ${what}`, run);
+    // The services' logger is scoped to this action (plugin.ts): the line says which action it is about.
+    guarded(this.services.logger, what, run);
   }
 
   override onWillAppear(ev: WillAppearEvent<S>): void {

@@ -32,8 +32,13 @@ export interface DirectorMove {
   at: number;
 }
 
+/** A server's logger; `info` (when it has one) tells what is worth knowing without being a problem. */
+export type ServerLogger = Logger & { info?(message: string): void };
+
 export interface ServerPoolOptions {
   logger: Logger;
+  /** The logger of one server's client and polls (default: `logger`), so its lines say which server. */
+  serverLogger?: (host: string) => ServerLogger;
   healthIntervalMs?: number;
   transportsIntervalMs?: number;
   /** How long a client nobody holds stays open, in case a key for it appears again (page flips). */
@@ -46,6 +51,7 @@ export interface ServerPoolOptions {
 
 interface Entry {
   origin: string;
+  logger: ServerLogger;
   server: MediaServer;
   health: SharedPoll<HealthEntry[]>;
   transports: SharedPoll<TransportList>;
@@ -113,6 +119,19 @@ export class ServerPool {
     return { intervalMs, staleAfterMs: Math.max(intervalMs * 3, intervalMs + timeoutMs + STALE_MARGIN_MS), onListenerError };
   }
 
+  /**
+   * The computer woke from sleep: sockets and requests from before may be dead without knowing it. Every poll
+   * asks again at once and every live stream reconnects at once, instead of waiting for timeouts and back-off.
+   */
+  wake(): void {
+    for (const entry of this.#entries.values()) {
+      entry.logger.info?.('After a sleep: reading again and reconnecting live updates at once.');
+      entry.health.restart();
+      entry.transports.restart();
+      entry.server.live.reconnect();
+    }
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const entries = [...this.#entries.values()];
@@ -121,13 +140,14 @@ export class ServerPool {
   }
 
   #open(origin: string): Entry {
-    const { logger } = this.options;
+    const logger = this.options.serverLogger?.(origin.replace(/^https?:\/\//, '')) ?? this.options.logger;
     const create = this.options.create ?? ((options: MediaServerOptions) => new MediaServer(options));
     // Keys keep working through a director change: core finds the director and follows it.
     const server = create({ host: origin, timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, logger, live: LIVE_TIMING, followDirector: true });
     const onListenerError = (error: unknown): void => logger.warn(`A key failed to show a poll result: ${reasonOf(error)}`);
     const entry: Entry = {
       origin,
+      logger,
       server,
       health: new SharedPoll((signal) => server.status.health({ signal }), this.#pollOptions(this.options.healthIntervalMs ?? 3000, onListenerError)),
       transports: new SharedPoll(

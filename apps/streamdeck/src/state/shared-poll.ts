@@ -63,6 +63,18 @@ export class SharedPoll<T> {
     this.#pollNow();
   }
 
+  /**
+   * Polls afresh now, giving up a request still out: after the computer slept, that request may never be
+   * answered, and the keys would wait for its timeout.
+   */
+  restart(): void {
+    if (this.#disposed || this.#listeners.size === 0) return;
+    this.#inFlight?.abort();
+    this.#inFlight = undefined;
+    this.#again = false;
+    this.#pollNow();
+  }
+
   dispose(): void {
     this.#disposed = true;
     this.#listeners.clear();

@@ -196,6 +196,11 @@ export class FakeStreamDeck {
     });
   }
 
+  /** The computer woke from sleep: the app tells every plugin. */
+  systemWake(): void {
+    this.send({ event: 'systemDidWakeUp' });
+  }
+
   /** The inspector changed a key's settings: the app stores them and tells the plugin. */
   changeSettings(context: string, settings: JsonObject): void {
     options(this.keys, context).settings = settings;

@@ -38,6 +38,35 @@ describe('ServerPool', () => {
     close.mockRestore();
   });
 
+  it('on wake, polls every watched list of every server at once and reconnects their live streams', async () => {
+    const servers: MediaServer[] = [];
+    const pool = new ServerPool({ logger: quietLogger, create: (options) => (servers.push(new MediaServer(options)), servers.at(-1)!) });
+    const a = pool.acquire('10.0.0.5');
+    const b = pool.acquire('10.0.0.6');
+    const health = vi.spyOn(a.server.status, 'health').mockImplementation(() => new Promise(() => undefined));
+    const transports = vi.spyOn(b.server.transport, 'transports').mockImplementation(() => new Promise(() => undefined));
+    const reconnects = servers.map((server) => vi.spyOn(server.live, 'reconnect'));
+    a.health.watch(() => undefined);
+    b.transports.watch(() => undefined);
+    expect(health).toHaveBeenCalledTimes(1);
+    expect(transports).toHaveBeenCalledTimes(1);
+
+    pool.wake();
+    expect(health).toHaveBeenCalledTimes(2);
+    expect(transports).toHaveBeenCalledTimes(2);
+    expect(reconnects.map((reconnect) => reconnect.mock.calls.length)).toEqual([1, 1]);
+    await pool.close();
+  });
+
+  it('gives each server a logger of its own when asked', () => {
+    const hosts: string[] = [];
+    const pool = new ServerPool({ logger: quietLogger, serverLogger: (host) => (hosts.push(host), quietLogger) });
+    pool.acquire('http://10.0.0.5:8080');
+    pool.acquire('media-1');
+    expect(hosts).toEqual(['10.0.0.5:8080', 'media-1']);
+    void pool.close();
+  });
+
   it('refuses a malformed address with a sentence', () => {
     const pool = new ServerPool({ logger: quietLogger });
     expect(() => pool.acquire('ftp://media')).toThrow(/http/);

@@ -73,6 +73,41 @@ describe('SharedPoll', () => {
     poll.dispose();
   });
 
+  it('asks again at once on restart, giving up a request that hangs, and ignores its late answer', async () => {
+    const answers: ((value: string) => void)[] = [];
+    const signals: AbortSignal[] = [];
+    const fetch = vi.fn((signal: AbortSignal) => {
+      signals.push(signal);
+      return new Promise<string>((resolve) => answers.push(resolve));
+    });
+    const poll = new SharedPoll(fetch, { intervalMs: 3000 });
+    const values: string[] = [];
+    poll.watch((state) => state.status === 'online' && values.push(state.value));
+    expect(fetch).toHaveBeenCalledTimes(1);
+
+    poll.restart();
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(signals[0]?.aborted).toBe(true);
+    answers[0]?.('from before the sleep');
+    answers[1]?.('fresh');
+    await settle();
+    expect(values).toEqual(['fresh']);
+    // Back to the usual pace afterwards: the next poll one interval after the answer.
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(fetch).toHaveBeenCalledTimes(3);
+    poll.dispose();
+  });
+
+  it('does not start polling on restart while nobody watches', () => {
+    const fetch = vi.fn(() => Promise.resolve('ok'));
+    const poll = new SharedPoll(fetch, { intervalMs: 1000 });
+    poll.restart();
+    expect(fetch).not.toHaveBeenCalled();
+    poll.dispose();
+  });
+
   it('survives a watcher that throws', async () => {
     const errors: unknown[] = [];
     const poll = new SharedPoll(() => Promise.resolve('ok'), { intervalMs: 1000, onListenerError: (error) => errors.push(error) });
