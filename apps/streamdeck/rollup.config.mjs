@@ -1,16 +1,24 @@
 // The official Stream Deck build (the shape `streamdeck create` generates), plus two fixes: undici's lazy `node:sqlite` require stays out of the bundle, and the SDK's socket to
-// the Stream Deck app is made observable so the plugin can exit when the app goes away. Not minified, with a
-// source map, so that a stack trace in the plugin's log points at readable code.
+// the Stream Deck app is made observable so the plugin can exit when the app goes away. The development build
+// (`pnpm build`) is not minified and has a source map, so that a stack trace in the plugin's log points at
+// readable code. The release build (`pnpm build:release`, which `pnpm pack:plugin` runs) is minified and has no
+// source map: the packed plugin stays small, and class and function names are kept so its log still says
+// which part of the plugin a stack trace went through.
 import { PLAYMODE_LABELS, PLAYMODES, TRANSPORT_COMMAND_LABELS, TRANSPORT_COMMANDS } from '@stagelink/core';
 import commonjs from '@rollup/plugin-commonjs';
 import nodeResolve from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
+import process from 'node:process';
 import url from 'node:url';
 
 const sdPlugin = 'com.stagelink.mediaserver.sdPlugin';
 const here = path.dirname(url.fileURLToPath(import.meta.url));
 const appSocket = path.join(here, 'src', 'app-socket.ts');
+/** Set by `pnpm build:release` (`rollup -c --environment STAGELINK_RELEASE`). */
+const release = process.env.STAGELINK_RELEASE !== undefined;
 
 /**
  * The SDK opens its socket to the app with `new WebSocket(...)` from `ws` and never listens for `close`.
@@ -51,13 +59,26 @@ function transportCommandTable() {
   };
 }
 
+/**
+ * A source map left by an earlier development build would sit beside a release bundle it does not describe.
+ * @returns {import('rollup').Plugin}
+ */
+function dropStaleSourceMap() {
+  return {
+    name: 'drop-stale-source-map',
+    writeBundle(options) {
+      if (options.file) rmSync(`${options.file}.map`, { force: true });
+    },
+  };
+}
+
 /** @type {import('rollup').RollupOptions} */
 const config = {
   input: 'src/plugin.ts',
   output: {
     file: `${sdPlugin}/bin/plugin.js`,
     format: 'es',
-    sourcemap: true,
+    sourcemap: !release,
     sourcemapPathTransform: (relativeSourcePath, sourcemapPath) =>
       url.pathToFileURL(path.resolve(path.dirname(sourcemapPath), relativeSourcePath)).href,
   },
@@ -79,6 +100,7 @@ const config = {
     nodeResolve({ browser: false, exportConditions: ['node'], preferBuiltins: true }),
     // undici 7 requires node:sqlite lazily; bundled, that becomes a top-level import that crashes Node 20.
     commonjs({ ignore: ['node:sqlite'] }),
+    ...(release ? [terser({ keep_classnames: true, keep_fnames: true, format: { comments: false } }), dropStaleSourceMap()] : []),
     {
       name: 'emit-module-package-file',
       generateBundle() {
