@@ -128,14 +128,33 @@
 
   // ---- dropdowns ---------------------------------------------------------------------------------------------
 
-  /** Keeps the saved value selectable even when the server is down or no longer lists it. */
-  function ensureOption(select, value) {
+  /**
+   * Keeps the saved value selectable even when the server is down or no longer lists it. `why` says which:
+   * undefined while the server has not answered yet (the value alone), else a few words in brackets.
+   */
+  function ensureOption(select, value, why) {
     if (value === '') return;
-    for (var i = 0; i < select.options.length; i++) if (select.options[i].value === value) return;
+    for (var i = 0; i < select.options.length; i++) {
+      if (select.options[i].value !== value) continue;
+      if (select.options[i].hasAttribute('data-kept')) select.options[i].textContent = keptLabel(value, why);
+      return;
+    }
     var option = document.createElement('option');
     option.value = value;
-    option.textContent = value + ' (not on the server now)';
+    option.setAttribute('data-kept', '');
+    option.textContent = keptLabel(value, why);
     select.appendChild(option);
+  }
+
+  function keptLabel(value, why) {
+    return why ? value + ' (' + why + ')' : value;
+  }
+
+  /** The server gave no list: whether the saved value is still on it cannot be told. */
+  function cannotCheck(select, state) {
+    var value = text(settings[select.getAttribute('data-setting')]);
+    ensureOption(select, value, state === 'offline' ? 'server unreachable, cannot check' : 'cannot check now');
+    select.value = value;
   }
 
   function fillSelect(select, items) {
@@ -152,7 +171,8 @@
       option.textContent = text(item.label || item.value);
       select.appendChild(option);
     });
-    ensureOption(select, value);
+    // The server answered with its list: a saved value missing from it is really gone from the server.
+    ensureOption(select, value, 'not on the server now');
     select.value = value;
   }
 
@@ -201,6 +221,7 @@
     fields('select[data-items="' + answer.response + '"]').forEach(function (select) {
       if (answer.error) {
         setNote(select, answer.error);
+        cannotCheck(select, answer.state);
         return;
       }
       fillSelect(select, Array.isArray(answer.items) ? answer.items : []);
@@ -223,6 +244,29 @@
     if (!line) return;
     line.className = 'connection ' + text(answer.state || 'offline');
     line.textContent = (answer.host ? answer.host.replace(/^https?:\/\//, '') + ': ' : '') + text(answer.message || answer.error);
+  }
+
+  // ---- accessibility -----------------------------------------------------------------------------------------
+
+  /**
+   * Ties each note to its field (a screen reader reads the note with the field), and the address field to the
+   * connection line, which is announced when it changes (role="status", aria-live="polite" in the page).
+   */
+  function describeFields() {
+    fields('[data-note-for]').forEach(function (note) {
+      var field = document.getElementById(note.getAttribute('data-note-for'));
+      if (!field) return;
+      if (!note.id) note.id = field.id + '-note';
+      describe(field, note.id);
+    });
+    var host = document.getElementById('host');
+    if (host && document.getElementById('connection')) describe(host, 'connection');
+  }
+
+  function describe(field, id) {
+    var ids = (field.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
+    if (ids.indexOf(id) < 0) ids.push(id);
+    field.setAttribute('aria-describedby', ids.join(' '));
   }
 
   // ---- the Stream Deck app -----------------------------------------------------------------------------------
@@ -267,6 +311,7 @@
   }
 
   fillChoices();
+  describeFields();
 
   // Called by the Stream Deck app once the page has loaded.
   window.connectElgatoStreamDeckSocket = function (port, uuid, registerEvent, info, actionInfo) {

@@ -9,7 +9,9 @@
  * Answer   `{ "response": <request>, "requestId"?, "host": <origin or "">,
  *             "items": [{ "value", "label" }] }`  or  `{ ..., "error": "what went wrong" }`
  * The connection answer carries `"state": "online" | "offline" | "unset" | "invalid" | "refused"` and a
- * `"message"` line instead of items.
+ * `"message"` line instead of items. An error answer carries the same `"state"` (never "online"), so that a page
+ * can tell a server it could not reach ("offline": whether a saved value is still on it cannot be told) from
+ * one that answered.
  */
 import { type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
 import type { Translate } from '../i18n.js';
@@ -47,19 +49,19 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
   if (address === undefined) {
     return request === 'connection'
       ? { ...base, host: '', state: 'unset', message: t('inspector.noServer') }
-      : { ...base, host: '', error: t('inspector.noServer') };
+      : { ...base, host: '', state: 'unset', error: t('inspector.noServer') };
   }
   let origin: string;
   try {
     origin = originOf(address);
   } catch (error) {
-    return request === 'connection' ? { ...base, host: '', state: 'invalid', message: reasonOf(error) } : { ...base, host: '', error: reasonOf(error) };
+    return request === 'connection' ? { ...base, host: '', state: 'invalid', message: reasonOf(error) } : { ...base, host: '', state: 'invalid', error: reasonOf(error) };
   }
   let lease: ServerLease;
   try {
     lease = pool.acquire(origin);
   } catch (error) {
-    return { ...base, host: origin, error: reasonOf(error) };
+    return { ...base, host: origin, state: 'invalid', error: reasonOf(error) };
   }
   try {
     const server = lease.server;
@@ -67,7 +69,7 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
     try {
       return { ...base, host: origin, items: await items(server, request, textSetting(payload.track), t) };
     } catch (error) {
-      return { ...base, host: origin, error: reasonOf(error) };
+      return { ...base, host: origin, state: isLinkDown(error) ? 'offline' : 'refused', error: reasonOf(error) };
     }
   } finally {
     lease.release();
