@@ -98,5 +98,5 @@ export async function launchDeck(host: string | undefined): Promise<LaunchedDeck
   };
 }
 
-/** The live FPS face: a number in the big font (see apps/streamdeck's end-to-end tests). */
-export const LIVE_FPS = /font-size="44"[^>]*>\d+(\.\d)?</;
+/** The live FPS face: its state line, a number and the unit (see apps/streamdeck's end-to-end tests). */
+export const LIVE_FPS = />\d+(\.\d)? FPS</;

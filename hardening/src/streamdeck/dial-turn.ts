@@ -30,7 +30,7 @@ export function shownPercent(deck: FakeStreamDeck, context: string): number | un
   return percentShown(deck.sent('setFeedback', context).at(-1));
 }
 
-/** The percentage a dial's touch strip shows, from its `setFeedback`; undefined for OFFLINE, waiting or set-up. */
+/** The percentage a dial's touch strip shows, from its `setFeedback`; undefined for NO LINK, waiting or set-up. */
 function percentShown(command: { payload?: unknown } | undefined): number | undefined {
   const value = (command?.payload as { value?: unknown } | undefined)?.value;
   const match = typeof value === 'string' ? /^(\d+)%$/.exec(value) : null;

@@ -100,7 +100,7 @@ export class DeckFaultFrontEnd implements FaultFrontEnd {
   }
 
   showedOffline(server: FaultServer, since: LiveMark): Promise<boolean> {
-    return Promise.resolve(this.#imagesSince(server, since).some((svg) => svg.includes('OFFLINE')));
+    return Promise.resolve(this.#imagesSince(server, since).some((svg) => svg.includes('NO LINK')));
   }
 
   alive(): Promise<boolean> {
