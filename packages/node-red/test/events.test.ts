@@ -104,29 +104,32 @@ describe('stagelink-events', () => {
     const events = collect('out');
     await watching(statuses('n1'));
 
-    // The same values on the same shared subscription, each after the node has had it.
+    // The same values on the same shared subscription, each after the node has had it, until they have crossed
+    // a threshold a few times (a 5 s dip of the simulated machine keeps them all in one class for a while).
     const samples: number[] = [];
+    const changes = (): { value: FpsAlert; previous: FpsAlert; fps: number | undefined }[] => {
+      const classes: FpsAlert[] = samples.map((sample) => classifyFps(sample, target));
+      return classes.flatMap((alert, index) => {
+        const previous = classes[index - 1];
+        return index > 0 && previous !== undefined && previous !== alert ? [{ value: alert, previous, fps: samples[index] }] : [];
+      });
+    };
     let watcher: LiveSubscription | undefined;
     await eventually(() => {
       watcher ??= sharedClient().live.subscribe(livePresets.remoteFps(actor1), ({ value }) => {
         if (typeof value === 'number') samples.push(value);
       });
-      expect(samples.length).toBeGreaterThan(30);
-    });
+      expect(changes().length).toBeGreaterThan(2);
+    }, 20_000);
     await control(sim, { action: 'pause', on: true });
     watcher?.close();
     await sleep(300);
 
-    const classes: FpsAlert[] = samples.map((sample) => classifyFps(sample, target));
-    const expected = classes.flatMap((alert, index) => {
-      const previous = classes[index - 1];
-      return index > 0 && previous !== undefined && previous !== alert ? [{ value: alert, previous, fps: samples[index] }] : [];
-    });
-    expect(expected.length).toBeGreaterThan(2);
+    const expected = changes();
     const sent = events.map((msg) => msg.payload as { value: FpsAlert; previous: FpsAlert; fps: number });
     expect(sent.slice(-expected.length).map(({ value, previous, fps }) => ({ value, previous, fps }))).toEqual(expected);
     for (const msg of events) expect(msg).toMatchObject({ topic: `machine/${actor1}/fps`, event: 'fps', payload: { machine: actor1, target } });
-  });
+  }, 40_000);
 
   it('releases its subscriptions and listeners when a deploy removes it, keeping the server\'s connection', async () => {
     const flow = flowWith(sim, eventsNode({}));

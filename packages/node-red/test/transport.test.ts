@@ -38,7 +38,7 @@ describe('stagelink-transport', () => {
     const { track, time, playmode } = sim.state.transports.positionOf({ name: 'main' });
     const { transports } = await ms.transport.transports();
     const main = transports.find(({ name }) => name === 'main');
-    const speed = ((await simState(sim))['speeds'] as Record<string, number>)['main'];
+    const speed = ((await simState(sim)).speeds)['main'];
     return { track: track.name, time, playmode: toPlaymode(playmode), volume: main?.volume, brightness: main?.brightness, engaged: main?.engaged, speed };
   };
 
