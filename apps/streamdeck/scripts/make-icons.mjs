@@ -53,7 +53,6 @@ const keyImage = (glyph, background) => svg(72, `<rect width="72" height="72" fi
 write('plugin/category-icon.svg', svg(28, glyphs.link(WHITE)));
 write('actions/transport/icon.svg', listIcon('play'));
 write('actions/transport/key.svg', keyImage('play', NEUTRAL));
-write('actions/transport/key-playing.svg', keyImage('play', GREEN));
 write('actions/fps/icon.svg', listIcon('gauge'));
 write('actions/fps/key.svg', keyImage('gauge', NEUTRAL));
 write('actions/health/icon.svg', listIcon('pulse'));

@@ -37,6 +37,8 @@ export interface TransportKeySettings extends JsonObject {
   timecode?: string;
   frame?: number | string;
   playmode?: string;
+  /** Fires only once the key has been held down a moment: for cues a stray touch must not fire (stop, blackout). */
+  hold?: boolean;
   host?: string;
 }
 

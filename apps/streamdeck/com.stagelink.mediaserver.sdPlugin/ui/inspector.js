@@ -42,6 +42,7 @@
   // Number inputs, and dropdowns marked data-number (a section's index), save numbers; a value kept from an
   // older setting that is no number stays as it was, for the key to say what is wrong with it.
   function readField(field) {
+    if (field.type === 'checkbox') return field.checked ? true : undefined;
     var value = field.value.trim();
     if (value === '') return undefined;
     if (field.type === 'number') return Number(value);
@@ -72,6 +73,10 @@
 
   function showSettings() {
     fields('[data-setting]').forEach(function (field) {
+      if (field.type === 'checkbox') {
+        field.checked = settings[field.getAttribute('data-setting')] === true;
+        return;
+      }
       var value = text(settings[field.getAttribute('data-setting')]) || text(field.getAttribute('data-default'));
       if (field.tagName === 'SELECT') ensureOption(field, value);
       field.value = value;

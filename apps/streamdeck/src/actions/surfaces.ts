@@ -15,7 +15,6 @@ function sent(logger: Logger, what: string, promise: Promise<void>): void {
 export function keySurface(action: KeyAction<JsonObject>, logger: Logger): KeySurface {
   return {
     setImage: (svg) => sent(logger, 'setImage', action.setImage(svgDataUrl(svg))),
-    setState: (state) => sent(logger, 'setState', action.setState(state)),
     showOk: () => sent(logger, 'showOk', action.showOk()),
     showAlert: () => sent(logger, 'showAlert', action.showAlert()),
   };

@@ -1,11 +1,11 @@
-import type { DialAction, KeyAction, KeyDownEvent } from '@elgato/streamdeck';
+import type { DialAction, KeyAction, KeyDownEvent, KeyUpEvent } from '@elgato/streamdeck';
 import { ACTION_UUIDS, type TransportKeySettings } from '../settings.js';
 import { TransportTile } from '../tiles/transport-tile.js';
 import type { Tile } from '../tiles/tile.js';
 import { StagelinkAction } from './stagelink-action.js';
 import { keySurface } from './surfaces.js';
 
-/** `com.stagelink.mediaserver.transport`: fires a transport cue; shows when its transport plays. */
+/** `com.stagelink.mediaserver.transport`: fires a transport cue (on press, or once held); shows when its transport plays. */
 export class TransportAction extends StagelinkAction<TransportKeySettings> {
   override readonly manifestId = ACTION_UUIDS.transport;
 
@@ -16,5 +16,9 @@ export class TransportAction extends StagelinkAction<TransportKeySettings> {
 
   override onKeyDown(ev: KeyDownEvent<TransportKeySettings>): void {
     this.guard('key press', () => this.services.tiles.tile(ev.action.id)?.press?.());
+  }
+
+  override onKeyUp(ev: KeyUpEvent<TransportKeySettings>): void {
+    this.guard('key release', () => this.services.tiles.tile(ev.action.id)?.release?.());
   }
 }

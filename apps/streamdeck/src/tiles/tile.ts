@@ -10,6 +10,8 @@ import type { ServerPool } from '../state/server-pool.js';
 export interface Tile<S extends JsonObject = JsonObject> {
   configure(settings: S, host: HostChoice): void;
   press?(): void;
+  /** The key went up again (after `press`). */
+  release?(): void;
   rotate?(ticks: number): void;
   dispose(): void;
 }
@@ -17,7 +19,6 @@ export interface Tile<S extends JsonObject = JsonObject> {
 /** Where a key's frames go: the Stream Deck action, or a recorder in tests. */
 export interface KeySurface {
   setImage(svg: string): void;
-  setState(state: number): void;
   showOk(): void;
   showAlert(): void;
 }

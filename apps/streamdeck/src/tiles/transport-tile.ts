@@ -1,8 +1,11 @@
 /**
- * The transport key: fires its cue on press (OK when the server took it, an alert when it did not) and shows
- * the cue's name, green with a play mark while its transport plays. Whether it plays comes from the
- * transport list, polled gently and shared by every key and dial of the host. Cues go through the server's
- * cue lane, so presses land in the order they were made; a cue still out after a moment shows as sending.
+ * The transport key: fires its cue on press, or once held down a moment when the key is set to "hold to fire"
+ * (OK when the server took it, an alert when it did not or when the key was let go too soon), and shows the
+ * cue's name, green with a play mark while its transport plays. Whether it plays comes from the transport list,
+ * polled gently and shared by every key and dial of the host, and is drawn in the face: the key has one manifest
+ * state, so a multi-action step has no state to choose and an icon set on the key is never swapped for another.
+ * Cues go through the server's cue lane, so presses land in the order they were made; a cue still out after a
+ * moment shows as sending.
  */
 import { reasonOf } from '@stagelink/core';
 import { commandWord, cueFace, type TransportActivity } from '../render/cue-face.js';
@@ -18,11 +21,10 @@ import { HostBinding, hostProblem } from './host-binding.js';
 import { ReasonLog } from './reason-log.js';
 import type { KeySurface, Tile, TileContext } from './tile.js';
 
-/** Manifest states of the transport action: 0 idle, 1 playing. */
-export const TRANSPORT_STATE = { idle: 0, playing: 1 } as const;
-
 /** A cue answered sooner than this shows nothing extra; one still out says it is sending. */
 export const SENDING_FACE_DELAY_MS = 150;
+/** How long a "hold to fire" key must stay down before its cue goes. */
+export const HOLD_TO_FIRE_MS = 600;
 
 export class TransportTile implements Tile<TransportKeySettings> {
   readonly #presenter: FramePresenter;
@@ -31,7 +33,8 @@ export class TransportTile implements Tile<TransportKeySettings> {
   #reading: CueReading = { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
   #hostProblem: string | undefined;
   #stopWatching: (() => void) | undefined;
-  #shownState: number | undefined;
+  #holdToFire = false;
+  #holdTimer: NodeJS.Timeout | undefined;
   /** Cues of this key given to the lane and not settled yet. */
   #cuesOut = 0;
   #sendingTimer: NodeJS.Timeout | undefined;
@@ -51,6 +54,7 @@ export class TransportTile implements Tile<TransportKeySettings> {
   configure(settings: TransportKeySettings, host: HostChoice): void {
     if (this.#disposed) return;
     this.#reading = readCue(settings);
+    this.#holdToFire = settings.hold === true;
     const binding = this.#binding.bind(host);
     if (binding.kind !== 'bound') {
       this.#unwatch();
@@ -69,8 +73,33 @@ export class TransportTile implements Tile<TransportKeySettings> {
     this.#render(binding.lease.transports.state);
   }
 
-  /** Fires the cue. Every outcome ends in OK or an alert on the key; nothing is thrown. */
+  /**
+   * The key went down: fires the cue, or (hold to fire) starts waiting for it to be held long enough. A key in a
+   * multi-action fires at once: a multi-action has no holding.
+   */
   press(): void {
+    if (!this.#holdToFire || !this.context.visible) {
+      this.#fire();
+      return;
+    }
+    clearTimeout(this.#holdTimer);
+    this.#holdTimer = setTimeout(() => {
+      this.#holdTimer = undefined;
+      this.#fire();
+    }, HOLD_TO_FIRE_MS);
+  }
+
+  /** The key went up: a "hold to fire" key let go too soon sends nothing and says so. */
+  release(): void {
+    if (!this.#holdTimer) return;
+    clearTimeout(this.#holdTimer);
+    this.#holdTimer = undefined;
+    this.context.logger.warn(`${labelOf(this.#reading)} not sent: hold the key for ${HOLD_TO_FIRE_MS / 1000} s to fire it.`);
+    this.surface.showAlert();
+  }
+
+  /** Fires the cue. Every outcome ends in OK or an alert on the key; nothing is thrown. */
+  #fire(): void {
     const reading = this.#reading;
     const lease = this.#binding.lease;
     if (!reading.ok || !lease) {
@@ -97,6 +126,7 @@ export class TransportTile implements Tile<TransportKeySettings> {
   dispose(): void {
     this.#disposed = true;
     clearTimeout(this.#sendingTimer);
+    clearTimeout(this.#holdTimer);
     this.#unwatch();
     this.#binding.release();
     this.#presenter.dispose();
@@ -109,7 +139,6 @@ export class TransportTile implements Tile<TransportKeySettings> {
     const label = commandWord(labelOf(reading));
     if (problem) {
       this.#reasons.tell(problem);
-      this.#showState(TRANSPORT_STATE.idle);
       this.#presenter.show(setupFace(label));
       return;
     }
@@ -123,7 +152,6 @@ export class TransportTile implements Tile<TransportKeySettings> {
     const activity = activityFrom(state, cue.transportName);
     const list = state.status === 'online' ? asTransportList(state.value) : undefined;
     const engaged = cue.command === 'engaged' && list ? engagedOf(list, cue.transportName) : undefined;
-    this.#showState(activity === 'playing' ? TRANSPORT_STATE.playing : TRANSPORT_STATE.idle);
     this.#presenter.show(
       cueFace({ command: cue.label, name: cue.name, transport: cue.transportName, activity, sending: this.#showSending, ...(engaged === undefined ? {} : { engaged }) }),
     );
@@ -152,12 +180,6 @@ export class TransportTile implements Tile<TransportKeySettings> {
   #rerender(): void {
     const lease = this.#binding.lease;
     if (lease) this.#render(lease.transports.state);
-  }
-
-  #showState(state: number): void {
-    if (!this.context.visible || state === this.#shownState) return;
-    this.#shownState = state;
-    this.surface.setState(state);
   }
 
   #unwatch(): void {

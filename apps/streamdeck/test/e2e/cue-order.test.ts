@@ -8,6 +8,7 @@ import type { LogEntry, Simulator } from '@stagelink/simulator';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HOLD_TO_FIRE_MS } from '../../src/tiles/transport-tile.js';
 import { FakeStreamDeck, PLUGIN_DIR } from '../harness/fake-stream-deck.js';
 import { control, startSim } from './simulator.js';
 
@@ -80,6 +81,25 @@ describe('cues through the plugin', () => {
       expect(Date.now() - pressedAt, context).toBeLessThan(300);
     }
     expect(deck.sent('showOk')).toEqual([]);
+  });
+
+  it('fires a hold-to-fire stop only once held, and sends nothing on a tap', async () => {
+    deck.appear({ action: TRANSPORT, context: 'stop', settings: { command: 'stop', transport: 'main', hold: true } });
+    await deck.waitForImage('stop', (svg) => svg.includes('main') || svg.includes('STOP'), 'the cue face');
+    await client.transport.play({ name: 'main' });
+    const stops = (): number => requests.filter((entry) => String(entry.path).endsWith('/transport/stop')).length;
+
+    deck.press('stop');
+    await deck.waitFor(() => deck.sent('showAlert', 'stop').length > 0 || undefined, 'the alert for a tap');
+    expect(stops()).toBe(0);
+    expect(sim.state.transports.positionOf({ name: 'main' }).playmode).toBe('play');
+
+    deck.keyDown('stop');
+    await new Promise((resolve) => setTimeout(resolve, HOLD_TO_FIRE_MS + 200));
+    deck.keyUp('stop');
+    await deck.waitFor(() => deck.sent('showOk', 'stop').length > 0 || undefined, 'showOk once held');
+    expect(stops()).toBe(1);
+    expect(sim.state.transports.positionOf({ name: 'main' }).playmode).toBe('stop');
   });
 
   it('shows a cue that is still on its way as sending, then OK', async () => {

@@ -75,7 +75,8 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     expect(deck.sent('showAlert', 'play-main')).toHaveLength(0);
     expect(await playmodeOf('main')).toBe('Play');
     await deck.waitForLatestImage('play-main', (svg) => svg.includes('PLAYING'), 'the playing face');
-    expect(deck.sent('setState', 'play-main').at(-1)?.payload).toEqual({ state: 1 });
+    // Playing is drawn in the face: the key keeps its one manifest state, as a multi-action step expects.
+    expect(deck.sent('setState')).toEqual([]);
   });
 
   it('sets a fixed brightness from a key', async () => {
@@ -221,7 +222,6 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     await deck.waitForLatestImage('multi', (svg) => svg.includes('PLAYING'), `${multi.name} playing`);
     await deck.waitForLatestImage('stopped', (svg) => svg.includes('PLAY') && svg.includes(stopped.name), `${stopped.name} painted`);
     expect(deck.latestImage('stopped')).not.toContain('PLAYING');
-    expect(deck.sent('setState', 'looping').at(-1)?.payload).toEqual({ state: 1 });
   });
 
   it('lands a go-to cue with the playmode play, and section 1 by its index', async () => {

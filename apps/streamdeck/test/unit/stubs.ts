@@ -75,19 +75,16 @@ export function stubPool(asMediaServer: MediaServer, options: { healthIntervalMs
 
 export function keyRecorder() {
   const images: string[] = [];
-  const states: number[] = [];
   let oks = 0;
   let alerts = 0;
   const surface: KeySurface = {
     setImage: (svg) => images.push(svg),
-    setState: (state) => states.push(state),
     showOk: () => oks++,
     showAlert: () => alerts++,
   };
   return {
     surface,
     images,
-    states,
     get oks() {
       return oks;
     },

@@ -2,7 +2,7 @@ import { ConnectionError, InvalidInputError, type HealthEntry } from '@stagelink
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HealthTile } from '../../src/tiles/health-tile.js';
 import { TileRegistry } from '../../src/tiles/tile-registry.js';
-import { TransportTile } from '../../src/tiles/transport-tile.js';
+import { HOLD_TO_FIRE_MS, TransportTile } from '../../src/tiles/transport-tile.js';
 import { keyRecorder, quietLogger, settle, stubPool, stubServer } from './stubs.js';
 
 const host = { kind: 'host', host: 'http://10.0.0.5' } as const;
@@ -174,18 +174,49 @@ describe('transport tiles', () => {
     tile.dispose();
   });
 
-  it('switches to the playing state while its transport plays', async () => {
+  it('shows in its face, not in a manifest state, while its transport plays', async () => {
     const { server, key, tile } = setUp();
     server.transport.transports.mockResolvedValue(transports(1, 'play'));
     tile.configure({ command: 'play', transport: 'main' }, host);
     await vi.advanceTimersByTimeAsync(300);
-    expect(key.states.at(-1)).toBe(1);
     expect(key.latest).toContain('PLAYING');
     server.transport.transports.mockResolvedValue(transports(1, 'stop'));
     await vi.advanceTimersByTimeAsync(2100);
-    expect(key.states.at(-1)).toBe(0);
     expect(key.latest).not.toContain('PLAYING');
     tile.dispose();
+  });
+
+  it('fires a hold-to-fire key only once held down long enough, and alerts when let go too soon', async () => {
+    const { server, key, tile } = setUp();
+    server.transport.send.mockResolvedValue(undefined);
+    tile.configure({ command: 'stop', transport: 'main', hold: true }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    tile.press();
+    await vi.advanceTimersByTimeAsync(HOLD_TO_FIRE_MS - 100);
+    tile.release?.();
+    await vi.advanceTimersByTimeAsync(HOLD_TO_FIRE_MS);
+    expect(server.transport.send).not.toHaveBeenCalled();
+    expect([key.oks, key.alerts]).toEqual([0, 1]);
+
+    tile.press();
+    await vi.advanceTimersByTimeAsync(HOLD_TO_FIRE_MS + 10);
+    tile.release?.();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(server.transport.send).toHaveBeenCalledTimes(1);
+    expect([key.oks, key.alerts]).toEqual([1, 1]);
+    tile.dispose();
+  });
+
+  it('fires a hold-to-fire key at once inside a multi-action, which has no holding', async () => {
+    const { server, asMediaServer, key, tile } = setUp();
+    tile.dispose();
+    server.transport.send.mockResolvedValue(undefined);
+    const step = new TransportTile(key.surface, { pool: stubPool(asMediaServer), logger: quietLogger, visible: false });
+    step.configure({ command: 'stop', transport: 'main', hold: true }, host);
+    step.press();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(server.transport.send).toHaveBeenCalledTimes(1);
+    step.dispose();
   });
 });
 
