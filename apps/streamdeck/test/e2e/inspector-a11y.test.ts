@@ -6,36 +6,14 @@
  * the built plugin, which reads the simulator.
  */
 import type { Simulator } from '@stagelink/simulator';
-import { JSDOM } from 'jsdom';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import type { JSDOM } from 'jsdom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeStreamDeck, PLUGIN_DIR } from '../harness/fake-stream-deck.js';
+import { FakeStreamDeck } from '../harness/fake-stream-deck.js';
+import { type InspectorWindow, loadPage, openInspector, optionLabel, until } from './inspector-dom.js';
 import { startSim } from './simulator.js';
 
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
 const PAGES = ['transport.html', 'fps.html', 'health.html', 'level.html'];
-
-interface InspectorWindow {
-  connectElgatoStreamDeckSocket(port: number, uuid: string, registerEvent: string, info: string, actionInfo: string): void;
-}
-
-/** A page as it loads, scripts run, before the app connects it. */
-function loadPage(page: string): JSDOM {
-  const html = readFileSync(join(PLUGIN_DIR, 'ui', page), 'utf8');
-  // The page's own <script src>s are not fetched: the scripts are run below, in order, as the app's browser would.
-  const scripts = [...html.matchAll(/<script src="([^"]+)"><\/script>/g)].map((match) => join(PLUGIN_DIR, 'ui', match[1] ?? ''));
-  const dom = new JSDOM(html.replace(/<script src="[^"]+"><\/script>/g, ''), { runScripts: 'outside-only', url: 'http://localhost/' });
-  for (const script of scripts) dom.window.eval(readFileSync(script, 'utf8'));
-  return dom;
-}
-
-function openInspector(deck: FakeStreamDeck, page: string, context: string): JSDOM {
-  const dom = loadPage(page);
-  deck.inspectorAppear(context);
-  (dom.window as unknown as InspectorWindow).connectElgatoStreamDeckSocket(...deck.inspectorArguments(context));
-  return dom;
-}
 
 /** Rows and notes a reader sees: not hidden themselves or by a parent, and (notes) not empty. */
 function shown(dom: JSDOM): string[] {
@@ -43,21 +21,6 @@ function shown(dom: JSDOM): string[] {
   return [...dom.window.document.querySelectorAll<HTMLElement>('.row, .note')]
     .filter((element) => isShown(element) && (!element.classList.contains('note') || (element.textContent ?? '').trim() !== ''))
     .map((element) => element.outerHTML.slice(0, 120));
-}
-
-function optionLabel(dom: JSDOM, id: string, value: string): string | undefined {
-  const select = dom.window.document.getElementById(id) as HTMLSelectElement | null;
-  return [...(select?.options ?? [])].find((option) => option.value === value)?.textContent ?? undefined;
-}
-
-async function until<T>(what: string, read: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('every settings page, as it loads', () => {
@@ -133,6 +96,7 @@ describe('a saved value the server does not list', () => {
     await until('the transports request failing', () => note() !== '' && note() !== 'loading...');
     expect(optionLabel(page, 'transport', 'main')).toBe('main (server unreachable, cannot check)');
     expect((page.window.document.getElementById('transport') as HTMLSelectElement).value).toBe('main');
-    expect(page.window.document.getElementById('connection')?.className).toContain('offline');
+    // The connection line has its own request, answered in its own time.
+    await until('the connection line saying offline', () => (page.window.document.getElementById('connection')?.className ?? '').includes('offline'));
   });
 });

@@ -5,56 +5,14 @@
  */
 import { MediaServer, PLAYMODES, TRANSPORT_COMMAND_LABELS, TRANSPORT_COMMAND_NAMES, TRANSPORT_COMMANDS } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
-import { JSDOM } from 'jsdom';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import type { JSDOM } from 'jsdom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeStreamDeck, PLUGIN_DIR } from '../harness/fake-stream-deck.js';
+import { FakeStreamDeck } from '../harness/fake-stream-deck.js';
 import { sectionLabel } from '../../src/inspector/section-label.js';
+import { choose, labels, openInspector, options, until } from './inspector-dom.js';
 import { control, startSim } from './simulator.js';
 
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
-
-interface InspectorWindow {
-  connectElgatoStreamDeckSocket(port: number, uuid: string, registerEvent: string, info: string, actionInfo: string): void;
-}
-
-function openInspector(deck: FakeStreamDeck, page: string, context: string): JSDOM {
-  const html = readFileSync(join(PLUGIN_DIR, 'ui', page), 'utf8');
-  // The page's own <script src>s are not fetched: the scripts are run below, in order, as the app's browser would.
-  const scripts = [...html.matchAll(/<script src="([^"]+)"><\/script>/g)].map((match) => join(PLUGIN_DIR, 'ui', match[1] ?? ''));
-  const dom = new JSDOM(html.replace(/<script src="[^"]+"><\/script>/g, ''), { runScripts: 'outside-only', url: 'http://localhost/' });
-  for (const script of scripts) dom.window.eval(readFileSync(script, 'utf8'));
-  deck.inspectorAppear(context);
-  (dom.window as unknown as InspectorWindow).connectElgatoStreamDeckSocket(...deck.inspectorArguments(context));
-  return dom;
-}
-
-function options(dom: JSDOM, id: string): string[] {
-  const select = dom.window.document.getElementById(id) as HTMLSelectElement | null;
-  return select ? [...select.options].map((option) => option.value).filter((value) => value !== '') : [];
-}
-
-function labels(dom: JSDOM, id: string): string[] {
-  const select = dom.window.document.getElementById(id) as HTMLSelectElement | null;
-  return select ? [...select.options].filter((option) => option.value !== '').map((option) => option.textContent ?? '') : [];
-}
-
-function choose(dom: JSDOM, id: string, value: string): void {
-  const field = dom.window.document.getElementById(id) as HTMLSelectElement | HTMLInputElement;
-  field.value = value;
-  field.dispatchEvent(new dom.window.Event('change'));
-}
-
-async function until<T>(what: string, read: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the transport inspector page', () => {
   let deck: FakeStreamDeck;
