@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import { simControl, startSimulator, type ControlRequest, type Simulator, type SimulatorSummary } from '@stagelink/simulator';
 
 /** A simulator on free loopback ports, with its control endpoint at hand. */
@@ -9,10 +10,11 @@ export async function startTestSimulator(): Promise<Simulator & { control(action
 export const control = (url: string, action: ControlRequest): Promise<SimulatorSummary> => simControl(url, action);
 
 /** Polls until the check passes; the failure message says what never happened. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
+  return vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`Still waiting until ${what}`);
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }
