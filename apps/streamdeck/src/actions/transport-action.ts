@@ -1,4 +1,4 @@
-import type { DialAction, KeyAction, KeyDownEvent, KeyUpEvent } from '@elgato/streamdeck';
+import type { DialAction, KeyAction, KeyDownEvent, KeyUpEvent, TitleParametersDidChangeEvent } from '@elgato/streamdeck';
 import { ACTION_UUIDS, type TransportKeySettings } from '../settings.js';
 import { TransportTile } from '../tiles/transport-tile.js';
 import type { Tile } from '../tiles/tile.js';
@@ -20,5 +20,11 @@ export class TransportAction extends StagelinkAction<TransportKeySettings> {
 
   override onKeyUp(ev: KeyUpEvent<TransportKeySettings>): void {
     this.guard('key release', () => this.services.tiles.tile(ev.action.id)?.release?.());
+  }
+
+  override onTitleParametersDidChange(ev: TitleParametersDidChangeEvent<TransportKeySettings>): void {
+    const { title, titleParameters } = ev.payload;
+    const onTop = title.trim() !== '' && titleParameters.showTitle && titleParameters.titleAlignment === 'top';
+    this.guard('title', () => this.services.tiles.tile(ev.action.id)?.titleOnTop?.(onTop));
   }
 }

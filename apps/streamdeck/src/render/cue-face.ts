@@ -17,6 +17,8 @@ export interface CueView {
   engaged?: boolean;
   /** A cue of this key is still on its way to the server. */
   sending?: boolean;
+  /** The operator gave the key a title, which the Stream Deck app draws at its top: the symbol's place is left to it. */
+  titled?: boolean;
 }
 
 /** A state the key has something to say about: its word, its symbol, and the word's colour on a dark face. */
@@ -58,7 +60,7 @@ export function cueFace(view: CueView): string {
   const [top, bottom] = state ? [cueLine(view, ink), stateLine(state, background, ink)] : idleLines(view, ink);
   return keyFace({
     background,
-    ...(state ? { symbol: { shape: state.symbol, colour: bottom.colour } } : {}),
+    ...(state && !view.titled ? { symbol: { shape: state.symbol, colour: bottom.colour } } : {}),
     name: top,
     state: bottom,
   });

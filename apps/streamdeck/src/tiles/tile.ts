@@ -12,6 +12,8 @@ export interface Tile<S extends JsonObject = JsonObject> {
   press?(): void;
   /** The key went up again (after `press`). */
   release?(): void;
+  /** Whether the Stream Deck app draws a title the operator gave the key at the top of its face. */
+  titleOnTop?(onTop: boolean): void;
   rotate?(ticks: number): void;
   dispose(): void;
 }

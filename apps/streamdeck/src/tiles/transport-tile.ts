@@ -34,6 +34,7 @@ export class TransportTile implements Tile<TransportKeySettings> {
   #hostProblem: string | undefined;
   #stopWatching: (() => void) | undefined;
   #holdToFire = false;
+  #titled = false;
   #holdTimer: NodeJS.Timeout | undefined;
   /** Cues of this key given to the lane and not settled yet. */
   #cuesOut = 0;
@@ -87,6 +88,13 @@ export class TransportTile implements Tile<TransportKeySettings> {
       this.#holdTimer = undefined;
       this.#fire();
     }, HOLD_TO_FIRE_MS);
+  }
+
+  /** An operator's title is drawn at the top of the key: the face leaves that place to it. */
+  titleOnTop(onTop: boolean): void {
+    if (onTop === this.#titled) return;
+    this.#titled = onTop;
+    this.#rerender();
   }
 
   /** The key went up: a "hold to fire" key let go too soon sends nothing and says so. */
@@ -153,7 +161,15 @@ export class TransportTile implements Tile<TransportKeySettings> {
     const list = state.status === 'online' ? asTransportList(state.value) : undefined;
     const engaged = cue.command === 'engaged' && list ? engagedOf(list, cue.transportName) : undefined;
     this.#presenter.show(
-      cueFace({ command: cue.label, name: cue.name, transport: cue.transportName, activity, sending: this.#showSending, ...(engaged === undefined ? {} : { engaged }) }),
+      cueFace({
+        command: cue.label,
+        name: cue.name,
+        transport: cue.transportName,
+        activity,
+        sending: this.#showSending,
+        titled: this.#titled,
+        ...(engaged === undefined ? {} : { engaged }),
+      }),
     );
   }
 

@@ -102,6 +102,16 @@ describe('cues through the plugin', () => {
     expect(sim.state.transports.positionOf({ name: 'main' }).playmode).toBe('stop');
   });
 
+  it('leaves the top of the key to a title the operator typed, and takes it back when the title goes', async () => {
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    await client.transport.play({ name: 'main' });
+    await deck.waitForLatestImage('play', (svg) => svg.includes('PLAYING') && svg.includes('<polygon'), 'the playing face with its play mark');
+    deck.setTitle('play', 'Walk-in');
+    await deck.waitForLatestImage('play', (svg) => svg.includes('PLAYING') && !svg.includes('<polygon'), 'the playing face without its mark');
+    deck.setTitle('play', '');
+    await deck.waitForLatestImage('play', (svg) => svg.includes('<polygon'), 'the play mark back');
+  });
+
   it('shows a cue that is still on its way as sending, then OK', async () => {
     deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
     await deck.waitForImage('play', (svg) => svg.includes('main'), 'the cue face');

@@ -196,6 +196,25 @@ export class FakeStreamDeck {
     });
   }
 
+  /** The operator typed a title for a key in the app: the app draws it and tells the plugin. */
+  setTitle(context: string, title: string, titleAlignment: 'top' | 'middle' | 'bottom' = 'top'): void {
+    const key = options(this.keys, context);
+    this.send({
+      event: 'titleParametersDidChange',
+      action: key.action,
+      context,
+      device: DEVICE_ID,
+      payload: {
+        controller: 'Keypad',
+        coordinates: key.coordinates,
+        settings: key.settings,
+        state: key.state,
+        title,
+        titleParameters: { fontFamily: '', fontSize: 12, fontStyle: '', fontUnderline: false, showTitle: true, titleAlignment, titleColor: '#ffffff' },
+      },
+    });
+  }
+
   /** The computer woke from sleep: the app tells every plugin. */
   systemWake(): void {
     this.send({ event: 'systemDidWakeUp' });

@@ -53,6 +53,16 @@ describe('key faces', () => {
     expect(background(cueFace({ command: 'PLAY', name: 'main', transport: 'main', activity: 'stopped' }))).toBe(palette.neutral);
   });
 
+  it('leaves the top of a cue key to a title the operator gave it, keeping the state word and colour', () => {
+    const view = { command: 'PLAY', name: 'Intro', transport: 'main', activity: 'playing' as const };
+    const plain = readFace(cueFace(view));
+    const titled = readFace(cueFace({ ...view, titled: true }));
+    expect(plain.shapes).not.toBe('');
+    expect(titled.shapes).toBe('');
+    expect(titled.texts.map((text) => text.content)).toEqual(plain.texts.map((text) => text.content));
+    expect(titled.background).toBe(palette.playing);
+  });
+
   it('encodes frames as SVG data URLs', () => {
     const url = svgDataUrl('<svg/>');
     expect(url.startsWith('data:image/svg+xml;base64,')).toBe(true);
