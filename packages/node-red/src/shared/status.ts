@@ -1,3 +1,4 @@
+import { StagelinkError } from '@stagelink/core';
 import type { Node, NodeStatus } from './node-red.js';
 import { Throttle } from './status-throttle.js';
 
@@ -71,25 +72,25 @@ export function short(text: string): string {
   return oneLine.length <= MAX_TEXT ? oneLine : `${oneLine.slice(0, MAX_TEXT - 1)}…`;
 }
 
-/** A few words for the status line: the error's class name says enough there; the message goes to the log. */
+/** A few words for the status line, by the error's stable code; the message goes to the log. */
+const SUMMARIES: Readonly<Record<string, string>> = {
+  STAGELINK_ERR_CONNECTION: 'unreachable',
+  STAGELINK_ERR_TIMEOUT: 'no answer',
+  STAGELINK_ERR_AUTH: 'refused: login or token',
+  STAGELINK_ERR_NOT_FOUND: 'not found',
+  STAGELINK_ERR_DRIVE_NOT_FOUND: 'not found',
+  STAGELINK_ERR_NOT_OFFERED: 'not offered by this build',
+  STAGELINK_ERR_REFUSED: 'refused by server',
+  STAGELINK_ERR_CONFIRMATION_REQUIRED: 'not confirmed',
+  STAGELINK_ERR_INVALID_INPUT: 'invalid input',
+  STAGELINK_ERR_LIVE_UPDATE: 'live update error',
+  STAGELINK_ERR_ABORTED: 'stopped',
+  STAGELINK_ERR_CLOSED: 'closed',
+  STAGELINK_ERR_CONFLICT: 'conflict',
+  STAGELINK_ERR_HTTP: 'server error',
+  STAGELINK_ERR_UNEXPECTED_ANSWER: 'not the API',
+};
+
 export function errorSummary(error: unknown): string {
-  if (error instanceof Error) {
-    const words: Record<string, string> = {
-      ConnectionError: 'unreachable',
-      TimeoutError: 'no answer',
-      AuthError: 'refused: login or token',
-      NotFoundError: 'not found',
-      DriveNotFoundError: 'not found',
-      StatusError: 'refused by server',
-      ConfirmationRequiredError: 'not confirmed',
-      InvalidInputError: 'invalid input',
-      LiveUpdateError: 'live update error',
-      AbortedError: 'stopped',
-      ConflictError: 'conflict',
-      HttpError: 'server error',
-      UnexpectedAnswerError: 'not the API',
-    };
-    return words[error.name] ?? 'failed';
-  }
-  return 'failed';
+  return (error instanceof StagelinkError && SUMMARIES[error.code]) || 'failed';
 }
