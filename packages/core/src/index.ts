@@ -50,5 +50,6 @@ export { livePresets, type LiveRequest, type LivePresetName } from './live/prese
 export { RollingAverage, ALERT_AVERAGE_WINDOW } from './live/rolling-average.js';
 export { classifyFps, worstSeverity, worstHealth, healthOf, severityRank, type FpsAlert } from './live/alerts.js';
 export { sessionMachines, type MachineRole, type SessionMember } from './media-server/session-machines.js';
+export { multitransportMembers } from './media-server/multitransport.js';
 export type { ValueChange, PropertyErrorValue } from './live/protocol.js';
 export * from './drive/index.js';

@@ -3,7 +3,7 @@
  * (`isPlaying`: `Play`, `PlaySection` and `Loop`, in either vocabulary); anything else is not shown as playing:
  * a key must never claim a cue is running when it may not be.
  */
-import { isPlaying, type Multitransport, type Transport } from '@stagelink/core';
+import { isPlaying, multitransportMembers, type Transport } from '@stagelink/core';
 import type { TransportList } from './server-pool.js';
 
 /** The poll's answer if it has the shape of a transport list; a server that sent something else gets no guess. */
@@ -23,7 +23,7 @@ export function activityOf(list: TransportList, name: string): Activity {
   if (transport) return isPlaying(transport) ? 'playing' : 'stopped';
   const multi = list.multitransports.find((candidate) => candidate.name === name);
   if (!multi) return 'missing';
-  return membersOf(list, multi).some((member) => isPlaying(member)) ? 'playing' : 'stopped';
+  return multitransportMembers(list.transports, multi).some((member) => isPlaying(member)) ? 'playing' : 'stopped';
 }
 
 /** Whether the transport (or multitransport) named `name` is engaged; undefined when there is none. */
@@ -39,10 +39,5 @@ export function levelSource(list: TransportList, name: string): Transport | unde
   const transport = list.transports.find((candidate) => candidate.name === name);
   if (transport) return transport;
   const multi = list.multitransports.find((candidate) => candidate.name === name);
-  return multi ? membersOf(list, multi)[0] : undefined;
-}
-
-/** A multitransport lists its members as strings: uids on the servers seen so far, names accepted too. */
-function membersOf(list: TransportList, multi: Multitransport): Transport[] {
-  return list.transports.filter((candidate) => multi.transports.includes(candidate.uid) || multi.transports.includes(candidate.name));
+  return multi ? multitransportMembers(list.transports, multi)[0] : undefined;
 }
