@@ -47,6 +47,7 @@ export { LiveClient, LiveSubscription, type LiveSubscribeOptions } from './live/
 export type { LiveStatus, LiveSocketTiming } from './live/live-socket.js';
 export type { LiveValue } from './live/subscription-registry.js';
 export { livePresets, type LiveRequest, type LivePresetName } from './live/presets.js';
+export { LIVE_PRESET_PARAMETERS, isLivePresetName, livePresetRequest, type PresetParameter } from './live/preset-parameters.js';
 export { RollingAverage, ALERT_AVERAGE_WINDOW } from './live/rolling-average.js';
 export { classifyFps, worstSeverity, worstHealth, healthOf, severityRank, type FpsAlert } from './live/alerts.js';
 export { sessionMachines, type MachineRole, type SessionMember } from './media-server/session-machines.js';

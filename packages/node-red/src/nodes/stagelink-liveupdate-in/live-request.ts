@@ -1,4 +1,4 @@
-import { InvalidInputError, livePresets, type LivePresetName, type LiveRequest } from '@stagelink/core';
+import { InvalidInputError, isLivePresetName, livePresetRequest, livePresets, type LivePresetName, type LiveRequest } from '@stagelink/core';
 import type { NodeDef } from '../../shared/node-red.js';
 
 /** Preset names are core's `livePresets`; `custom` takes the object and property expressions from the node. */
@@ -9,51 +9,16 @@ export const MIN_INTERVAL_MS = 20;
 
 /** Reads the node's settings into a core LiveRequest. Throws what to fix when a setting is missing or wrong. */
 export function liveRequestOf(def: NodeDef): LiveRequest {
-  const source = (typeof def.preset === 'string' && def.preset !== '' ? def.preset : 'localFps') as LiveSource;
-  const request = source === 'custom' ? customRequest(def) : presetRequest(source, def);
+  const source = typeof def.preset === 'string' && def.preset !== '' ? def.preset : 'localFps';
+  if (source !== 'custom' && !isLivePresetName(source)) {
+    throw new InvalidInputError(`"${source}" is not a live-update preset; use one of ${Object.keys(livePresets).join(', ')} or custom.`);
+  }
+  const request = source === 'custom' ? customRequest(def) : livePresetRequest(source, (parameter) => def[parameter]);
   const interval = Number(def.interval);
   if (def.interval !== undefined && def.interval !== '' && Number.isFinite(interval) && interval > 0) {
     request.updateFrequencyMs = Math.max(MIN_INTERVAL_MS, Math.round(interval));
   }
   return request;
-}
-
-function presetRequest(name: string, def: NodeDef): LiveRequest {
-  const text = (key: string, what: string): string => {
-    const value = def[key];
-    if (typeof value !== 'string' || value.trim() === '') throw new InvalidInputError(`The ${name} preset needs ${what}.`);
-    return value.trim();
-  };
-  switch (name as LivePresetName) {
-    case 'localFps':
-      return livePresets.localFps();
-    case 'cpu':
-      return livePresets.cpu();
-    case 'gpuMemory':
-      return livePresets.gpuMemory();
-    case 'processMemory':
-      return livePresets.processMemory();
-    case 'gpuProfiler':
-      return livePresets.gpuProfiler();
-    case 'remoteFps':
-      return livePresets.remoteFps(text('machine', 'the hostname of the machine to watch'));
-    case 'failoverTakeover':
-      return livePresets.failoverTakeover(text('machine', 'the uid of the actor machine'));
-    case 'workloadReceiveStatuses':
-      return livePresets.workloadReceiveStatuses(text('workload', 'a stream workload id'));
-    case 'workloadInstances':
-      return livePresets.workloadInstances(text('workload', 'a stream workload id'));
-    case 'transportBrightness':
-      return livePresets.transportBrightness(text('transport', 'the name of the transport'));
-    case 'transportVolume':
-      return livePresets.transportVolume(text('transport', 'the name of the transport'));
-    case 'instanceHealth': {
-      const index = Number(text('instance', 'an instance index (0, 1, 2, ...)'));
-      return livePresets.instanceHealth(text('workload', 'a stream workload id'), index);
-    }
-    default:
-      throw new InvalidInputError(`"${name}" is not a live-update preset; use one of ${Object.keys(livePresets).join(', ')} or custom.`);
-  }
 }
 
 function customRequest(def: NodeDef): LiveRequest {

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidInputError, LIVE_PRESET_PARAMETERS, livePresetRequest, livePresets } from '../src/index.js';
+
+describe('live presets named by settings', () => {
+  it('describe the parameters of every preset', () => {
+    expect(Object.keys(LIVE_PRESET_PARAMETERS).sort()).toEqual(Object.keys(livePresets).sort());
+    expect(LIVE_PRESET_PARAMETERS.instanceHealth.map(({ name }) => name)).toEqual(['workload', 'instance']);
+  });
+
+  it('build the same request as the preset itself, from the values settings hold', () => {
+    const settings: Record<string, unknown> = { machine: ' actor-1 ', workload: '42', instance: '2', transport: 'main' };
+    const read = (name: string): unknown => settings[name];
+    expect(livePresetRequest('localFps', read)).toEqual(livePresets.localFps());
+    expect(livePresetRequest('instanceHealth', read)).toEqual(livePresets.instanceHealth('42', 2));
+    expect(livePresetRequest('transportVolume', read)).toEqual(livePresets.transportVolume('main'));
+    expect(livePresetRequest('remoteFps', read).remoteMonitor?.hostname).toBe('actor-1');
+  });
+
+  it('say what to set when a parameter is blank or the name is no preset', () => {
+    expect(() => livePresetRequest('remoteFps', () => '  ')).toThrow(/remoteFps preset needs the hostname of the machine to watch/);
+    expect(() => livePresetRequest('failoverTakeover', () => undefined)).toThrow(InvalidInputError);
+    expect(() => livePresetRequest('toString', () => 'x')).toThrow(/"toString" is not a live-update preset/);
+  });
+});
