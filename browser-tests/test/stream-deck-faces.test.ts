@@ -4,14 +4,23 @@
  * canvas and at the 72 px of a standard key; the Level dial's touch strip shows the plugin's feedback placed by
  * the items of layouts/level.json. The page is saved as screenshots/deck-faces.png for the plugin's README.
  */
-import { PLUGIN_DIR } from '@stagelink/streamdeck/test/harness/fake-stream-deck.ts';
-import { cueFace, type CueView } from '@stagelink/streamdeck/src/render/cue-face.ts';
-import { noLinkFace, problemFace, setupFace, waitingFace } from '@stagelink/streamdeck/src/render/faces.ts';
-import { TEXT_MARGIN } from '@stagelink/streamdeck/src/render/fit-text.ts';
-import { fpsFace } from '@stagelink/streamdeck/src/render/fps-face.ts';
-import { healthFace } from '@stagelink/streamdeck/src/render/health-face.ts';
-import { levelFeedback, type LevelFeedback, type LevelView } from '@stagelink/streamdeck/src/render/level-feedback.ts';
-import { KEY_SIZE, svgDataUrl } from '@stagelink/streamdeck/src/render/svg.ts';
+import { PLUGIN_DIR } from '@stagelink/streamdeck/testing';
+import {
+  cueFace,
+  fpsFace,
+  healthFace,
+  KEY_SIZE,
+  levelFeedback,
+  noLinkFace,
+  problemFace,
+  setupFace,
+  svgDataUrl,
+  TEXT_MARGIN,
+  waitingFace,
+  type CueView,
+  type LevelFeedback,
+  type LevelView,
+} from '@stagelink/streamdeck/render';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';

@@ -5,7 +5,7 @@
  */
 import { MediaServer } from '@stagelink/core';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
-import type { FakeStreamDeck, JsonObject } from '@stagelink/streamdeck/test/harness/fake-stream-deck.ts';
+import type { FakeStreamDeck, JsonObject } from '@stagelink/streamdeck/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { pathToFileURL } from 'node:url';
 import { startSimulator } from '@stagelink/simulator';
+import type { FakeStreamDeck } from '@stagelink/streamdeck/testing';
 import { startFastLiveFeed } from '../harness/fast-live-feed.js';
 import { atMost, notRun, type Benchmark, type ResultRow } from '../harness/report.js';
 import { median } from '../harness/stats.js';
@@ -19,22 +19,8 @@ const FPS_ACTION = 'com.stagelink.mediaserver.fps';
 const MACHINES = ['', 'actor-1', 'actor-2', 'understudy-1'];
 const TARGET = `<= ${MAX_FRAMES_PER_SECOND} frames/s per key`;
 
-/**
- * The parts of apps/streamdeck's test harness (test/harness/fake-stream-deck.ts) this benchmark drives. It is
- * loaded at run time from that package, which owns it, rather than copied.
- */
-interface FakeStreamDeck {
-  readonly globalSettings: Record<string, unknown>;
-  readonly commands: readonly { event: string; context?: string; at: number }[];
-  readonly pid: number | undefined;
-  launch(): Promise<void>;
-  appear(options: { action: string; context: string; settings?: Record<string, unknown>; column?: number; row?: number }): void;
-  close(): Promise<void>;
-}
-
-interface Harness {
-  FakeStreamDeck: { start(): Promise<FakeStreamDeck> };
-}
+/** apps/streamdeck's fake Stream Deck app, loaded at run time once the plugin is known to be built. */
+type Harness = typeof import('@stagelink/streamdeck/testing');
 
 interface TileWindow {
   framesPerSecondByKey: number[];
@@ -77,16 +63,14 @@ async function loadHarness(): Promise<Harness | { reason: string }> {
   } catch {
     return { reason: 'apps/streamdeck is not in the workspace' };
   }
-  const harnessFile = join(appDir, 'test', 'harness', 'fake-stream-deck.ts');
-  if (!existsSync(harnessFile)) return { reason: 'apps/streamdeck has no test/harness/fake-stream-deck.ts' };
   if (!existsSync(join(appDir, 'com.stagelink.mediaserver.sdPlugin', 'bin', 'plugin.js'))) return { reason: 'the plugin is not built' };
-  return (await import(pathToFileURL(harnessFile).href)) as Harness;
+  return import('@stagelink/streamdeck/testing');
 }
 
 async function measureTiles(deck: FakeStreamDeck, valuesSent: () => number): Promise<TileWindow> {
   const contexts = Array.from({ length: TILES }, (_, index) => `fps-${index}`);
   contexts.forEach((context, index) => {
-    const settings = { machine: MACHINES[index % MACHINES.length], target: 60 };
+    const settings = { machine: MACHINES[index % MACHINES.length] ?? '', target: 60 };
     deck.appear({ action: FPS_ACTION, context, settings, column: index % 8, row: Math.floor(index / 8) });
   });
   await delay(SETTLE_MS);

@@ -4,14 +4,14 @@
  * Stream Deck app connects them: it loads the page, then calls `connectElgatoStreamDeckSocket(port, uuid,
  * registerEvent, info, actionInfo)`.
  */
-import { FakeStreamDeck, PLUGIN_DIR } from '@stagelink/streamdeck/test/harness/fake-stream-deck.ts';
+import { FakeStreamDeck, PLUGIN_DIR } from '@stagelink/streamdeck/testing';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 
 /** The action UUIDs of the plugin's manifest, as the plugin itself names them. */
-export { ACTION_UUIDS as ACTIONS } from '@stagelink/streamdeck/src/settings.ts';
+export { ACTION_UUIDS as ACTIONS } from '@stagelink/streamdeck/testing';
 
 interface InspectorWindow {
   connectElgatoStreamDeckSocket(port: number, uuid: string, registerEvent: string, info: string, actionInfo: string): void;

@@ -2,51 +2,14 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { FakeStreamDeck } from '@stagelink/streamdeck/testing';
 import { isAlive } from '../support/process-stats.js';
 
 /**
- * The parts of apps/streamdeck's fake Stream Deck app (test/harness/fake-stream-deck.ts) the suite drives. It
- * is loaded at run time from the package that owns it rather than copied; it launches the built plugin as
- * the Stream Deck app does and records every command the plugin sends.
+ * apps/streamdeck's fake Stream Deck app, which the suite drives: it launches the built plugin as the Stream Deck
+ * app does and records every command the plugin sends. Loaded at run time, once the plugin is known to be built.
  */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
-
-export interface PluginCommand {
-  event: string;
-  context?: string;
-  payload?: Json;
-  seq: number;
-  at: number;
-}
-
-export interface FakeStreamDeck {
-  readonly commands: PluginCommand[];
-  readonly globalSettings: JsonObject;
-  readonly keys: Map<string, unknown>;
-  output: string;
-  readonly pid: number | undefined;
-  readonly exitCode: number | null;
-  launch(options?: { node?: string; pluginDir?: string }): Promise<void>;
-  appear(options: { action: string; context: string; settings?: JsonObject; controller?: 'Keypad' | 'Encoder'; column?: number; row?: number; isInMultiAction?: boolean }): void;
-  disappear(context: string): void;
-  keyDown(context: string): void;
-  keyUp(context: string): void;
-  press(context: string): void;
-  dialRotate(context: string, ticks: number, pressed?: boolean): void;
-  dialDown(context: string): void;
-  changeSettings(context: string, settings: JsonObject): void;
-  changeGlobalSettings(settings: JsonObject): void;
-  inspectorAppear(context: string): void;
-  inspectorDisappear(context: string): void;
-  sendToPlugin(context: string, payload: Json): void;
-  send(message: JsonObject): void;
-  sendRaw(text: string): void;
-  sent(event: string, context?: string): PluginCommand[];
-  images(context: string): string[];
-  close(): Promise<void>;
-}
+export type { FakeStreamDeck, Json, JsonObject, PluginCommand } from '@stagelink/streamdeck/testing';
 
 interface HarnessModule {
   FakeStreamDeck: { start(): Promise<FakeStreamDeck> };
@@ -57,14 +20,13 @@ const PLUGIN_DIR = join(APP_DIR, 'com.stagelink.mediaserver.sdPlugin');
 export const PLUGIN_FILE = join(PLUGIN_DIR, 'bin', 'plugin.js');
 
 /** The action UUIDs of the plugin's manifest, as the plugin itself names them. */
-export { ACTION_UUIDS as ACTIONS } from '@stagelink/streamdeck/src/settings.ts';
+export { ACTION_UUIDS as ACTIONS } from '@stagelink/streamdeck/testing';
 
 let harness: Promise<HarnessModule> | undefined;
 
 function loadHarness(): Promise<HarnessModule> {
-  const file = join(APP_DIR, 'test', 'harness', 'fake-stream-deck.ts');
   if (!existsSync(PLUGIN_FILE)) throw new Error('The Stream Deck plugin is not built: run `pnpm test:hardening` from the repository root (it builds it first).');
-  harness ??= import(pathToFileURL(file).href) as Promise<HarnessModule>;
+  harness ??= import('@stagelink/streamdeck/testing') as Promise<HarnessModule>;
   return harness;
 }
 

@@ -1,0 +1,8 @@
+/** `@stagelink/streamdeck/render`: the key faces and the dial strip, pure functions from what a key knows to SVG. */
+export { cueFace, type CueView } from './cue-face.js';
+export { noLinkFace, problemFace, setupFace, waitingFace } from './faces.js';
+export { TEXT_MARGIN } from './fit-text.js';
+export { fpsFace } from './fps-face.js';
+export { healthFace } from './health-face.js';
+export { levelFeedback, type LevelFeedback, type LevelView } from './level-feedback.js';
+export { KEY_SIZE, svgDataUrl } from './svg.js';
