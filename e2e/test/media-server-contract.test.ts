@@ -342,7 +342,7 @@ describe('hardware', () => {
   );
 
   it.each(writes.map((endpoint) => [endpoint.id, endpoint] as const))('%s without login gives AuthError "login required"', async (_id, endpoint) => {
-    const error = await refusal(anonymous.endpoints.call(endpoint, { body: {}, params: { mac: '00-00-00-00-00-00' } }, { confirm: true }));
+    const error = await refusal(anonymous.call(endpoint, { body: {}, params: { mac: '00-00-00-00-00-00' } }, { confirm: true }));
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).status).toBe(401);
     expect((error as AuthError).body).toEqual({ message: dialect === 'r34' ? 'Login required' : 'login required' });
@@ -364,7 +364,7 @@ describe('hardware', () => {
 
   it('answers 400 to a body of the wrong shape', async () => {
     await login();
-    const error = await refusal(ms.endpoints.call(endpoints.sessionRoleSet, { body: { role: 42 } }));
+    const error = await refusal(ms.call(endpoints.sessionRoleSet, { body: { role: 42 } }));
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(400);
   });
@@ -374,7 +374,7 @@ describe('hardware', () => {
     const shown = await ms.hardware.oled.notify({ title: 'Front of house', message: 'm'.repeat(230) });
     expect(shown).toMatchObject({ title: 'Front of house', truncated: true });
     expect(shown.message).toHaveLength(200);
-    const raw = await ms.endpoints.call(endpoints.oledNotify, { body: { title: 't', message: 'r'.repeat(230) } });
+    const raw = await ms.call(endpoints.oledNotify, { body: { title: 't', message: 'r'.repeat(230) } });
     expect((raw as { message: string }).message).toHaveLength(200);
     expect((await ms.hardware.oled.setDisplayTime(4)).message).toContain('4 seconds');
     expect(sim.state.hardware.oled.displaySeconds).toBe(4);
@@ -600,7 +600,7 @@ describe('the catalogue', () => {
   });
 
   it('answers an unknown path with NotFoundError "No such endpoint"', async () => {
-    const error = await refusal(ms.endpoints.call({ ...endpoints.health, path: '/api/session/status/nothing' }));
+    const error = await refusal(ms.call({ ...endpoints.health, path: '/api/session/status/nothing' }));
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).message).toContain('No such endpoint');
   });
@@ -611,7 +611,7 @@ describe('the catalogue', () => {
     for (const endpoint of endpointList.filter(offers)) {
       // Clearing the SMC database logs out, so log in before each hardware call.
       if (endpoint.family === 'hardware') await login();
-      const result = await ms.endpoints.call(endpoint, requests[endpoint.id](), { confirm: true }).catch((error: unknown) => {
+      const result = await ms.call(endpoint, requests[endpoint.id](), { confirm: true }).catch((error: unknown) => {
         throw new Error(`${endpoint.method} ${endpoint.path} (${endpoint.id}) failed: ${String(error)}`);
       });
       expect(result, endpoint.id).toBeDefined();

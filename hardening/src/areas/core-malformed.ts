@@ -46,7 +46,7 @@ export async function coreMalformedAnswers(context: RunContext): Promise<Tally> 
 async function callOnce(client: MediaServer, spec: (typeof endpointList)[number], tally: Tally, hostile: HostileServer): Promise<void> {
   // Guarded endpoints are confirmed here: this server is no machine, and their answers need handling too.
   const input = { body: {}, params: { mac: '02-53-4C-00-00-01' }, query: {} };
-  await settle(spec.id, client.endpoints.call(spec, input, { confirm: true }), tally, hostile);
+  await settle(spec.id, client.call(spec, input, { confirm: true }), tally, hostile);
 }
 
 /** Every drive operation, against the same server (it answers drive paths as badly as the others). */

@@ -78,7 +78,7 @@ async function coreRefuses(session: NodeRedSession, tally: Tally): Promise<void>
     for (const spec of endpointList.filter((candidate) => candidate.guarded)) {
       for (const confirm of [undefined, false, 'true', 1] as unknown[]) {
         tally.inputs++;
-        const attempt = client.endpoints.call(spec, {}, { confirm: confirm as boolean });
+        const attempt = client.call(spec, {}, { confirm: confirm as boolean });
         const error = await attempt.then(() => undefined, (reason: unknown) => reason);
         if (error === undefined) tally.finding(`core sent ${spec.id} with confirm ${String(confirm)}`);
         else if (isClearError(error) && (error as Error).name === 'ConfirmationRequiredError') tally.errors++;

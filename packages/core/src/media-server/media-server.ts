@@ -7,7 +7,8 @@ import type { TlsOptions } from '../http/tls.js';
 import { silentLogger, type Logger } from '../http/logger.js';
 import { readApiDescription, type ApiDescription } from './api-description.js';
 import { ColourApi } from './colour.js';
-import { EndpointCaller, type CallOptions } from './endpoint-caller.js';
+import type { EndpointSpec } from './catalogue.js';
+import { EndpointCaller, type CallOptions, type EndpointInput, type GuardedCallOptions } from './endpoint-caller.js';
 import { FailoverApi } from './failover.js';
 import { HardwareApi } from './hardware.js';
 import { SmcClient, type SmcOptions } from './smc-client.js';
@@ -88,8 +89,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   readonly hardware: HardwareApi;
   /** The live-update stream: one socket, shared by every subscription. */
   readonly live: LiveClient;
-  /** Sends any catalogue endpoint (hardware ones to the SMC when one is given): what the Node-RED request node uses. */
-  readonly endpoints: Pick<EndpointCaller, 'call'>;
+  readonly #api: EndpointCaller;
   readonly #link: LinkWatch;
   readonly #http: HttpClient;
   readonly #director: DirectorFollower | undefined;
@@ -121,8 +121,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.system = new SystemApi(api);
     this.#smc = options.smc ? new SmcClient({ ...options.smc, timeoutMs: options.smc.timeoutMs ?? options.timeoutMs, logger }) : undefined;
     this.hardware = this.#smc ?? new HardwareApi(api, logger);
-    const smcEndpoints = this.#smc?.endpoints;
-    this.endpoints = smcEndpoints ? { call: (spec, input, options) => (spec.family === 'hardware' ? smcEndpoints : api).call(spec, input, options) } : api;
+    this.#api = api;
     const director = this.#director;
     this.live = new LiveClient(() => this.origin, options.live ?? {}, logger, director ? () => director.ready() : undefined, options.tls);
     // A dropped stream is often the first sign that the director went away.
@@ -132,6 +131,14 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   /** Where requests go now: the director when following it, otherwise `host`. */
   get origin(): string {
     return this.#director?.current ?? this.host;
+  }
+
+  /**
+   * Sends any endpoint of the catalogue (hardware ones to the SMC when one is given), as the typed methods do: what
+   * the Node-RED request node uses.
+   */
+  call<T>(spec: EndpointSpec, input?: EndpointInput, options?: GuardedCallOptions): Promise<T> {
+    return spec.family === 'hardware' && this.#smc ? this.#smc.call<T>(spec, input, options) : this.#api.call<T>(spec, input, options);
   }
 
   /** Since when and why the server has not been answering; undefined while it answers. Cues are refused at once meanwhile. */

@@ -1,7 +1,8 @@
 import { originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
 import { silentLogger, type Logger } from '../http/logger.js';
-import { EndpointCaller } from './endpoint-caller.js';
+import type { EndpointSpec } from './catalogue.js';
+import { EndpointCaller, type EndpointInput, type GuardedCallOptions } from './endpoint-caller.js';
 import { HardwareApi } from './hardware.js';
 
 export interface SmcOptions {
@@ -22,8 +23,7 @@ export interface SmcOptions {
  */
 export class SmcClient extends HardwareApi {
   readonly host: string;
-  /** Sends any hardware endpoint of the catalogue to this SMC. */
-  readonly endpoints: EndpointCaller;
+  readonly #endpoints: EndpointCaller;
   readonly #http: HttpClient;
 
   constructor(options: SmcOptions) {
@@ -35,9 +35,14 @@ export class SmcClient extends HardwareApi {
     });
     const endpoints = new EndpointCaller(http);
     super(endpoints, options.logger ?? silentLogger);
-    this.endpoints = endpoints;
+    this.#endpoints = endpoints;
     this.host = http.baseUrl;
     this.#http = http;
+  }
+
+  /** Sends any hardware endpoint of the catalogue to this SMC. */
+  call<T>(spec: EndpointSpec, input?: EndpointInput, options?: GuardedCallOptions): Promise<T> {
+    return this.#endpoints.call<T>(spec, input, options);
   }
 
   /** Closes the connection pool. Safe to call more than once. */

@@ -39,7 +39,7 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       query,
       params: params && Object.fromEntries(Object.entries(params).map(([key, item]) => [key, String(item)])),
     };
-    const result = await server.client.endpoints.call(spec, input, { ...call, confirm: confirmed });
+    const result = await server.client.call(spec, input, { ...call, confirm: confirmed });
     msg.payload = result;
     status.ok(`${spec.method} ${spec.group}.${spec.operation}`);
     send(msg);
