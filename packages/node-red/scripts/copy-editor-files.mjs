@@ -42,18 +42,20 @@ for (const type of readdirSync(source)) {
   if (existsSync(locales)) cpSync(locales, join(target, 'locales'), { recursive: true });
 }
 
-// Every node's help ends with the same references, kept once per language in src/help/ (en-US where a language
-// has none of its own).
-const REFERENCES_MARKER = '<!-- stagelink:references -->';
+// Help every node shares (its references) or that every node with a setting shares (timeout, TLS), kept once per
+// language in src/help/ as `<part>.<language>.html` (en-US where a language has none of its own): a line
+// `<!-- stagelink:<part> -->` in a node's help stands for it, indented as that line is.
+const HELP_PART = /^( *)<!-- stagelink:([a-z-]+) -->$/gm;
 const help = join(root, 'src', 'help');
-const references = (language) => {
-  const own = join(help, `references.${language}.html`);
-  return readFileSync(existsSync(own) ? own : join(help, 'references.en-US.html'), 'utf8');
+const helpPart = (part, language) => {
+  const own = join(help, `${part}.${language}.html`);
+  return readFileSync(existsSync(own) ? own : join(help, `${part}.en-US.html`), 'utf8').trimEnd();
 };
 for (const language of readdirSync(join(target, 'locales'))) {
   for (const file of readdirSync(join(target, 'locales', language)).filter((name) => name.endsWith('.html'))) {
     const path = join(target, 'locales', language, file);
     const text = readFileSync(path, 'utf8');
-    if (text.includes(REFERENCES_MARKER)) writeFileSync(path, text.replace(REFERENCES_MARKER, references(language).trimEnd()));
+    const filled = text.replace(HELP_PART, (_line, indent, part) => helpPart(part, language).replace(/^/gm, indent));
+    if (filled !== text) writeFileSync(path, filled);
   }
 }

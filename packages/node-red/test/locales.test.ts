@@ -16,7 +16,8 @@ const catalog = (type: string, language: string): unknown => JSON.parse(readFile
 const help = (type: string, language: string): URL => new URL(`${type}/locales/${language}/${type}.html`, nodes);
 /** The nodes whose help has an en-US page: each language must give them a page of its own. */
 const helped = types.filter((type) => existsSync(help(type, 'en-US')));
-const REFERENCES_MARKER = '<!-- stagelink:references -->';
+/** A part of the help kept once per language in src/help/ and written into each page by the build. */
+const HELP_PART = /<!-- stagelink:([a-z-]+) -->/g;
 
 /** What a translation must keep from the en-US help: its name, its shape, and every code text (names and values). */
 function outline(html: string) {
@@ -28,7 +29,7 @@ function outline(html: string) {
     dt: count('dt'),
     dd: count('dd'),
     codes: [...new Set(codes)].sort(),
-    references: html.includes(REFERENCES_MARKER),
+    parts: [...html.matchAll(HELP_PART)].map(([, part]) => part),
   };
 }
 
@@ -59,7 +60,7 @@ describe.each(LANGUAGES)('the %s locale', (language) => {
     for (const type of helped) {
       const built = new URL(`../dist/nodes/locales/${language}/${type}.html`, import.meta.url);
       expect(existsSync(built), `${type}.html`).toBe(true);
-      expect(readFileSync(built, 'utf8'), `${type}.html keeps its references marker`).not.toContain(REFERENCES_MARKER);
+      expect(readFileSync(built, 'utf8'), `${type}.html keeps a help part's marker`).not.toMatch(HELP_PART);
     }
   });
 });
