@@ -10,7 +10,7 @@ import { notRun, type Benchmark, type BenchmarkOutcome, type BenchmarkResult } f
 import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
-/** In the order of the issue's table. `pnpm bench <id> ...` runs only those. */
+/** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
 const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles, bridgeFanout];
 
 async function main(ids: readonly string[]): Promise<void> {

@@ -14,7 +14,7 @@ import { sleep, waitUntil } from '../support/time.js';
 /** A cue every this often, from each front end, while a fault holds. */
 const COMMAND_EVERY_MS = 300;
 /**
- * DESIGN: live values flow again within about a second of the server being back. A connect attempt that a
+ * Live values flow again within about a second of the server being back. A connect attempt that a
  * stalled upgrade caught when the fault ended still runs into its connect timeout (5 s) first; past this
  * limit a live value has not resumed.
  */

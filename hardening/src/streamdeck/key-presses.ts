@@ -2,7 +2,7 @@ import type { FakeStreamDeck } from './deck.js';
 
 /**
  * Presses of transport keys and what the plugin answered: each press must end in exactly one showOk or
- * showAlert on its key (DESIGN: every outcome ends in OK or an alert; nothing is silent).
+ * showAlert on its key (every outcome ends in OK or an alert; nothing is silent).
  */
 export class KeyPresses {
   readonly #pressed = new Map<string, number>();

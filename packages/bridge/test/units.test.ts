@@ -29,7 +29,7 @@ describe('topics', () => {
 });
 
 describe('command line', () => {
-  it('reads the DESIGN flags and the broker account', () => {
+  it('reads the documented flags and the broker account', () => {
     const command = parseCliArgs(['--server', '10.0.0.5', '--mqtt=mqtt://h:1883', '--follow-director', '--fps-hz', '2', '--max-command-age', '1500', '--username', 'bridge', '--password-file', '/run/pw', '--hosts', 'DIRECTOR01=10.0.0.5,ACTOR01=10.0.0.6']);
     expect(command).toMatchObject({
       kind: 'run',

@@ -66,7 +66,7 @@ export class MessageProperties {
 
   /**
    * A Ref from a name or uid. A string is a name unless the node's `<name>By` setting says uid: a track called
-   * "42" stays a name (field notes). `{uid}` / `{name}` objects pass through; an array gives several refs.
+   * "42" stays a name (uids are uint64: docs/api-notes.md). `{uid}` / `{name}` objects pass through; an array gives several refs.
    */
   async refs(name: string, what = name): Promise<Ref[] | undefined> {
     const value = await this.value(name);

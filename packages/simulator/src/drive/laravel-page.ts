@@ -26,7 +26,7 @@ export function parsePageRequest(query: URLSearchParams): PageRequestParse {
 }
 
 /**
- * One page of `items` in Laravel's resource-collection shape (field notes, "Cloud drive"): `from`/`to` are null
+ * One page of `items` in Laravel's resource-collection shape (docs/api-notes.md, "Cloud drive"): `from`/`to` are null
  * on an empty page, `last_page` is at least 1, a page past the end keeps its number with empty data, and
  * `per_page` appears in the links only when it is not the default. `path` is the endpoint URL without query.
  */
@@ -68,7 +68,7 @@ interface MetaLinksInput {
 }
 
 /**
- * Previous, one entry per page, Next. The labels are Laravel's HTML-escaped ones, which the field notes report
+ * Previous, one entry per page, Next. The labels are Laravel's HTML-escaped ones, which real drives answer with
  * instead of the spec's plain Previous/Next. Every page number is listed: Laravel's "..." gaps would be a label
  * that is neither Previous, Next nor a page number, which the spec does not allow.
  */

@@ -38,7 +38,7 @@ export function describeRef(ref: Ref): string {
   return `"${ref.name ?? ''}"`;
 }
 
-/** ` (known: a, b, c)`: mistyped names are the most common cause of a refusal (field notes). */
+/** ` (known: a, b, c)`: mistyped names are the most common cause of a refusal on real servers. */
 export function knownNames(items: readonly Identified[]): string {
   if (items.length === 0) return ' (there are none)';
   const names = items.slice(0, 12).map((item) => `"${item.name}"`);

@@ -10,7 +10,7 @@ import { StatusLine } from '../../shared/status.js';
 const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
 type StatusOperation = (typeof STATUS_OPERATIONS)[number];
 
-/** Field notes: poll health gently, every few seconds, never in a tight loop. */
+/** Health is polled gently, every few seconds, never in a tight loop (docs/api-notes.md, "Health and FPS"). */
 const MIN_POLL_SECONDS = 1;
 
 const SEVERITY_STATUS: Record<Severity, NodeStatus> = {
