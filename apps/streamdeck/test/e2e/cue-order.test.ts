@@ -3,41 +3,30 @@
  * in the order they were made even when the server's answers overtake each other, a press while the server is
  * known not to answer alerts at once, and a slow cue shows that it is sending.
  */
-import { MediaServer } from '@stagelink/core';
+import type { MediaServer } from '@stagelink/core';
 import type { LogEntry, Simulator } from '@stagelink/simulator';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOLD_TO_FIRE_MS } from '../../src/tiles/transport-tile.js';
-import { FakeStreamDeck, PLUGIN_DIR } from '../harness/fake-stream-deck.js';
-import { control, startSim } from './simulator.js';
+import type { FakeStreamDeck } from '../harness/fake-stream-deck.js';
+import { startDesk, type Desk } from './desk.js';
+import { control } from './simulator.js';
 
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
-
-beforeAll(() => {
-  if (!existsSync(join(PLUGIN_DIR, 'bin', 'plugin.js'))) throw new Error('Build the plugin first: pnpm --filter @stagelink/streamdeck build');
-});
 
 describe('cues through the plugin', () => {
   let deck: FakeStreamDeck;
   let sim: Simulator;
   let client: MediaServer;
   let requests: LogEntry[];
+  let desk: Desk;
 
   beforeEach(async () => {
     requests = [];
-    sim = await startSim(0, (entry) => entry.event === 'request' && requests.push(entry));
-    client = new MediaServer({ host: sim.mediaServer.url });
-    deck = await FakeStreamDeck.start();
-    deck.globalSettings.host = sim.mediaServer.url;
-    await deck.launch();
+    desk = await startDesk({ log: (entry) => entry.event === 'request' && requests.push(entry) });
+    ({ deck, sim, client } = desk);
   });
 
-  afterEach(async () => {
-    await deck.close();
-    await client.close();
-    await sim.close();
-  });
+  afterEach(() => desk.close());
 
   const cuesLanded = (): string[] =>
     requests.map((entry) => /\/transport\/(gototrack|play)$/.exec(String(entry.path))?.[1]).filter((command) => command !== undefined);

@@ -4,14 +4,13 @@
  * level back, turning while held makes fine steps, a tap reads the value at once, and a fast turn never has
  * more than one write out, whether the dial writes through the live stream or over REST.
  */
-import { MediaServer } from '@stagelink/core';
+import type { MediaServer } from '@stagelink/core';
 import type { LogEntry, Simulator } from '@stagelink/simulator';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEVICE_ID, FakeStreamDeck, PLUGIN_DIR, type JsonObject } from '../harness/fake-stream-deck.js';
-import { control, startSim } from './simulator.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEVICE_ID, type FakeStreamDeck, type JsonObject } from '../harness/fake-stream-deck.js';
+import { startDesk, type Desk } from './desk.js';
+import { control } from './simulator.js';
 
 const LEVEL = 'com.stagelink.mediaserver.level';
 
@@ -22,15 +21,12 @@ interface TimedRequest {
   end: number;
 }
 
-beforeAll(() => {
-  if (!existsSync(join(PLUGIN_DIR, 'bin', 'plugin.js'))) throw new Error('Build the plugin first: pnpm --filter @stagelink/streamdeck build');
-});
-
 describe('the level dial', () => {
   let deck: FakeStreamDeck;
   let sim: Simulator;
   let client: MediaServer;
   let requests: TimedRequest[];
+  let desk: Desk;
 
   beforeEach(async () => {
     requests = [];
@@ -39,18 +35,11 @@ describe('the level dial', () => {
       const end = performance.now();
       requests.push({ path: String(entry.path), start: end - Number(entry.ms), end });
     };
-    sim = await startSim(0, log);
-    client = new MediaServer({ host: sim.mediaServer.url });
-    deck = await FakeStreamDeck.start();
-    deck.globalSettings.host = sim.mediaServer.url;
-    await deck.launch();
+    desk = await startDesk({ log });
+    ({ deck, sim, client } = desk);
   });
 
-  afterEach(async () => {
-    await deck.close();
-    await client.close();
-    await sim.close();
-  });
+  afterEach(() => desk.close());
 
   const levelOf = async (transport: string, property: 'volume' | 'brightness'): Promise<number | undefined> =>
     (await client.transport.transports()).transports.find((candidate) => candidate.name === transport)?.[property];
