@@ -192,13 +192,13 @@ export class TransportApi {
         return this.gotoTrack(cue({ track: need('track') }), options);
       case 'gotosection': {
         const section = need('section');
-        const sendSection = this.#checkedCues(endpoints.gotoSection, cue({ section }), sectionField);
-        return this.#afterTrack(transports, fields.track, `section ${section}`, options, sendSection);
+        const body = cueBody(endpoints.gotoSection, cue({ section }), sectionField);
+        return this.#afterTrack(transports, fields.track, `section ${section}`, options, endpoints.gotoSection, body);
       }
       case 'gotonote': {
         const note = need('note');
-        const sendNote = this.#checkedCues(endpoints.gotoNote, cue({ note }), noteField);
-        return this.#afterTrack(transports, fields.track, `note ${shown(note)}`, options, sendNote);
+        const body = cueBody(endpoints.gotoNote, cue({ note }), noteField);
+        return this.#afterTrack(transports, fields.track, `note ${shown(note)}`, options, endpoints.gotoNote, body);
       }
       case 'gototag':
         return this.gotoTag(cue({ type: need('tagType'), value: need('tagValue'), allowGlobalJump: fields.allowGlobalJump ?? false }), options);
@@ -222,16 +222,18 @@ export class TransportApi {
   /**
    * Sends a cue that acts on the current track, going to `track` first when one is given: gototrack with no
    * playmode, so playing or stopped stays as it was until the cue's own playmode. When the track step fails
-   * nothing more is sent; either step's error says which step it was. The cue is checked before either step.
+   * nothing more is sent; either step's error says which step it was. The cue's `body` is checked before either
+   * step.
    */
   async #afterTrack(
     transports: OneOrMany<Ref>,
     track: Ref | undefined,
     target: string,
     options: CallOptions | undefined,
-    sendCue: (options?: CallOptions) => Promise<void>,
+    spec: EndpointSpec,
+    body: CueBody,
   ): Promise<void> {
-    if (track === undefined) return sendCue(options);
+    if (track === undefined) return this.#post(spec, body, options);
     const { name, uid } = checkRef(track, 'track');
     const trackName = shown(name ?? uid);
     try {
@@ -240,7 +242,7 @@ export class TransportApi {
       throw withStep(error, `Going to track ${trackName} failed, so ${target} was not sent`);
     }
     try {
-      await sendCue(options);
+      await this.#post(spec, body, options);
     } catch (error) {
       throw withStep(error, `Went to track ${trackName}, but going to ${target} failed`);
     }
@@ -248,34 +250,35 @@ export class TransportApi {
 
   async #sendRefs(spec: EndpointSpec, transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {
     const refs = nonEmpty(asArray(transports), spec).map((ref) => checkRef(ref, 'transport'));
-    await this.api.call(spec, { body: { transports: refs } }, cueOptions(options));
+    await this.#post(spec, { transports: refs }, options);
   }
 
-  async #sendCues<C extends { transport: Ref; playmode?: string }>(
-    spec: EndpointSpec,
-    cues: OneOrMany<C>,
-    options: CallOptions | undefined,
-    fields: (cue: C) => Record<string, unknown>,
-  ): Promise<void> {
-    await this.#checkedCues(spec, cues, fields)(options);
+  async #sendCues<C extends Cue>(spec: EndpointSpec, cues: OneOrMany<C>, options: CallOptions | undefined, fields: (cue: C) => Record<string, unknown>): Promise<void> {
+    await this.#post(spec, cueBody(spec, cues, fields), options);
   }
 
-  /** Checks the cues and builds their body now; the function returned sends it. */
-  #checkedCues<C extends { transport: Ref; playmode?: string }>(
-    spec: EndpointSpec,
-    cues: OneOrMany<C>,
-    fields: (cue: C) => Record<string, unknown>,
-  ): (options?: CallOptions) => Promise<void> {
-    const items = nonEmpty(asArray(cues), spec).map((cue) => ({
-      transport: checkRef(cue.transport, 'transport'),
-      ...fields(cue),
-      ...(cue.playmode === undefined ? {} : { playmode: playmodeToSend(cue.playmode) }),
-    }));
-    return async (options) => {
-      await this.api.call(spec, { body: { transports: items } }, cueOptions(options));
-    };
+  async #post(spec: EndpointSpec, body: CueBody | { transports: Ref[] }, options: CallOptions | undefined): Promise<void> {
+    await this.api.call(spec, { body }, cueOptions(options));
   }
+}
 
+interface Cue {
+  transport: Ref;
+  playmode?: string;
+}
+
+interface CueBody {
+  transports: Record<string, unknown>[];
+}
+
+/** The body of a cue command: every cue checked, its fields in the server's words. */
+function cueBody<C extends Cue>(spec: EndpointSpec, cues: OneOrMany<C>, fields: (cue: C) => Record<string, unknown>): CueBody {
+  const transports = nonEmpty(asArray(cues), spec).map((cue) => ({
+    transport: checkRef(cue.transport, 'transport'),
+    ...fields(cue),
+    ...(cue.playmode === undefined ? {} : { playmode: playmodeToSend(cue.playmode) }),
+  }));
+  return { transports };
 }
 
 /** A cue fails at once while the server is known not to answer, unless the caller asks otherwise. */
