@@ -166,16 +166,8 @@ function asRef(item: unknown, by: 'name' | 'uid', what: string): Ref {
     }
     return by === 'uid' ? { uid: String(item) } : { name: String(item) };
   }
-  if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
-    const { uid, name } = item as { uid?: unknown; name?: unknown };
-    const ref: Ref = {};
-    if (typeof uid === 'string' && uid !== '') ref.uid = uid;
-    if (typeof name === 'string' && name !== '') ref.name = name;
-    if (uid !== undefined && typeof uid !== 'string') {
-      throw new InvalidInputError(`${what} uid must be a string (got ${describe(uid)}): uids are uint64 and lose digits as numbers.`);
-    }
-    if (ref.uid !== undefined || ref.name !== undefined) return ref;
-  }
+  // Core checks a { uid } / { name } object before anything is sent, with the same words for a uid given as a number.
+  if (typeof item === 'object' && item !== null && !Array.isArray(item)) return item;
   throw new InvalidInputError(`${what} must be a name, a uid, or { uid } / { name } (got ${describe(item)}).`);
 }
 

@@ -1,4 +1,4 @@
-import { InvalidInputError, OLED_MAX_MESSAGE_LENGTH } from '@stagelink/core';
+import { OLED_MAX_MESSAGE_LENGTH } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
@@ -28,10 +28,8 @@ function startOledOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const priority = (await props.number('priority')) ?? 0;
     const displayTime = await props.number('displayTime', 'display time');
     const oled = server.client.hardware.oled;
-    if (displayTime !== undefined) {
-      if (displayTime <= 0) throw new InvalidInputError(`display time must be above 0 seconds (got ${displayTime}).`);
-      await oled.setDisplayTime(displayTime, call);
-    }
+    // Core refuses a display time of 0 or less before sending either request.
+    if (displayTime !== undefined) await oled.setDisplayTime(displayTime, call);
     const result = await oled.notify({ title, message, priority }, call);
     msg.payload = result;
     msg.truncated = result.truncated;
