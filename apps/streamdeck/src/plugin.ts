@@ -15,7 +15,7 @@ import { HealthAction } from './actions/health-action.js';
 import { LevelAction } from './actions/level-action.js';
 import type { PluginServices } from './actions/stagelink-action.js';
 import { TransportAction } from './actions/transport-action.js';
-import { ServerPool } from './state/server-pool.js';
+import { ServerPool } from './state/connection/server-pool.js';
 import { TileRegistry } from './tiles/tile-registry.js';
 
 /** How long shutting down may take before the process leaves anyway. */

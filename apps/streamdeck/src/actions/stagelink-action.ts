@@ -15,7 +15,7 @@ import type { Logger } from '@stagelink/core';
 import type { Translate } from '../i18n.js';
 import { answerInspector } from '../inspector/inspector-requests.js';
 import type { JsonObject, JsonValue } from '../settings.js';
-import type { ServerPool } from '../state/server-pool.js';
+import type { ServerPool } from '../state/connection/server-pool.js';
 import type { Tile } from '../tiles/tile.js';
 import type { TileRegistry } from '../tiles/tile-registry.js';
 import { guarded } from './guard.js';

@@ -16,8 +16,8 @@
 import { type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
 import type { Translate } from '../i18n.js';
 import { asSettings, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
-import { isLinkDown } from '../state/link.js';
-import type { DirectorMove, ServerLease, ServerPool } from '../state/server-pool.js';
+import { isLinkDown } from '../state/connection/link.js';
+import type { DirectorMove, ServerLease, ServerPool } from '../state/connection/server-pool.js';
 import { sectionLabel } from './section-label.js';
 
 export const INSPECTOR_REQUESTS = ['connection', 'transports', 'tracks', 'sections', 'notes', 'machines'] as const;

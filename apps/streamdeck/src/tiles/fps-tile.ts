@@ -17,7 +17,7 @@ import {
 import { fpsFace } from '../render/fps-face.js';
 import { noLinkFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
 import { numberSetting, textSetting, type FpsKeySettings, type HostChoice } from '../settings.js';
-import { FramePresenter } from '../state/frame-presenter.js';
+import { FramePresenter } from '../state/frames/frame-presenter.js';
 import { HostBinding, hostLabel, hostProblem } from './host-binding.js';
 import { ReasonLog } from './reason-log.js';
 import type { KeySurface, Tile, TileContext } from './tile.js';

@@ -4,7 +4,7 @@
  */
 import { originOf, reasonOf } from '@stagelink/core';
 import type { HostChoice } from '../settings.js';
-import type { ServerLease, ServerPool } from '../state/server-pool.js';
+import type { ServerLease, ServerPool } from '../state/connection/server-pool.js';
 
 export type Binding =
   | { kind: 'bound'; lease: ServerLease; changed: boolean }

@@ -11,14 +11,14 @@
 import { livePresets, reasonOf } from '@stagelink/core';
 import { levelFeedback, type LevelProperty, type LevelView } from '../render/level-feedback.js';
 import { numberSetting, textSetting, type HostChoice, type LevelDialSettings } from '../settings.js';
-import { FramePresenter } from '../state/frame-presenter.js';
-import { LevelChanger } from '../state/level-changer.js';
-import { LevelMemory } from '../state/level-memory.js';
-import { LiveLevelWriter } from '../state/live-level-writer.js';
-import { isLinkDown } from '../state/link.js';
-import type { ServerLease, TransportList } from '../state/server-pool.js';
-import type { PollState } from '../state/shared-poll.js';
-import { asTransportList, levelSource } from '../state/transport-activity.js';
+import { FramePresenter } from '../state/frames/frame-presenter.js';
+import { LevelChanger } from '../state/levels/level-changer.js';
+import { LevelMemory } from '../state/levels/level-memory.js';
+import { LiveLevelWriter } from '../state/levels/live-level-writer.js';
+import { isLinkDown } from '../state/connection/link.js';
+import type { ServerLease, TransportList } from '../state/connection/server-pool.js';
+import type { PollState } from '../state/connection/shared-poll.js';
+import { asTransportList, levelSource } from '../state/cues/transport-activity.js';
 import { HostBinding, hostProblem } from './host-binding.js';
 import type { DialSurface, Tile, TileContext } from './tile.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '@stagelink/core';
 import type { HostChoice, JsonObject } from '../settings.js';
-import type { ServerPool } from '../state/server-pool.js';
+import type { ServerPool } from '../state/connection/server-pool.js';
 
 export interface Tile<S extends JsonObject = JsonObject> {
   configure(settings: S, host: HostChoice): void;

@@ -7,7 +7,7 @@ import type { Simulator } from '@stagelink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerInspector } from '../../src/inspector/inspector-requests.js';
 import { sectionLabel } from '../../src/inspector/section-label.js';
-import { ServerPool } from '../../src/state/server-pool.js';
+import { ServerPool } from '../../src/state/connection/server-pool.js';
 import { english } from '../unit/locales.js';
 import { startSim } from './simulator.js';
 

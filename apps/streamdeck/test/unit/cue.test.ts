@@ -1,6 +1,6 @@
 import type { MediaServer, TransportCommandFields } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
-import { fireCue, readCue, type Cue } from '../../src/state/cue.js';
+import { fireCue, readCue, type Cue } from '../../src/state/cues/cue.js';
 
 /** Records what a cue hands to core's `transport.send` (core's own tests pin the request bodies). */
 function recordingServer() {

@@ -14,7 +14,7 @@ import { healthFace } from '../../src/render/health-face.js';
 import { palette } from '../../src/render/palette.js';
 import { KEY_SIZE, keySvg, text } from '../../src/render/svg.js';
 import { textWidth } from '../../src/render/text-width.js';
-import { readCue } from '../../src/state/cue.js';
+import { readCue } from '../../src/state/cues/cue.js';
 import { readFace, wordsOf } from './face-reading.js';
 
 /** The smallest text a key of this many pixels may show: 10 px on a standard key is 20 px on the canvas. */

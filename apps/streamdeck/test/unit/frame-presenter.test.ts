@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FramePresenter } from '../../src/state/frame-presenter.js';
+import { FramePresenter } from '../../src/state/frames/frame-presenter.js';
 
 describe('FramePresenter', () => {
   let sent: string[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LevelChanger } from '../../src/state/level-changer.js';
+import { LevelChanger } from '../../src/state/levels/level-changer.js';
 
 /** A server whose answers the test releases one by one. */
 function manualServer() {

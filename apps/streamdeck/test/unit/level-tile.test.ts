@@ -1,6 +1,6 @@
 import { ConnectionError, livePresets } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LevelMemory } from '../../src/state/level-memory.js';
+import { LevelMemory } from '../../src/state/levels/level-memory.js';
 import { LevelTile, SENDING_DELAY_MS } from '../../src/tiles/level-tile.js';
 import { dialRecorder, quietLogger, settle, stubPool, stubServer } from './stubs.js';
 

@@ -1,6 +1,6 @@
 import { livePresets } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LiveLevelWriter } from '../../src/state/live-level-writer.js';
+import { LiveLevelWriter } from '../../src/state/levels/live-level-writer.js';
 import { settle, stubServer } from './stubs.js';
 
 describe('writing a level through the live stream', () => {

@@ -1,6 +1,6 @@
 import { MediaServer } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServerPool } from '../../src/state/server-pool.js';
+import { ServerPool } from '../../src/state/connection/server-pool.js';
 import { quietLogger } from './stubs.js';
 
 describe('ServerPool', () => {

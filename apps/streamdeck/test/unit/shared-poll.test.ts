@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SharedPoll, StaleValueError, type PollState } from '../../src/state/shared-poll.js';
+import { SharedPoll, StaleValueError, type PollState } from '../../src/state/connection/shared-poll.js';
 import { settle } from './stubs.js';
 
 describe('SharedPoll', () => {

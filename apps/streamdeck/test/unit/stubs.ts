@@ -2,7 +2,7 @@
 import type { LiveRequest, LiveStatus, LiveSubscribeOptions, LiveValue, MediaServer } from '@stagelink/core';
 import { vi, type Mock } from 'vitest';
 import type { DialSurface, KeySurface } from '../../src/tiles/tile.js';
-import { ServerPool } from '../../src/state/server-pool.js';
+import { ServerPool } from '../../src/state/connection/server-pool.js';
 
 export interface StubSubscription {
   request: LiveRequest;

@@ -1,6 +1,6 @@
 import type { Transport } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
-import { activityOf, asTransportList, levelSource } from '../../src/state/transport-activity.js';
+import { activityOf, asTransportList, levelSource } from '../../src/state/cues/transport-activity.js';
 
 const transport = (name: string, uid: string, playmode: string, volume = 1): Transport =>
   ({ name, uid, playmode, volume, brightness: 1 }) as Transport;

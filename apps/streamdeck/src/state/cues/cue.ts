@@ -15,7 +15,7 @@ import {
   type TransportCommandShape,
   type TransportField,
 } from '@stagelink/core';
-import { indexSetting, numberSetting, textSetting, type JsonValue, type TransportKeySettings } from '../settings.js';
+import { indexSetting, numberSetting, textSetting, type JsonValue, type TransportKeySettings } from '../../settings.js';
 
 /** What a key shows as its command. */
 const LABELS: Partial<Record<TransportCommand, string>> = {

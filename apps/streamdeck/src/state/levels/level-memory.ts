@@ -3,7 +3,7 @@
  * as the plugin runs: a dial that leaves the screen (the operator turns to another page) and comes back, or a
  * second dial on the same level, still knows it.
  */
-import type { LevelProperty } from '../render/level-feedback.js';
+import type { LevelProperty } from '../../render/level-feedback.js';
 
 /** The level a push at 0 goes back to; undefined when there is none. */
 export interface ReturnLevel {

@@ -4,7 +4,7 @@
  * a key must never claim a cue is running when it may not be.
  */
 import { isPlaying, multitransportMembers, type Transport } from '@stagelink/core';
-import type { TransportList } from './server-pool.js';
+import type { TransportList } from '../connection/server-pool.js';
 
 /** The poll's answer if it has the shape of a transport list; a server that sent something else gets no guess. */
 export function asTransportList(value: unknown): TransportList | undefined {
