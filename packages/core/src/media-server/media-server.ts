@@ -30,7 +30,7 @@ import type { LiveSocketTiming } from '../live/live-socket.js';
  * How long a cue waits, while the server is known down, for the server to answer one question: a director on
  * the show network answers in milliseconds, and an operator must hear of a cue that did not fire at once.
  */
-const LINK_PROBE_TIMEOUT_MS = 200;
+const LINK_PROBE_TIMEOUT_MS = 150;
 
 export interface MediaServerOptions {
   /** A hostname, `host:port` or `http://` URL; the port defaults to 80. */
