@@ -1,22 +1,14 @@
 import { isPlaying } from '@stagelink/core';
-import { startSimulator, type Simulator } from '@stagelink/simulator';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, helper, nextMessage, nodeModules } from './support/harness.js';
+import type { Simulator } from '@stagelink/simulator';
+import { describe, expect, it } from 'vitest';
+import { eventually, helper, nextMessage, nodeModules, useSessionSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-transport');
 
 describe('stagelink-server in a session of several machines', () => {
   let sim: Simulator;
 
-  beforeAll(async () => {
-    sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0 });
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useSessionSimulator((started) => (sim = started));
 
   /**
    * Where each machine of the session is, as a user writes it in the server node: machine names do not resolve

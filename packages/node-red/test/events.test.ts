@@ -1,7 +1,8 @@
 import { classifyFps, livePresets, MediaServer, type FpsAlert, type LiveSubscription } from '@stagelink/core';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collect, control, eventually, flowWith, helper, hostnames, nodeModules, statuses, useSimulator, type Msg } from './support/harness.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { collect, control, eventually, flowWith, helper, hostnames, nodeModules, statuses, useSessionSimulator, useSimulator, type Msg } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-events');
 
@@ -11,7 +12,6 @@ const ONLY = (...kinds: (keyof typeof ALL_KINDS)[]) => Object.fromEntries(Object
 /** An events node polling every second; `settings` picks the kinds and the rest. */
 const eventsNode = (settings: Record<string, unknown>) => ({ type: 'stagelink-events', interval: 1, fpsTarget: 60, fpsWindow: 10, machines: '', ...ALL_KINDS, ...settings });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The config node's shared client: what the events node polls and watches through. */
 const sharedClient = (): MediaServer => (helper.getNode('server') as unknown as { connection: { client: MediaServer } }).connection.client;
@@ -180,15 +180,7 @@ describe('stagelink-events when the server goes away', () => {
 
 describe('stagelink-events in a session whose director moves', () => {
   let sim: Simulator;
-  beforeAll(async () => {
-    sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0 });
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useSessionSimulator((started) => (sim = started));
 
   it('sends one director event per move', async () => {
     const director = sim.machines().find((machine) => machine.role === 'director');

@@ -2,6 +2,7 @@ import { isPlaying, MediaServer } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allNodes, collect, control, eventually, helper, hostnames, simState, smcAccount, useSimulator } from './support/harness.js';
 
@@ -40,7 +41,6 @@ function accountFor(flow: FlowNode[], sim: Simulator): Record<string, Record<str
   return server && account ? { [server.id]: account } : {};
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the examples', () => {
   let sim: Simulator;

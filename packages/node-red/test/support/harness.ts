@@ -57,6 +57,21 @@ export function useSimulator(onStarted: (sim: Simulator) => void): void {
   });
 }
 
+/** The simulator's `session` scenario (one server per machine) for the whole file; each test's flow is unloaded after it. */
+export function useSessionSimulator(onStarted: (sim: Simulator) => void): void {
+  let sim: Simulator | undefined;
+  beforeAll(async () => {
+    sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0 });
+    onStarted(sim);
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+}
+
 /** `POST /__sim/control` on the media-server port (or the drive's); answers the simulator's state summary. */
 export function control(sim: Simulator, request: ControlRequest, port: 'mediaServer' | 'drive' = 'mediaServer'): Promise<SimulatorSummary> {
   return simControl(port === 'mediaServer' ? sim.mediaServer.url : sim.drive.url, request);
