@@ -25,10 +25,21 @@ export class StagelinkError extends Error {
   }
 }
 
+/**
+ * One kind of error in the tree: its parent, its `name` and its stable `code`. Set as fields rather than read
+ * from the class name, which a minified bundle (the Stream Deck plugin) renames.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mixin's base constructor takes any arguments
+function kind<Parent extends abstract new (...args: any[]) => StagelinkError>(parent: Parent, name: string, code: string) {
+  abstract class Kind extends parent {
+    override name = name;
+    override readonly code: string = code;
+  }
+  return Kind;
+}
+
 /** The server answered with an HTTP status outside 2xx. */
-export class HttpError extends StagelinkError {
-  override name = 'HttpError';
-  override readonly code: string = 'STAGELINK_ERR_HTTP';
+export class HttpError extends kind(StagelinkError, 'HttpError', 'STAGELINK_ERR_HTTP') {
   constructor(
     message: string,
     readonly status: number,
@@ -39,35 +50,21 @@ export class HttpError extends StagelinkError {
   }
 }
 
-export class NotFoundError extends HttpError {
-  override name = 'NotFoundError';
-  override readonly code: string = 'STAGELINK_ERR_NOT_FOUND';
-}
+export class NotFoundError extends kind(HttpError, 'NotFoundError', 'STAGELINK_ERR_NOT_FOUND') {}
 
 /**
  * The machine answered 404 or 405 for a path of the session or service family: this build of the server does not
  * offer the command (older or newer than the API documents). Not a transient fault: never retried.
  */
-export class NotOfferedError extends NotFoundError {
-  override name = 'NotOfferedError';
-  override readonly code: string = 'STAGELINK_ERR_NOT_OFFERED';
-}
+export class NotOfferedError extends kind(NotFoundError, 'NotOfferedError', 'STAGELINK_ERR_NOT_OFFERED') {}
 
 /** 401 or 403. On the hardware family this means a login is required on the machine. */
-export class AuthError extends HttpError {
-  override name = 'AuthError';
-  override readonly code: string = 'STAGELINK_ERR_AUTH';
-}
+export class AuthError extends kind(HttpError, 'AuthError', 'STAGELINK_ERR_AUTH') {}
 
-export class ConflictError extends HttpError {
-  override name = 'ConflictError';
-  override readonly code: string = 'STAGELINK_ERR_CONFLICT';
-}
+export class ConflictError extends kind(HttpError, 'ConflictError', 'STAGELINK_ERR_CONFLICT') {}
 
 /** The session or service family answered with `status.code != 0` (kept as `statusCode`). */
-export class StatusError extends StagelinkError {
-  override name = 'StatusError';
-  override readonly code: string = 'STAGELINK_ERR_REFUSED';
+export class StatusError extends kind(StagelinkError, 'StatusError', 'STAGELINK_ERR_REFUSED') {
   constructor(
     message: string,
     /** The envelope's `status.code`: 1000 or 4000 on shipping directors, for example. */
@@ -79,9 +76,7 @@ export class StatusError extends StagelinkError {
   }
 }
 
-export class TimeoutError extends StagelinkError {
-  override name = 'TimeoutError';
-  override readonly code: string = 'STAGELINK_ERR_TIMEOUT';
+export class TimeoutError extends kind(StagelinkError, 'TimeoutError', 'STAGELINK_ERR_TIMEOUT') {
   constructor(
     message: string,
     readonly timeoutMs: number,
@@ -92,9 +87,7 @@ export class TimeoutError extends StagelinkError {
 }
 
 /** The machine could not be reached (refused, reset, unknown host). */
-export class ConnectionError extends StagelinkError {
-  override name = 'ConnectionError';
-  override readonly code: string = 'STAGELINK_ERR_CONNECTION';
+export class ConnectionError extends kind(StagelinkError, 'ConnectionError', 'STAGELINK_ERR_CONNECTION') {
   /** False when the request provably never left (refused, unknown host): resending it cannot repeat a cue. */
   readonly mayHaveReachedServer: boolean;
 
@@ -114,43 +107,25 @@ export function isUnreachable(error: unknown): error is ConnectionError | Timeou
 }
 
 /** The caller aborted the request through its AbortSignal. */
-export class AbortedError extends StagelinkError {
-  override name = 'AbortedError';
-  override readonly code: string = 'STAGELINK_ERR_ABORTED';
-}
+export class AbortedError extends kind(StagelinkError, 'AbortedError', 'STAGELINK_ERR_ABORTED') {}
 
 /** A guarded operation was called without `{ confirm: true }`; nothing was sent. */
-export class ConfirmationRequiredError extends StagelinkError {
-  override name = 'ConfirmationRequiredError';
-  override readonly code: string = 'STAGELINK_ERR_CONFIRMATION_REQUIRED';
-}
+export class ConfirmationRequiredError extends kind(StagelinkError, 'ConfirmationRequiredError', 'STAGELINK_ERR_CONFIRMATION_REQUIRED') {}
 
 /** The caller passed something the API cannot take (an empty Ref, a malformed host); nothing was sent. */
-export class InvalidInputError extends StagelinkError {
-  override name = 'InvalidInputError';
-  override readonly code: string = 'STAGELINK_ERR_INVALID_INPUT';
-}
+export class InvalidInputError extends kind(StagelinkError, 'InvalidInputError', 'STAGELINK_ERR_INVALID_INPUT') {}
 
 /**
  * The server answered, but not as the API specifies: no envelope, or fields a result promises are missing or
  * of the wrong kind (another service on that port, a proxy, an unsupported version). Nothing of it is used.
  */
-export class UnexpectedAnswerError extends StagelinkError {
-  override name = 'UnexpectedAnswerError';
-  override readonly code: string = 'STAGELINK_ERR_UNEXPECTED_ANSWER';
-}
+export class UnexpectedAnswerError extends kind(StagelinkError, 'UnexpectedAnswerError', 'STAGELINK_ERR_UNEXPECTED_ANSWER') {}
 
 /** The client was closed: create a new one. Nothing was sent. */
-export class ClosedError extends StagelinkError {
-  override name = 'ClosedError';
-  override readonly code: string = 'STAGELINK_ERR_CLOSED';
-}
+export class ClosedError extends kind(StagelinkError, 'ClosedError', 'STAGELINK_ERR_CLOSED') {}
 
 /** Something went wrong on the live-update stream: a refused subscription, a property error, a bad frame. */
-export class LiveUpdateError extends StagelinkError {
-  override name = 'LiveUpdateError';
-  override readonly code: string = 'STAGELINK_ERR_LIVE_UPDATE';
-}
+export class LiveUpdateError extends kind(StagelinkError, 'LiveUpdateError', 'STAGELINK_ERR_LIVE_UPDATE') {}
 
 /** The message of anything thrown, for a log line or a wrapping error's text. */
 export function reasonOf(error: unknown): string {
