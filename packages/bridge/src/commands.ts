@@ -3,13 +3,14 @@ import {
   type FailoverOperation,
   isTransportCommand,
   needsConfirmation,
+  readTransportFields,
   TRANSPORT_COMMAND_NAMES,
-  TRANSPORT_COMMANDS,
-  TRANSPORT_FIELDS,
+  transportFieldsOf,
   type Ref,
   type TransportCommand,
   type TransportCommandFields,
   type TransportField,
+  type TransportFieldKind,
 } from '@stagelink/core';
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
 
@@ -109,19 +110,12 @@ function transportCommand(name: string, body: Record<string, unknown>): BridgeCo
   if (!isTransportCommand(name)) {
     throw new CommandRefusedError(COMMAND_REFUSALS.unknownCommand, `"${name}" is not a transport command: use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
   }
-  const shape = TRANSPORT_COMMANDS[name];
-  const allowed: readonly string[] = [...shape.required, ...shape.optional];
+  const allowed = transportFieldsOf(name).map(({ field }) => field);
   refuseUnknownKeys(body, ['transport', ...ENVELOPE_FIELDS, ...allowed], `${name} takes transport${allowed.length ? `, ${allowed.join(', ')}` : ''} (and id, sentAt)`);
   const transports = transportRefs(body.transport);
-  const fields: Record<string, unknown> = {};
-  for (const field of [...shape.required, ...shape.optional]) {
-    if (!Object.hasOwn(body, field)) continue;
-    fields[field] = fieldValue(field, body[field]);
-  }
-  for (const field of shape.required) {
-    if (fields[field] === undefined) throw malformed(`${name} needs ${field}: nothing was sent.`);
-  }
-  return { kind: 'transport', command: name, transports, fields };
+  const reading = readTransportFields(name, (field, kind) => (Object.hasOwn(body, field) ? fieldValue(field, kind, body[field]) : undefined));
+  if (reading.missing) throw malformed(`${name} needs ${reading.missing}: nothing was sent.`);
+  return { kind: 'transport', command: name, transports, fields: reading.fields };
 }
 
 function failoverCommand(name: string, body: Record<string, unknown>): BridgeCommand {
@@ -176,8 +170,7 @@ function ref(value: unknown, what: string): Ref {
 }
 
 /** One field, checked against the kind core's TRANSPORT_FIELDS gives it. */
-function fieldValue(field: TransportField, value: unknown): unknown {
-  const kind = TRANSPORT_FIELDS[field];
+function fieldValue(field: TransportField, kind: TransportFieldKind, value: unknown): unknown {
   switch (kind) {
     case 'text':
       if (typeof value !== 'string' || value.length > MAX_TEXT_LENGTH) throw malformed(`${field} must be text (got ${describe(value)}).`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidInputError, MediaServer, StatusError } from '../src/index.js';
+import { InvalidInputError, MediaServer, readTransportFields, StatusError, transportFieldsOf } from '../src/index.js';
 import { json, ok, startScriptedServer } from './support/scripted-server.js';
 
 let cleanup: (() => Promise<void>)[] = [];
@@ -167,5 +167,37 @@ describe('refusals and commands a build lacks', () => {
     await expect(failure).rejects.toThrow(/does not offer transport.setSpeed/);
     await expect(ms.looks.list()).rejects.toBeInstanceOf(NotOfferedError);
     expect(server.received).toHaveLength(2);
+  });
+});
+
+describe('readTransportFields', () => {
+  const settings = (values: Record<string, unknown>) => (field: string) => values[field];
+
+  it('reads the fields a command takes, as their kinds, and nothing else', () => {
+    const kinds: Record<string, string> = {};
+    const reading = readTransportFields('gototrack', (field, kind) => {
+      kinds[field] = kind;
+      return { track: { name: 'Intro' }, playmode: 'Loop', volume: 0.5 }[field as string];
+    });
+    expect(reading).toEqual({ fields: { track: { name: 'Intro' }, playmode: 'Loop' } });
+    expect(kinds).toEqual({ track: 'ref', playmode: 'text' });
+  });
+
+  it('leaves out an optional field that is not set', () => {
+    expect(readTransportFields('gotonexttrack', settings({}))).toEqual({ fields: {} });
+  });
+
+  it('names the first required field that is not set', () => {
+    expect(readTransportFields('gototag', settings({ tagType: 'cue' }))).toEqual({ missing: 'tagValue' });
+    expect(readTransportFields('volume', settings({ brightness: 1 }))).toEqual({ missing: 'volume' });
+  });
+
+  it('lists the fields a command needs before those it may carry', () => {
+    expect(transportFieldsOf('gotosection')).toEqual([
+      { field: 'section', kind: 'index', required: true },
+      { field: 'playmode', kind: 'text', required: false },
+      { field: 'track', kind: 'ref', required: false },
+    ]);
+    expect(transportFieldsOf('play')).toEqual([]);
   });
 });

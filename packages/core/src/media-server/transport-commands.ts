@@ -138,6 +138,40 @@ export interface TransportCommandFields {
   speed?: number;
 }
 
+export type TransportFieldKind = (typeof TRANSPORT_FIELDS)[TransportField];
+
+/** One field a command takes: what kind of value it is, and whether the command needs it. */
+export interface TransportFieldUse {
+  field: TransportField;
+  kind: TransportFieldKind;
+  required: boolean;
+}
+
+/** The fields a command takes, those it needs first. */
+export function transportFieldsOf(command: TransportCommand): readonly TransportFieldUse[] {
+  const { required, optional }: TransportCommandShape = TRANSPORT_COMMANDS[command];
+  const use = (isRequired: boolean) => (field: TransportField) => ({ field, kind: TRANSPORT_FIELDS[field], required: isRequired });
+  return [...required.map(use(true)), ...optional.map(use(false))];
+}
+
+/** A command's fields as a front end read them from its settings, or the first field it needs that was not set. */
+export type TransportFieldsReading = { fields: TransportCommandFields; missing?: never } | { missing: TransportField };
+
+/**
+ * Reads the fields a command takes from a front end's own settings (a node's properties and msg, a key's
+ * settings): `read` gives a field's value as its kind, or undefined when it is not set. Each front end words
+ * a missing field in its host's terms, so a missing one is returned, not thrown.
+ */
+export function readTransportFields(command: TransportCommand, read: (field: TransportField, kind: TransportFieldKind) => unknown): TransportFieldsReading {
+  const fields: Record<string, unknown> = {};
+  for (const { field, kind, required } of transportFieldsOf(command)) {
+    const value = read(field, kind);
+    if (value !== undefined) fields[field] = value;
+    else if (required) return { missing: field };
+  }
+  return { fields: fields satisfies TransportCommandFields };
+}
+
 /** The value of a field the command needs; a clear InvalidInputError when it is missing. */
 export function requiredField<F extends TransportField>(
   command: TransportCommand,

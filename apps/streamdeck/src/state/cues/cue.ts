@@ -5,15 +5,14 @@
  */
 import {
   isTransportCommand,
-  TRANSPORT_COMMANDS,
+  readTransportFields,
   TRANSPORT_FIELD_LABELS,
-  TRANSPORT_FIELDS,
   type MediaServer,
   type Ref,
   type TransportCommand,
   type TransportCommandFields,
-  type TransportCommandShape,
   type TransportField,
+  type TransportFieldKind,
 } from '@stagelink/core';
 import { indexSetting, numberSetting, textSetting, type JsonValue, type TransportKeySettings } from '../../settings.js';
 
@@ -55,9 +54,7 @@ export interface Cue {
 }
 
 /** A setting that is there but cannot be what its field takes: the key says so instead of sending it. */
-class SettingProblem {
-  constructor(readonly message: string) {}
-}
+class SettingProblem extends Error {}
 
 export type CueReading = { ok: true; cue: Cue } | { ok: false; problem: string; label: string };
 
@@ -69,22 +66,25 @@ export function readCue(settings: TransportKeySettings): CueReading {
   if (!label || !isTransportCommand(command)) return { ok: false, label: 'TRANSPORT', problem: `Unknown command "${command}".` };
   const transportName = textSetting(settings.transport);
   if (!transportName) return { ok: false, label, problem: 'Choose a transport.' };
-  const { required, optional }: TransportCommandShape = TRANSPORT_COMMANDS[command];
-  const fields: Record<string, unknown> = {};
-  for (const field of [...required, ...optional]) {
-    if (command === 'engaged') break;
-    const value = settingOf(settings[field], field);
-    if (value instanceof SettingProblem) return { ok: false, label, problem: value.message };
-    if (value !== undefined) fields[field] = value;
-    else if (required.includes(field)) return { ok: false, label, problem: `Set the ${TRANSPORT_FIELD_LABELS[field]}.` };
+  // An engage key toggles: what it sends is decided at the press (toggleEngaged).
+  if (command === 'engaged') return { ok: true, cue: cueOf(command, transportName, label, {}) };
+  try {
+    const reading = readTransportFields(command, (field, kind) => settingOf(settings[field], field, kind));
+    if (reading.missing) return { ok: false, label, problem: `Set the ${TRANSPORT_FIELD_LABELS[reading.missing]}.` };
+    return { ok: true, cue: cueOf(command, transportName, label, reading.fields) };
+  } catch (error) {
+    if (error instanceof SettingProblem) return { ok: false, label, problem: error.message };
+    throw error;
   }
-  const cueFields = fields as TransportCommandFields;
-  return { ok: true, cue: { command, transport: { name: transportName }, transportName, fields: cueFields, label, name: nameOf(command, cueFields) ?? transportName } };
+}
+
+function cueOf(command: TransportCommand, transportName: string, label: string, fields: TransportCommandFields): Cue {
+  return { command, transport: { name: transportName }, transportName, fields, label, name: nameOf(command, fields) ?? transportName };
 }
 
 /** A setting read as the kind core expects; a track typed as "42" stays a name. */
-function settingOf(value: JsonValue | undefined, field: TransportField): unknown {
-  switch (TRANSPORT_FIELDS[field]) {
+function settingOf(value: JsonValue | undefined, field: TransportField, kind: TransportFieldKind): unknown {
+  switch (kind) {
     case 'text':
       return textSetting(value);
     case 'index':
@@ -105,13 +105,13 @@ function settingOf(value: JsonValue | undefined, field: TransportField): unknown
  * known to refuse it) is never sent: the key asks for the section to be chosen again, and points to notes,
  * which go by name.
  */
-function indexOf(value: JsonValue | undefined, field: TransportField): number | SettingProblem | undefined {
+function indexOf(value: JsonValue | undefined, field: TransportField): number | undefined {
   const index = indexSetting(value);
   if (index !== undefined) return index;
   const text = textSetting(value);
   if (text === undefined) return undefined;
-  if (Number.isFinite(Number(text))) return new SettingProblem(`The ${field} must be an index: 0, 1, 2, ... (not ${text}).`);
-  return new SettingProblem(`The ${field} "${text}" is a name: choose it again by its index (0 is the first). "Go to note" goes by name.`);
+  if (Number.isFinite(Number(text))) throw new SettingProblem(`The ${field} must be an index: 0, 1, 2, ... (not ${text}).`);
+  throw new SettingProblem(`The ${field} "${text}" is a name: choose it again by its index (0 is the first). "Go to note" goes by name.`);
 }
 
 function nameOf(command: TransportCommand, fields: TransportCommandFields): string | undefined {

@@ -1,14 +1,14 @@
 import {
-  TRANSPORT_COMMANDS,
+  readTransportFields,
   TRANSPORT_FIELD_LABELS,
-  TRANSPORT_FIELDS,
+  transportFieldsOf,
   type CallOptions,
   type MediaServer,
   type Ref,
   type TransportCommand,
   type TransportCommandFields,
-  type TransportCommandShape,
   type TransportField,
+  type TransportFieldKind,
 } from '@stagelink/core';
 import { missing, type MessageProperties } from '../../shared/msg-override.js';
 
@@ -19,9 +19,9 @@ export interface SentCue extends TransportCommandFields {
 }
 
 /** One field from the msg or the node, read as the kind core expects. */
-async function readField(props: MessageProperties, field: TransportField): Promise<unknown> {
+function readField(props: MessageProperties, field: TransportField, kind: TransportFieldKind): Promise<unknown> {
   const what = TRANSPORT_FIELD_LABELS[field];
-  switch (TRANSPORT_FIELDS[field]) {
+  switch (kind) {
     case 'ref':
       return props.ref(field, what);
     case 'text':
@@ -37,8 +37,8 @@ async function readField(props: MessageProperties, field: TransportField): Promi
 }
 
 /**
- * Sends one transport command through core, reading the fields core says it needs (TRANSPORT_COMMANDS) from
- * the msg or the node; resolves to what was sent. Playmode left empty keeps the transport's current one.
+ * Sends one transport command through core, with the fields core says it takes read from the msg or the node;
+ * resolves to what was sent. Playmode left empty keeps the transport's current one.
  */
 export async function sendTransportCommand(
   client: MediaServer,
@@ -47,15 +47,13 @@ export async function sendTransportCommand(
   options: CallOptions,
 ): Promise<SentCue> {
   const transports = await props.requiredRefs('transport');
-  const { required, optional }: TransportCommandShape = TRANSPORT_COMMANDS[command];
-  const fields: Record<string, unknown> = {};
-  for (const field of [...required, ...optional]) {
-    const value = await readField(props, field);
-    if (value !== undefined) fields[field] = value;
-    else if (required.includes(field)) throw missing(field, TRANSPORT_FIELD_LABELS[field]);
-  }
-  await client.transport.send(command, transports, fields, options);
-  return { command, transports, ...(fields as TransportCommandFields) };
+  // Message properties are read asynchronously (context stores may be), core's reading is synchronous.
+  const values = new Map<TransportField, unknown>();
+  for (const { field, kind } of transportFieldsOf(command)) values.set(field, await readField(props, field, kind));
+  const reading = readTransportFields(command, (field) => values.get(field));
+  if (reading.missing) throw missing(reading.missing, TRANSPORT_FIELD_LABELS[reading.missing]);
+  await client.transport.send(command, transports, reading.fields, options);
+  return { command, transports, ...reading.fields };
 }
 
 const DETAIL_FIELDS: TransportField[] = ['section', 'note', 'tagValue', 'time', 'timecode', 'frame', 'volume', 'brightness', 'engaged'];
