@@ -1,4 +1,4 @@
-import type { FpsAlert } from '@stagelink/core';
+import { Throttle, type Clock, type FpsAlert } from '@stagelink/core';
 
 export interface FpsPayload {
   value: number;
@@ -7,17 +7,7 @@ export interface FpsPayload {
   stale?: true;
 }
 
-export interface ThrottleTimers {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const systemTimers: ThrottleTimers = {
-  now: () => performance.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+export type ThrottleTimers = Clock;
 
 /**
  * One machine's FPS messages: never more than one per period, the newest value winning when several arrive
@@ -26,55 +16,37 @@ const systemTimers: ThrottleTimers = {
  */
 export class FpsThrottle {
   #last: FpsPayload | undefined;
-  #lastAt = -Infinity;
-  #pending: FpsPayload | undefined;
-  #timer: unknown;
+  readonly #throttle: Throttle<FpsPayload>;
 
   constructor(
-    private readonly periodMs: number,
+    periodMs: number,
     private readonly deadband: number,
     private readonly publish: (payload: FpsPayload) => void,
-    private readonly timers: ThrottleTimers = systemTimers,
-  ) {}
+    timers?: ThrottleTimers,
+  ) {
+    this.#throttle = new Throttle((payload) => this.#send(payload), periodMs, timers);
+  }
 
   offer(payload: FpsPayload): void {
-    const reference = this.#pending ?? this.#last;
+    const reference = this.#throttle.pending ?? this.#last;
     if (reference && !reference.stale && reference.alert === payload.alert && Math.abs(reference.value - payload.value) < this.deadband) return;
-    const wait = this.#lastAt + this.periodMs - this.timers.now();
-    if (wait <= 0 && this.#timer === undefined) {
-      this.#send(payload);
-      return;
-    }
-    this.#pending = payload;
-    this.#timer ??= this.timers.setTimeout(() => {
-      this.#timer = undefined;
-      const pending = this.#pending;
-      this.#pending = undefined;
-      if (pending) this.#send(pending);
-    }, Math.max(0, wait));
+    this.#throttle.push(payload);
   }
 
   /** The value can no longer be seen: said at once, whatever the rate, and anything waiting is dropped. */
   markStale(): void {
-    this.#cancel();
+    this.#throttle.cancel();
     if (!this.#last || this.#last.stale) return;
     this.#last = { ...this.#last, stale: true };
     this.publish(this.#last);
   }
 
   close(): void {
-    this.#cancel();
-  }
-
-  #cancel(): void {
-    if (this.#timer !== undefined) this.timers.clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#pending = undefined;
+    this.#throttle.close();
   }
 
   #send(payload: FpsPayload): void {
     this.#last = payload;
-    this.#lastAt = this.timers.now();
     this.publish(payload);
   }
 }

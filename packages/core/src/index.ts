@@ -54,6 +54,7 @@ export type { LiveValue } from './live/subscription-registry.js';
 export { livePresets, type LiveRequest, type LivePresetName } from './live/presets.js';
 export { LIVE_PRESET_PARAMETERS, isLivePresetName, livePresetRequest, type PresetParameter } from './live/preset-parameters.js';
 export { RollingAverage, ALERT_AVERAGE_WINDOW } from './live/rolling-average.js';
+export { Throttle, type Clock } from './live/throttle.js';
 export { classifyFps, worstSeverity, worstHealth, healthOf, severityRank, type FpsAlert } from './live/alerts.js';
 export { sessionMachines, type MachineRole, type SessionMember } from './media-server/session-machines.js';
 export { multitransportMembers } from './media-server/multitransport.js';

@@ -1,6 +1,11 @@
-import { StagelinkError } from '@stagelink/core';
+import { StagelinkError, Throttle } from '@stagelink/core';
 import type { Node, NodeStatus } from './node-red.js';
-import { Throttle } from './status-throttle.js';
+
+/**
+ * Every status update goes to the editor over the comms socket, and a live value at 100 ms on twenty nodes
+ * would flood it: a few a second at most, the last one always shown.
+ */
+const STATUS_WINDOW_MS = 250;
 
 /** Long enough for "page 3/12" or "play main", short enough for the workspace. */
 const MAX_TEXT = 40;
@@ -16,7 +21,7 @@ export class StatusLine {
 
   constructor(node: Node<never> | Node<Record<string, string>>, { standing }: { standing?: string } = {}) {
     // Texts are cut when shown, not when pushed: most pushes of a busy node are replaced before they show.
-    this.#throttle = new Throttle((status) => node.status(status.text === undefined ? status : { ...status, text: short(status.text) }));
+    this.#throttle = new Throttle((status) => node.status(status.text === undefined ? status : { ...status, text: short(status.text) }), STATUS_WINDOW_MS);
     this.#standing = standing;
   }
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Node, NodeStatus } from '../src/shared/node-red.js';
-import { Throttle, type Clock } from '../src/shared/status-throttle.js';
-import { StatusLine } from '../src/shared/status.js';
+import { Throttle, type Clock } from '../src/live/throttle.js';
 
 /** A clock moved by hand: the throttle's decisions, without waiting. */
 function manualClock() {
@@ -76,16 +74,20 @@ describe('Throttle', () => {
     advance(1000);
     expect(shown).toEqual(['a']);
   });
-});
 
-describe('StatusLine', () => {
-  it('shows a long text cut to one line of 40 characters, after the standing word', () => {
-    const shown: NodeStatus[] = [];
-    const node = { status: (status: NodeStatus) => shown.push(status) } as unknown as Node<never>;
-    const line = new StatusLine(node, { standing: 'armed' });
-    line.ok(`failed over\n  ${'Actor '.repeat(10)}`);
-    line.close();
-    expect(shown).toEqual([{ fill: 'green', shape: 'dot', text: 'armed · failed over Actor Actor Actor A…' }]);
-    expect(shown[0]?.text).toHaveLength(40);
+  it('drops what is pending on cancel but keeps the window, so the next push still waits', () => {
+    const { clock, advance } = manualClock();
+    const shown: string[] = [];
+    const throttle = new Throttle<string>((value) => shown.push(value), 250, clock);
+    throttle.push('a');
+    throttle.push('b');
+    expect(throttle.pending).toBe('b');
+    throttle.cancel();
+    expect(throttle.pending).toBeUndefined();
+    advance(100);
+    throttle.push('c');
+    expect(shown).toEqual(['a']);
+    advance(150);
+    expect(shown).toEqual(['a', 'c']);
   });
 });
