@@ -1,7 +1,7 @@
-import type { DialAction, KeyAction, KeyDownEvent } from '@elgato/streamdeck';
+import type { DialAction, KeyAction } from '@elgato/streamdeck';
 import { ACTION_UUIDS, type HealthKeySettings } from '../settings.js';
 import { HealthTile } from '../tiles/health-tile.js';
-import type { Tile } from '../tiles/tile.js';
+import type { TileContext } from '../tiles/tile.js';
 import { StagelinkAction } from './stagelink-action.js';
 import { keySurface } from './surfaces.js';
 
@@ -9,12 +9,7 @@ import { keySurface } from './surfaces.js';
 export class HealthAction extends StagelinkAction<HealthKeySettings> {
   override readonly manifestId = ACTION_UUIDS.health;
 
-  protected override createTile(action: KeyAction<HealthKeySettings> | DialAction<HealthKeySettings>, visible: boolean): Tile {
-    if (!action.isKey()) throw new Error('The health action is a key; it cannot sit on a dial.');
-    return new HealthTile(keySurface(action, this.services.logger), { ...this.services, visible });
-  }
-
-  override onKeyDown(ev: KeyDownEvent<HealthKeySettings>): void {
-    this.guard('key press', () => this.services.tiles.tile(ev.action.id)?.press?.());
+  protected override createTile(action: KeyAction<HealthKeySettings> | DialAction<HealthKeySettings>, context: TileContext): HealthTile {
+    return new HealthTile(keySurface(action, context.logger), context);
   }
 }

@@ -1,13 +1,21 @@
 /**
- * What the four actions share: keys appear, disappear and change settings through the tile registry, and
- * the property inspector's requests are answered from the live server. Each handler is guarded.
+ * What the four actions share: keys appear, disappear and change settings through the tile registry, presses,
+ * turns and touches go to the key's tile, and the property inspector's requests are answered from the live
+ * server. Each handler is guarded. An action itself only says which tile stands behind its keys.
  */
 import streamDeck, {
   SingletonAction,
   type DialAction,
+  type DialDownEvent,
+  type DialRotateEvent,
+  type DialUpEvent,
   type DidReceiveSettingsEvent,
   type KeyAction,
+  type KeyDownEvent,
+  type KeyUpEvent,
   type SendToPluginEvent,
+  type TitleParametersDidChangeEvent,
+  type TouchTapEvent,
   type WillAppearEvent,
   type WillDisappearEvent,
 } from '@elgato/streamdeck';
@@ -16,7 +24,7 @@ import type { Translate } from '../i18n.js';
 import { answerInspector } from '../inspector/inspector-requests.js';
 import type { JsonObject, JsonValue } from '../settings.js';
 import type { ServerPool } from '../state/connection/server-pool.js';
-import type { Tile } from '../tiles/tile.js';
+import type { Tile, TileContext } from '../tiles/tile.js';
 import type { TileRegistry } from '../tiles/tile-registry.js';
 import { guarded } from './guard.js';
 
@@ -33,8 +41,8 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
     super();
   }
 
-  /** The tile behind one key or dial; `visible` is false inside a multi-action. */
-  protected abstract createTile(action: KeyAction<S> | DialAction<S>, visible: boolean): Tile;
+  /** The tile behind one key or dial; `context.visible` is false inside a multi-action. */
+  protected abstract createTile(action: KeyAction<S> | DialAction<S>, context: TileContext): Tile;
 
   protected guard(what: string, run: () => unknown): void {
     // The services' logger is scoped to this action (plugin.ts): the line says which action it is about.
@@ -43,8 +51,8 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
 
   override onWillAppear(ev: WillAppearEvent<S>): void {
     this.guard('appearing', () => {
-      const visible = !ev.payload.isInMultiAction;
-      this.services.tiles.appear(ev.action.id, ev.payload.settings, () => this.createTile(ev.action, visible));
+      const context: TileContext = { ...this.services, visible: !ev.payload.isInMultiAction };
+      this.services.tiles.appear(ev.action.id, ev.payload.settings, () => this.createTile(ev.action, context));
     });
   }
 
@@ -56,6 +64,36 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
     this.guard('new settings', () => this.services.tiles.settingsChanged(ev.action.id, ev.payload.settings));
   }
 
+  override onKeyDown(ev: KeyDownEvent<S>): void {
+    this.guard('key press', () => this.#tile(ev)?.press?.());
+  }
+
+  override onKeyUp(ev: KeyUpEvent<S>): void {
+    this.guard('key release', () => this.#tile(ev)?.release?.());
+  }
+
+  override onTitleParametersDidChange(ev: TitleParametersDidChangeEvent<S>): void {
+    const { title, titleParameters } = ev.payload;
+    const onTop = title.trim() !== '' && titleParameters.showTitle && titleParameters.titleAlignment === 'top';
+    this.guard('title', () => this.#tile(ev)?.titleOnTop?.(onTop));
+  }
+
+  override onDialRotate(ev: DialRotateEvent<S>): void {
+    this.guard('dial turn', () => this.#tile(ev)?.rotate?.(ev.payload.ticks, ev.payload.pressed === true));
+  }
+
+  override onDialDown(ev: DialDownEvent<S>): void {
+    this.guard('dial press', () => this.#tile(ev)?.dialDown?.());
+  }
+
+  override onDialUp(ev: DialUpEvent<S>): void {
+    this.guard('dial release', () => this.#tile(ev)?.dialUp?.());
+  }
+
+  override onTouchTap(ev: TouchTapEvent<S>): void {
+    this.guard('touch', () => this.#tile(ev)?.touch?.());
+  }
+
   override onSendToPlugin(ev: SendToPluginEvent<JsonValue, S>): void {
     this.guard('inspector request', async () => {
       // An inspector can ask before the app has sent the global host; give it a moment to arrive.
@@ -65,5 +103,9 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
       // answer would land in that key's page, so it is dropped.
       if (streamDeck.ui.action?.id === ev.action.id) await streamDeck.ui.sendToPropertyInspector(answer);
     });
+  }
+
+  #tile(ev: { action: { id: string } }): Tile | undefined {
+    return this.services.tiles.tile(ev.action.id);
   }
 }

@@ -12,7 +12,9 @@ function sent(logger: Logger, what: string, promise: Promise<void>): void {
   promise.catch((error: unknown) => logger.warn(`${what} did not reach the Stream Deck app: ${reasonOf(error)}`));
 }
 
-export function keySurface(action: KeyAction<JsonObject>, logger: Logger): KeySurface {
+/** The surface of an action declared for keys only; the manifest keeps it off dials. */
+export function keySurface(action: KeyAction<JsonObject> | DialAction<JsonObject>, logger: Logger): KeySurface {
+  if (!action.isKey()) throw new Error('This action is a key; it cannot sit on a dial.');
   return {
     setImage: (svg) => sent(logger, 'setImage', action.setImage(svgDataUrl(svg))),
     showOk: () => sent(logger, 'showOk', action.showOk()),
@@ -20,7 +22,9 @@ export function keySurface(action: KeyAction<JsonObject>, logger: Logger): KeySu
   };
 }
 
-export function dialSurface(action: DialAction<JsonObject>, logger: Logger): DialSurface {
+/** The surface of an action declared for dials only; the manifest keeps it off keys. */
+export function dialSurface(action: KeyAction<JsonObject> | DialAction<JsonObject>, logger: Logger): DialSurface {
+  if (!action.isDial()) throw new Error('This action is a dial; it cannot sit on a key.');
   return {
     setFeedback: (feedback) => sent(logger, 'setFeedback', action.setFeedback(feedback as Parameters<typeof action.setFeedback>[0])),
     showAlert: () => sent(logger, 'showAlert', action.showAlert()),

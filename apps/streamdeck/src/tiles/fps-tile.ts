@@ -17,19 +17,15 @@ import {
 import { fpsFace } from '../render/fps-face.js';
 import { noLinkFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
 import { numberSetting, textSetting, type FpsKeySettings, type HostChoice } from '../settings.js';
-import { FramePresenter } from '../state/frames/frame-presenter.js';
-import { HostBinding, hostLabel, hostProblem } from './host-binding.js';
-import { ReasonLog } from './reason-log.js';
-import type { KeySurface, Tile, TileContext } from './tile.js';
+import { hostLabel } from './host-binding.js';
+import type { KeySurface, TileContext } from './tile.js';
+import { TileBase } from './tile-base.js';
 
 /** Monitors send every 100 ms: a value older than this means the monitor stopped, not that it is steady. */
 export const FPS_STALE_AFTER_MS = 3000;
 
-export class FpsTile implements Tile<FpsKeySettings> {
-  readonly #presenter: FramePresenter;
-  readonly #binding: HostBinding;
+export class FpsTile extends TileBase<FpsKeySettings> {
   readonly #average = new RollingAverage();
-  readonly #reasons: ReasonLog;
   #subscription: LiveSubscription | undefined;
   /** What the subscription is for (origin and machine): unchanged settings keep it. */
   #watching: string | undefined;
@@ -39,20 +35,17 @@ export class FpsTile implements Tile<FpsKeySettings> {
   #target: number | undefined;
   #latest: number | undefined;
   #staleTimer: NodeJS.Timeout | undefined;
-  #disposed = false;
 
-  constructor(
-    surface: KeySurface,
-    private readonly context: TileContext,
-  ) {
-    this.#presenter = new FramePresenter((svg) => surface.setImage(svg));
-    this.#binding = new HostBinding(context.pool);
-    this.#reasons = new ReasonLog(context.logger, () => `FPS key ${this.#machineLabel}`);
-    if (context.visible) this.#presenter.appear();
+  constructor(surface: KeySurface, context: TileContext) {
+    super((svg) => surface.setImage(svg), context);
+  }
+
+  protected get subject(): string {
+    return `FPS key ${this.#machineLabel}`;
   }
 
   configure(settings: FpsKeySettings, host: HostChoice): void {
-    if (this.#disposed) return;
+    if (this.disposed) return;
     const machine = textSetting(settings.machine);
     const target = numberSetting(settings.target);
     this.#target = target !== undefined && target > 0 ? target : undefined;
@@ -63,36 +56,30 @@ export class FpsTile implements Tile<FpsKeySettings> {
     try {
       request = machine ? livePresets.remoteFps(machine) : livePresets.localFps();
     } catch (error) {
-      this.#unsubscribe();
-      this.#binding.release();
-      this.#reasons.tell(reasonOf(error));
-      this.#presenter.show(setupFace('FPS'));
+      this.setUp(reasonOf(error), setupFace('FPS'));
       return;
     }
-    const binding = this.#binding.bind(host);
-    if (binding.kind !== 'bound') {
-      this.#unsubscribe();
-      const problem = hostProblem(binding);
-      if (problem) this.#reasons.tell(problem);
-      this.#presenter.show(problem ? setupFace('FPS') : waitingFace('FPS', 'loading'));
-      return;
-    }
-    this.#reasons.clear();
+    const binding = this.bindHost(host, { setUp: setupFace('FPS'), waiting: waitingFace('FPS', 'loading') });
+    if (!binding) return;
+    this.reasons.clear();
     this.#hostText = hostLabel(binding.lease.origin);
     const watching = `${binding.lease.origin}\u0000${machine ?? ''}`;
     if (watching !== this.#watching || !this.#subscription) {
-      this.#unsubscribe();
+      this.stop();
       this.#watching = watching;
       if (this.context.visible) this.#subscribe(binding.lease.server, request);
     }
     this.#render(this.#subscription?.status ?? 'connecting');
   }
 
-  dispose(): void {
-    this.#disposed = true;
-    this.#unsubscribe();
-    this.#binding.release();
-    this.#presenter.dispose();
+  protected override stop(): void {
+    clearTimeout(this.#staleTimer);
+    this.#subscription?.close();
+    this.#subscription = undefined;
+    this.#watching = undefined;
+    this.#average.reset();
+    this.#latest = undefined;
+    super.stop();
   }
 
   #subscribe(server: MediaServer, request: LiveRequest): void {
@@ -109,19 +96,19 @@ export class FpsTile implements Tile<FpsKeySettings> {
             this.#subscribe(server, request);
             return;
           }
-          this.#reasons.tell(`no FPS from ${this.#hostText} (check the machine name): ${error.message}`);
+          this.reasons.tell(`no FPS from ${this.#hostText} (check the machine name): ${error.message}`);
           this.#latest = undefined;
-          this.#presenter.show(problemFace(this.#machineLabel));
+          this.presenter.show(problemFace(this.#machineLabel));
         },
       });
     } catch (error) {
-      this.#reasons.tell(reasonOf(error));
-      this.#presenter.show(problemFace(this.#machineLabel));
+      this.reasons.tell(reasonOf(error));
+      this.presenter.show(problemFace(this.#machineLabel));
     }
   }
 
   #onValue({ value }: LiveValue): void {
-    if (this.#disposed) return;
+    if (this.disposed) return;
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       this.context.logger.warn(`FPS of ${this.#machineLabel} on ${this.#hostText} arrived as ${JSON.stringify(value)}, not a number.`);
       return;
@@ -133,7 +120,7 @@ export class FpsTile implements Tile<FpsKeySettings> {
   }
 
   #onStatus(status: LiveStatus): void {
-    if (this.#disposed) return;
+    if (this.disposed) return;
     if (status !== 'online') {
       // Old samples must not colour new ones after a reconnect.
       this.#average.reset();
@@ -146,7 +133,7 @@ export class FpsTile implements Tile<FpsKeySettings> {
   #armStaleTimer(): void {
     clearTimeout(this.#staleTimer);
     this.#staleTimer = setTimeout(() => {
-      if (this.#disposed) return;
+      if (this.disposed) return;
       this.#latest = undefined;
       this.#average.reset();
       this.#render(this.#subscription?.status ?? 'offline');
@@ -155,30 +142,21 @@ export class FpsTile implements Tile<FpsKeySettings> {
 
   #render(status: LiveStatus): void {
     if (status === 'offline') {
-      this.#presenter.show(noLinkFace(this.#machineLabel));
+      this.presenter.show(noLinkFace(this.#machineLabel));
       return;
     }
     const average = this.#average.value;
     if (status === 'connecting' || this.#latest === undefined || average === undefined) {
-      this.#presenter.show(waitingFace(this.#machineLabel, status === 'connecting' ? 'connecting' : 'no data'));
+      this.presenter.show(waitingFace(this.#machineLabel, status === 'connecting' ? 'connecting' : 'no data'));
       return;
     }
-    this.#presenter.show(
+    this.presenter.show(
       fpsFace({
         machine: this.#machineLabel,
         fps: this.#latest,
         alert: this.#target === undefined ? 'none' : classifyFps(average, this.#target),
       }),
     );
-  }
-
-  #unsubscribe(): void {
-    clearTimeout(this.#staleTimer);
-    this.#subscription?.close();
-    this.#subscription = undefined;
-    this.#watching = undefined;
-    this.#average.reset();
-    this.#latest = undefined;
   }
 }
 

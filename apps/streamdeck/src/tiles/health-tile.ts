@@ -7,55 +7,35 @@ import { type HealthEntry, reasonOf, worstHealth } from '@stagelink/core';
 import { noLinkFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
 import { healthFace } from '../render/health-face.js';
 import { textSetting, type HealthKeySettings, type HostChoice } from '../settings.js';
-import { FramePresenter } from '../state/frames/frame-presenter.js';
 import { isLinkDown } from '../state/connection/link.js';
 import type { PollState } from '../state/connection/shared-poll.js';
-import { HostBinding, hostProblem } from './host-binding.js';
-import { ReasonLog } from './reason-log.js';
-import type { KeySurface, Tile, TileContext } from './tile.js';
+import type { KeySurface, TileContext } from './tile.js';
+import { TileBase } from './tile-base.js';
 
-export class HealthTile implements Tile<HealthKeySettings> {
-  readonly #presenter: FramePresenter;
-  readonly #binding: HostBinding;
-  readonly #reasons: ReasonLog;
-  #stopWatching: (() => void) | undefined;
+export class HealthTile extends TileBase<HealthKeySettings> {
   #machine: string | undefined;
-  #disposed = false;
 
   constructor(
     private readonly surface: KeySurface,
-    private readonly context: TileContext,
+    context: TileContext,
   ) {
-    this.#presenter = new FramePresenter((svg) => surface.setImage(svg));
-    this.#binding = new HostBinding(context.pool);
-    this.#reasons = new ReasonLog(context.logger, () => `Health key ${this.#machine ?? 'SESSION'}`);
-    if (context.visible) this.#presenter.appear();
+    super((svg) => surface.setImage(svg), context);
+  }
+
+  protected get subject(): string {
+    return `Health key ${this.#machine ?? 'SESSION'}`;
   }
 
   configure(settings: HealthKeySettings, host: HostChoice): void {
-    if (this.#disposed) return;
+    if (this.disposed) return;
     this.#machine = textSetting(settings.machine);
-    const binding = this.#binding.bind(host);
-    if (binding.kind !== 'bound') {
-      this.#unwatch();
-      const problem = hostProblem(binding);
-      if (problem) this.#reasons.tell(problem);
-      this.#presenter.show(problem ? setupFace('HEALTH') : waitingFace('HEALTH', 'loading'));
-      return;
-    }
-    if (binding.changed || !this.#stopWatching) {
-      this.#unwatch();
-      if (this.context.visible) {
-        // The first call comes at once with the poll's current state.
-        this.#stopWatching = binding.lease.health.watch((state) => this.#render(state));
-        return;
-      }
-    }
-    this.#render(binding.lease.health.state);
+    const binding = this.bindHost(host, { setUp: setupFace('HEALTH'), waiting: waitingFace('HEALTH', 'loading') });
+    if (!binding) return;
+    this.keepFollowing(binding, binding.lease.health, (state) => this.#render(state), this.context.visible);
   }
 
   press(): void {
-    const lease = this.#binding.lease;
+    const lease = this.binding.lease;
     if (!lease) {
       this.surface.showAlert();
       return;
@@ -63,23 +43,16 @@ export class HealthTile implements Tile<HealthKeySettings> {
     lease.health.refresh();
   }
 
-  dispose(): void {
-    this.#disposed = true;
-    this.#unwatch();
-    this.#binding.release();
-    this.#presenter.dispose();
-  }
-
   #render(state: PollState<HealthEntry[]>): void {
-    if (this.#disposed) return;
+    if (this.disposed) return;
     const scope = this.#machine ?? 'SESSION';
     switch (state.status) {
       case 'connecting':
-        this.#presenter.show(waitingFace(scope, 'connecting'));
+        this.presenter.show(waitingFace(scope, 'connecting'));
         return;
       case 'offline':
         if (isLinkDown(state.error)) {
-          this.#presenter.show(noLinkFace(scope));
+          this.presenter.show(noLinkFace(scope));
           return;
         }
         this.#showProblem(scope, reasonOf(state.error));
@@ -89,18 +62,13 @@ export class HealthTile implements Tile<HealthKeySettings> {
           this.#showProblem(scope, 'The server sent no health list.');
           return;
         }
-        this.#reasons.clear();
-        this.#presenter.show(healthFace({ scope, severity: worstHealth(state.value, this.#machine) }));
+        this.reasons.clear();
+        this.presenter.show(healthFace({ scope, severity: worstHealth(state.value, this.#machine) }));
     }
   }
 
   #showProblem(scope: string, reason: string): void {
-    this.#reasons.tell(reason);
-    this.#presenter.show(problemFace(scope));
-  }
-
-  #unwatch(): void {
-    this.#stopWatching?.();
-    this.#stopWatching = undefined;
+    this.reasons.tell(reason);
+    this.presenter.show(problemFace(scope));
   }
 }

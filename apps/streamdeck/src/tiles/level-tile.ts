@@ -11,7 +11,6 @@
 import { livePresets, reasonOf } from '@stagelink/core';
 import { levelFeedback, type LevelProperty, type LevelView } from '../render/level-feedback.js';
 import { numberSetting, textSetting, type HostChoice, type LevelDialSettings } from '../settings.js';
-import { FramePresenter } from '../state/frames/frame-presenter.js';
 import { LevelChanger } from '../state/levels/level-changer.js';
 import { LevelMemory } from '../state/levels/level-memory.js';
 import { LiveLevelWriter } from '../state/levels/live-level-writer.js';
@@ -19,8 +18,8 @@ import { isLinkDown } from '../state/connection/link.js';
 import type { ServerLease, TransportList } from '../state/connection/server-pool.js';
 import type { PollState } from '../state/connection/shared-poll.js';
 import { asTransportList, levelSource } from '../state/cues/transport-activity.js';
-import { HostBinding, hostProblem } from './host-binding.js';
-import type { DialSurface, Tile, TileContext } from './tile.js';
+import type { DialSurface, TileContext } from './tile.js';
+import { TileBase } from './tile-base.js';
 
 export const DEFAULT_LEVEL_STEP = 0.01;
 /** Turning while the dial is held down moves by this part of a step. */
@@ -37,62 +36,53 @@ interface LevelTarget {
 /** One for the whole plugin: every dial of a level shares where a push brings it back to. */
 const returnLevels = new LevelMemory();
 
-export class LevelTile implements Tile<LevelDialSettings> {
-  readonly #presenter: FramePresenter;
-  readonly #binding: HostBinding;
+export class LevelTile extends TileBase<LevelDialSettings> {
   #target: LevelTarget | undefined;
   #changer: LevelChanger | undefined;
   #liveWriter: LiveLevelWriter | undefined;
-  #stopWatching: (() => void) | undefined;
   #linkDown = false;
   /** Set while the dial is held down: whether it was turned, which makes the release no push. */
   #held: { turned: boolean } | undefined;
   #sending = false;
   #sendingTimer: NodeJS.Timeout | undefined;
-  /** The last sentence logged about the dial's set-up, so a repeated configure does not repeat it. */
-  #problemLogged: string | undefined;
-  #disposed = false;
 
   constructor(
     private readonly surface: DialSurface,
-    private readonly context: TileContext,
+    context: TileContext,
     private readonly memory = returnLevels,
   ) {
-    this.#presenter = new FramePresenter((json) => surface.setFeedback(JSON.parse(json) as Record<string, unknown>));
-    this.#binding = new HostBinding(context.pool);
-    if (context.visible) this.#presenter.appear();
+    super((json) => surface.setFeedback(JSON.parse(json) as Record<string, unknown>), context);
+  }
+
+  protected get subject(): string {
+    return 'Level dial';
   }
 
   configure(settings: LevelDialSettings, host: HostChoice): void {
-    if (this.#disposed) return;
+    if (this.disposed) return;
     const target = readTarget(settings);
     if (typeof target === 'string') {
-      this.#reset();
-      this.#binding.release();
-      this.#setUp(target, textSetting(settings.transport));
+      this.setUp(target, frameOf({ kind: 'setup', transport: textSetting(settings.transport) }));
       return;
     }
-    const binding = this.#binding.bind(host);
-    if (binding.kind !== 'bound') {
-      this.#reset();
-      const problem = hostProblem(binding);
-      if (problem) this.#setUp(problem, target.transport);
-      else this.#show({ kind: 'waiting', ...target });
-      return;
-    }
-    this.#problemLogged = undefined;
+    const binding = this.bindHost(host, {
+      setUp: frameOf({ kind: 'setup', transport: target.transport }),
+      waiting: frameOf({ kind: 'waiting', ...target }),
+    });
+    if (!binding) return;
+    this.reasons.clear();
     const same = !binding.changed && this.#target?.property === target.property && this.#target.transport === target.transport;
     this.#target = target;
     if (same && this.#changer) {
       this.#render(binding.lease.transports.state);
       return;
     }
-    this.#reset();
+    this.stop();
     this.#target = target;
     this.#changer = this.#changerFor(binding.lease, target);
     if (this.context.visible) {
       this.#liveWriter = this.#liveWriterFor(binding.lease, target);
-      this.#stopWatching = binding.lease.transports.watch((state) => this.#render(state));
+      this.follow(binding.lease.transports, (state) => this.#render(state));
     }
   }
 
@@ -105,7 +95,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
     if (!this.#changer || this.#linkDown || !this.#changer.turn(Math.trunc(ticks), step)) {
       // No value to start from: the dial cannot know where "three steps up" is.
       this.surface.showAlert();
-      this.#binding.lease?.transports.refresh();
+      this.binding.lease?.transports.refresh();
     }
   }
 
@@ -122,14 +112,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
 
   /** A tap on the strip: read the value from the server now. */
   touch(): void {
-    this.#binding.lease?.transports.refresh();
-  }
-
-  dispose(): void {
-    this.#disposed = true;
-    this.#reset();
-    this.#binding.release();
-    this.#presenter.dispose();
+    this.binding.lease?.transports.refresh();
   }
 
   #toggleOff(): void {
@@ -140,7 +123,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
         this.context.logger.warn(`${target.transport}'s ${target.property} is at 0 and this dial has no level to bring back: turn it up.`);
       }
       this.surface.showAlert();
-      this.#binding.lease?.transports.refresh();
+      this.binding.lease?.transports.refresh();
     }
   }
 
@@ -202,7 +185,7 @@ export class LevelTile implements Tile<LevelDialSettings> {
   #render(state: PollState<TransportList>): void {
     const target = this.#target;
     const changer = this.#changer;
-    if (this.#disposed || !target || !changer) return;
+    if (this.disposed || !target || !changer) return;
     this.#linkDown = state.status === 'offline' && isLinkDown(state.error);
     if (state.status !== 'online') {
       changer.forget();
@@ -214,11 +197,11 @@ export class LevelTile implements Tile<LevelDialSettings> {
     const value = source?.[target.property];
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       changer.forget();
-      this.#logProblem(`No transport ${target.transport} on ${this.#binding.lease?.origin ?? 'the server'}: choose one it has.`);
+      this.reasons.tell(`No transport ${target.transport} on ${this.binding.lease?.origin ?? 'the server'}: choose one it has.`);
       this.#show({ kind: 'missing', ...target });
       return;
     }
-    this.#problemLogged = undefined;
+    this.reasons.clear();
     changer.known(value, state.requestedAt);
     const shown = changer.value;
     if (shown === undefined) this.#show({ kind: 'waiting', ...target });
@@ -229,25 +212,12 @@ export class LevelTile implements Tile<LevelDialSettings> {
     this.#show({ kind: 'value', property: target.property, transport: target.transport, value, sending: this.#sending });
   }
 
-  /** A dial that cannot work: SET UP on the strip, the sentence in the log (it does not fit the strip). */
-  #setUp(problem: string, transport: string | undefined): void {
-    this.#logProblem(problem);
-    this.#show({ kind: 'setup', transport });
-  }
-
-  #logProblem(problem: string): void {
-    if (problem === this.#problemLogged) return;
-    this.#problemLogged = problem;
-    this.context.logger.warn(`Level dial: ${problem}`);
-  }
-
   #show(view: LevelView): void {
-    this.#presenter.show(JSON.stringify(levelFeedback(view)));
+    this.presenter.show(frameOf(view));
   }
 
-  #reset(): void {
-    this.#stopWatching?.();
-    this.#stopWatching = undefined;
+  protected override stop(): void {
+    super.stop();
     this.#stopSendingMark();
     this.#changer?.dispose();
     this.#changer = undefined;
@@ -255,6 +225,11 @@ export class LevelTile implements Tile<LevelDialSettings> {
     this.#liveWriter = undefined;
     this.#target = undefined;
   }
+}
+
+/** The strip's feedback as a frame for the presenter, which compares frames as strings. */
+function frameOf(view: LevelView): string {
+  return JSON.stringify(levelFeedback(view));
 }
 
 /** The dial's target, or the sentence saying what to set. */

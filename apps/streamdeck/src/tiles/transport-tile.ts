@@ -12,27 +12,22 @@ import { commandWord, cueFace, type TransportActivity } from '../render/cue-face
 import { setupFace, waitingFace } from '../render/faces.js';
 import type { HostChoice, TransportKeySettings } from '../settings.js';
 import { fireCue, readCue, type CueReading } from '../state/cues/cue.js';
-import { FramePresenter } from '../state/frames/frame-presenter.js';
 import { isLinkDown } from '../state/connection/link.js';
 import type { TransportList } from '../state/connection/server-pool.js';
 import type { PollState } from '../state/connection/shared-poll.js';
 import { activityOf, asTransportList, engagedOf } from '../state/cues/transport-activity.js';
-import { HostBinding, hostProblem } from './host-binding.js';
-import { ReasonLog } from './reason-log.js';
-import type { KeySurface, Tile, TileContext } from './tile.js';
+import { hostProblem } from './host-binding.js';
+import type { KeySurface, TileContext } from './tile.js';
+import { TileBase } from './tile-base.js';
 
 /** A cue answered sooner than this shows nothing extra; one still out says it is sending. */
 export const SENDING_FACE_DELAY_MS = 150;
 /** How long a "hold to fire" key must stay down before its cue goes. */
 export const HOLD_TO_FIRE_MS = 600;
 
-export class TransportTile implements Tile<TransportKeySettings> {
-  readonly #presenter: FramePresenter;
-  readonly #binding: HostBinding;
-  readonly #reasons: ReasonLog;
+export class TransportTile extends TileBase<TransportKeySettings> {
   #reading: CueReading = { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
   #hostProblem: string | undefined;
-  #stopWatching: (() => void) | undefined;
   #holdToFire = false;
   #titled = false;
   #holdTimer: NodeJS.Timeout | undefined;
@@ -40,38 +35,31 @@ export class TransportTile implements Tile<TransportKeySettings> {
   #cuesOut = 0;
   #sendingTimer: NodeJS.Timeout | undefined;
   #showSending = false;
-  #disposed = false;
 
   constructor(
     private readonly surface: KeySurface,
-    private readonly context: TileContext,
+    context: TileContext,
   ) {
-    this.#presenter = new FramePresenter((svg) => surface.setImage(svg));
-    this.#binding = new HostBinding(context.pool);
-    this.#reasons = new ReasonLog(context.logger, () => `${labelOf(this.#reading)} key`);
-    if (context.visible) this.#presenter.appear();
+    super((svg) => surface.setImage(svg), context);
+  }
+
+  protected get subject(): string {
+    return `${labelOf(this.#reading)} key`;
   }
 
   configure(settings: TransportKeySettings, host: HostChoice): void {
-    if (this.#disposed) return;
+    if (this.disposed) return;
     this.#reading = readCue(settings);
     this.#holdToFire = settings.hold === true;
-    const binding = this.#binding.bind(host);
+    const binding = this.binding.bind(host);
     if (binding.kind !== 'bound') {
-      this.#unwatch();
+      this.unwatch();
       this.#hostProblem = hostProblem(binding);
       this.#render({ status: 'connecting' });
       return;
     }
     this.#hostProblem = undefined;
-    if (binding.changed || !this.#stopWatching) {
-      this.#unwatch();
-      if (this.context.visible && this.#reading.ok) {
-        this.#stopWatching = binding.lease.transports.watch((state) => this.#render(state));
-        return;
-      }
-    }
-    this.#render(binding.lease.transports.state);
+    this.keepFollowing(binding, binding.lease.transports, (state) => this.#render(state), this.context.visible && this.#reading.ok);
   }
 
   /**
@@ -109,7 +97,7 @@ export class TransportTile implements Tile<TransportKeySettings> {
   /** Fires the cue. Every outcome ends in OK or an alert on the key; nothing is thrown. */
   #fire(): void {
     const reading = this.#reading;
-    const lease = this.#binding.lease;
+    const lease = this.binding.lease;
     if (!reading.ok || !lease) {
       this.context.logger.warn(`Cue not sent: ${reading.ok ? (this.#hostProblem ?? 'no media server set') : reading.problem}`);
       this.surface.showAlert();
@@ -131,36 +119,33 @@ export class TransportTile implements Tile<TransportKeySettings> {
     );
   }
 
-  dispose(): void {
-    this.#disposed = true;
+  protected override stop(): void {
     clearTimeout(this.#sendingTimer);
     clearTimeout(this.#holdTimer);
-    this.#unwatch();
-    this.#binding.release();
-    this.#presenter.dispose();
+    super.stop();
   }
 
   #render(state: PollState<TransportList>): void {
-    if (this.#disposed) return;
+    if (this.disposed) return;
     const reading = this.#reading;
     const problem = reading.ok ? this.#hostProblem : reading.problem;
     const label = commandWord(labelOf(reading));
     if (problem) {
-      this.#reasons.tell(problem);
-      this.#presenter.show(setupFace(label));
+      this.reasons.tell(problem);
+      this.presenter.show(setupFace(label));
       return;
     }
-    this.#reasons.clear();
+    this.reasons.clear();
     if (!reading.ok) return;
-    if (!this.#binding.lease) {
-      this.#presenter.show(waitingFace(label, 'loading'));
+    if (!this.binding.lease) {
+      this.presenter.show(waitingFace(label, 'loading'));
       return;
     }
     const { cue } = reading;
     const activity = activityFrom(state, cue.transportName);
     const list = state.status === 'online' ? asTransportList(state.value) : undefined;
     const engaged = cue.command === 'engaged' && list ? engagedOf(list, cue.transportName) : undefined;
-    this.#presenter.show(
+    this.presenter.show(
       cueFace({
         command: cue.label,
         name: cue.name,
@@ -194,13 +179,8 @@ export class TransportTile implements Tile<TransportKeySettings> {
   }
 
   #rerender(): void {
-    const lease = this.#binding.lease;
+    const lease = this.binding.lease;
     if (lease) this.#render(lease.transports.state);
-  }
-
-  #unwatch(): void {
-    this.#stopWatching?.();
-    this.#stopWatching = undefined;
   }
 }
 
