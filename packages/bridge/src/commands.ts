@@ -87,7 +87,8 @@ export function readEnvelope(body: Record<string, unknown>): CommandEnvelope {
 /**
  * The command a topic below `cmd/` and its payload ask for, checked whole before anything is sent: the command
  * exists, every field is one the command takes and of the kind core's TRANSPORT_FIELDS gives, and what it needs
- * is there.
+ * is there. Topics take each command's saved name only, never an alias such as `gotoTrack`: a broker's ACL
+ * allows or denies topics, and an alias would be a way around a denied one.
  */
 export function parseCommand(path: string, body: Record<string, unknown>): BridgeCommand {
   const [family, name, ...rest] = path.split('/');

@@ -43,6 +43,11 @@ describe('reading a transport key', () => {
     expect(cueOf({ command: 'PLAY', transport: 'main' })).toMatchObject({ label: 'PLAY', name: 'main' });
   });
 
+  it('reads a command by its client method name too, in any case', () => {
+    expect(cueOf({ command: 'setVolume', transport: 'main', volume: 0.5 })).toMatchObject({ command: 'volume', label: 'VOLUME' });
+    expect(cueOf({ command: 'gotoNextTrack', transport: 'main' })).toMatchObject({ command: 'gotonexttrack', label: 'NEXT TRACK' });
+  });
+
   it('keeps a track named like a number a name', () => {
     expect(cueOf({ command: 'gototrack', transport: 'main', track: '42' })).toMatchObject({ fields: { track: { name: '42' } } });
   });

@@ -3,7 +3,8 @@ import { endpoints, type EndpointSpec } from './catalogue.js';
 import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
 import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery, shown } from './input-checks.js';
 import { playmodeToSend } from './playmode.js';
-import { isTransportCommand, requiredField, TRANSPORT_COMMAND_NAMES, type TransportCommand, type TransportCommandFields } from './transport-commands.js';
+import { transportCommandNamed } from './operation-names.js';
+import { requiredField, TRANSPORT_COMMAND_NAMES, type TransportCommand, type TransportCommandFields } from './transport-commands.js';
 import type { Multitransport, Ref, SetList, Track, TrackAnnotations, Transport } from './types.js';
 
 /**
@@ -158,13 +159,15 @@ export class TransportApi {
   }
 
   /**
-   * Sends a transport command by its spec path name (`play`, `gototrack`, `volume`, ...) to one or more
-   * transports, with the fields TRANSPORT_COMMANDS says it needs: what front ends driven by settings use.
-   * gotosection and gotonote given a `track` go to that track first (see #afterTrack).
+   * Sends a transport command by its spec path name (`play`, `gototrack`, `volume`, ...; a method name such as
+   * `gotoTrack` or `setVolume` is read as the same command) to one or more transports, with the fields
+   * TRANSPORT_COMMANDS says it needs: what front ends driven by settings use. gotosection and gotonote given a
+   * `track` go to that track first (see #afterTrack).
    */
-  async send(command: TransportCommand, transports: OneOrMany<Ref>, fields: TransportCommandFields = {}, options?: CallOptions): Promise<void> {
-    if (!isTransportCommand(command)) {
-      throw new InvalidInputError(`"${String(command)}" is not a transport command: use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
+  async send(name: TransportCommand, transports: OneOrMany<Ref>, fields: TransportCommandFields = {}, options?: CallOptions): Promise<void> {
+    const command = transportCommandNamed(name);
+    if (!command) {
+      throw new InvalidInputError(`"${String(name)}" is not a transport command: use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
     }
     const need = <F extends keyof TransportCommandFields>(field: F) => requiredField(command, fields, field);
     const each = <T>(extra: T) => asArray(transports).map((transport) => ({ transport, ...extra }));

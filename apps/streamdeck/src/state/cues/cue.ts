@@ -1,12 +1,12 @@
 /**
  * A transport key's settings turned into one of the spec's transport commands, and fired through core. The
- * command names are the spec's path names (`play`, `gototrack`, ...), which saved profiles keep; which fields
- * each one needs comes from core's TRANSPORT_COMMANDS.
+ * command names are the spec's path names (`play`, `gototrack`, ...), which saved profiles keep (core reads a
+ * method name such as `gotoTrack` as the same command); which fields each one needs comes from core.
  */
 import {
-  isTransportCommand,
   readTransportFields,
   TRANSPORT_FIELD_LABELS,
+  transportCommandNamed,
   type MediaServer,
   type Ref,
   type TransportCommand,
@@ -60,10 +60,11 @@ export type CueReading = { ok: true; cue: Cue } | { ok: false; problem: string; 
 
 /** Reads a key's settings; a key that is not fully set up gets a sentence saying what is missing. */
 export function readCue(settings: TransportKeySettings): CueReading {
-  const command = textSetting(settings.command)?.toLowerCase();
-  if (!command) return { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
-  const label = isTransportCommand(command) ? LABELS[command] : undefined;
-  if (!label || !isTransportCommand(command)) return { ok: false, label: 'TRANSPORT', problem: `Unknown command "${command}".` };
+  const saved = textSetting(settings.command);
+  if (!saved) return { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
+  const command = transportCommandNamed(saved);
+  const label = command && LABELS[command];
+  if (!command || !label) return { ok: false, label: 'TRANSPORT', problem: `Unknown command "${saved}".` };
   const transportName = textSetting(settings.transport);
   if (!transportName) return { ok: false, label, problem: 'Choose a transport.' };
   // An engage key toggles: what it sends is decided at the press (toggleEngaged).
