@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failoverOperationNamed, TRANSPORT_COMMAND_NAMES, transportCommandNamed } from '../src/index.js';
+import { endpointList, endpointNamed, failoverOperationNamed, TRANSPORT_COMMAND_NAMES, transportCommandNamed } from '../src/index.js';
 
 describe('one name per operation', () => {
   it('keeps every saved transport command name as it is', () => {
@@ -32,5 +32,18 @@ describe('one name per operation', () => {
   it.each([['toString'], ['constructor'], ['tracks'], ['gotoTrackk'], [''], [42], [undefined]])('names no operation for %j', (word) => {
     expect(transportCommandNamed(word)).toBeUndefined();
     expect(failoverOperationNamed(word)).toBeUndefined();
+  });
+
+  it('finds every endpoint by its catalogue id and by its method', () => {
+    for (const spec of endpointList) {
+      expect(endpointNamed(spec.id)).toBe(spec);
+      expect(endpointNamed(`${spec.group}.${spec.operation}`)).toBe(spec);
+    }
+    expect(endpointNamed('transport.setBrightness')?.path).toBe('/api/session/transport/brightness');
+    expect(endpointNamed('hardware.smc.clearAll')?.guarded).toBe(true);
+  });
+
+  it.each([['toString'], ['transport'], ['transport.'], ['hardware.smc'], [''], [7], [null]])('finds no endpoint for %j', (name) => {
+    expect(endpointNamed(name)).toBeUndefined();
   });
 });

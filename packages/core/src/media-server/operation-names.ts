@@ -3,8 +3,9 @@
  * its path (`gototrack`, `volume`, `failovermachine`), as the API documents name it and as saved flows,
  * profiles and cue topics already hold it. A msg, a topic or a script may as well use the client's method name
  * (`gotoTrack`, `setVolume`, `failoverMachine`), in any case: each is an alias of the saved name, read here once.
+ * Any endpoint goes by its catalogue id (what the request node saves) or by its method, `transport.setBrightness`.
  */
-import { endpointList, FAILOVER_OPERATIONS, type FailoverOperation } from './catalogue.js';
+import { endpointList, FAILOVER_OPERATIONS, type EndpointName, type EndpointSpec, type FailoverOperation } from './catalogue.js';
 import { TRANSPORT_COMMAND_NAMES, type TransportCommand } from './transport-commands.js';
 
 function namer<Name extends string>(group: string, names: readonly Name[]): (word: unknown) => Name | undefined {
@@ -24,3 +25,15 @@ export const failoverOperationNamed: (word: unknown) => FailoverOperation | unde
   'failover',
   Object.keys(FAILOVER_OPERATIONS) as FailoverOperation[],
 );
+
+const endpointsByName = new Map<string, EndpointSpec & { id: EndpointName }>(
+  endpointList.flatMap((spec) => [
+    [spec.id, spec],
+    [`${spec.group}.${spec.operation}`, spec],
+  ]),
+);
+
+/** The endpoint a name stands for: its catalogue id (`brightness`) or its method (`transport.setBrightness`). */
+export function endpointNamed(name: unknown): (EndpointSpec & { id: EndpointName }) | undefined {
+  return typeof name === 'string' ? endpointsByName.get(name.trim()) : undefined;
+}
