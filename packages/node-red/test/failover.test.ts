@@ -40,6 +40,15 @@ describe('stagelink-failover', () => {
     expect((await simState(sim)).routingPreset).toBe('Default routing');
   });
 
+  it('reads msg.operation by the client method name too', async () => {
+    const { actor1, understudy } = hostnames(sim);
+    await helper.load(nodes, flowWith(sim, { ...failover, operation: '' }));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ operation: 'failoverMachine', confirm: true });
+    expect((await out).payload).toEqual({ operation: 'failovermachine', machine: { name: 'Actor 1' } });
+    expect((await simState(sim)).failedOver).toEqual([{ actor: actor1, understudy }]);
+  });
+
   it('consumes msg.confirm: a confirmed msg arms one failover, not the next node in the flow', async () => {
     const { actor1, understudy } = hostnames(sim);
     const flow = flowWith(sim, failover);

@@ -46,6 +46,11 @@ describe('stagelink-request', () => {
     out = nextMessage('out');
     helper.getNode('n1')?.receive({ endpoint: 'getNote', query: { name: 'Welcome' } });
     expect(((await out).payload as Note).text).toBe('Doors at 19:15.');
+
+    // An endpoint by its client method reads the same.
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ endpoint: 'notes.get', query: { name: 'Welcome' } });
+    expect(((await out).payload as Note).text).toBe('Doors at 19:15.');
   });
 
   it('fills path parameters from the node settings', async () => {

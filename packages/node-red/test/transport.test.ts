@@ -279,6 +279,17 @@ describe('stagelink-transport', () => {
     }
   });
 
+  it('reads msg.command by the client method name too, and passes on the one name it sent', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: '', transport: 'main', transportType: 'str' }));
+    let out = nextMessage('out');
+    helper.getNode('n1')?.receive({ command: 'gotoTrack', track: 'Finale' });
+    expect((await out).payload).toMatchObject({ command: 'gototrack', track: { name: 'Finale' } });
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ command: 'SetVolume', volume: 0.25 });
+    expect((await out).payload).toMatchObject({ command: 'volume', volume: 0.25 });
+    expect(await mainNow()).toMatchObject({ track: 'Finale', volume: 0.25 });
+  });
+
   it('refuses a command that is not a transport command, and a missing server, with a clear error', async () => {
     const flow = flowWith(sim, { type: 'stagelink-transport', command: '', transport: 'main', transportType: 'str' });
     await helper.load(nodes, flow);

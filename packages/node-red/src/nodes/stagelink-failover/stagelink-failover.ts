@@ -1,4 +1,4 @@
-import { ConfirmationRequiredError, FAILOVER_OPERATIONS, InvalidInputError, isFailoverOperation, type CallOptions, type FailoverOperation, type MediaServer } from '@stagelink/core';
+import { ConfirmationRequiredError, FAILOVER_OPERATIONS, failoverOperationNamed, InvalidInputError, type CallOptions, type FailoverOperation, type MediaServer } from '@stagelink/core';
 import { fromAnswer } from '../../shared/answer-shape.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
@@ -26,9 +26,10 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
-    const operation = (await props.text('operation')) ?? 'settings';
-    if (!isFailoverOperation(operation)) {
-      throw new InvalidInputError(`"${operation}" is not a failover operation; use one of ${Object.keys(FAILOVER_OPERATIONS).join(', ')}.`);
+    const name = (await props.text('operation')) ?? 'settings';
+    const operation = failoverOperationNamed(name);
+    if (!operation) {
+      throw new InvalidInputError(`"${name}" is not a failover operation; use one of ${Object.keys(FAILOVER_OPERATIONS).join(', ')}.`);
     }
     // What moves the show to other machines is sent only when confirmed or when the node is armed.
     if (FAILOVER_OPERATIONS[operation].movesShow && !takeConfirmation(msg) && !armed) {

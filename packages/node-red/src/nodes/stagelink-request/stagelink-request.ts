@@ -1,4 +1,4 @@
-import { ConfirmationRequiredError, endpoints, InvalidInputError, needsConfirmation, type EndpointInput, type EndpointName, type EndpointSpec } from '@stagelink/core';
+import { ConfirmationRequiredError, endpointNamed, InvalidInputError, needsConfirmation, type EndpointInput, type EndpointSpec } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties, takeConfirmation } from '../../shared/msg-override.js';
@@ -47,10 +47,9 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
 }
 
 function endpointSpec(name: string): EndpointSpec {
-  if (!Object.hasOwn(endpoints, name)) {
-    throw new InvalidInputError(`"${name}" is not an endpoint of the media-server API; pick one from the list in the node.`);
-  }
-  return endpoints[name as EndpointName];
+  const spec = endpointNamed(name);
+  if (!spec) throw new InvalidInputError(`"${name}" is not an endpoint of the media-server API; pick one from the list in the node, or name its method (transport.setBrightness).`);
+  return spec;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { InvalidInputError, isTransportCommand, TRANSPORT_COMMAND_NAMES } from '@stagelink/core';
+import { InvalidInputError, TRANSPORT_COMMAND_NAMES, transportCommandNamed } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
@@ -23,9 +23,10 @@ function startTransport(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
-    const command = await props.requiredText('command');
-    if (!isTransportCommand(command)) {
-      throw new InvalidInputError(`"${command}" is not a transport command; use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
+    const name = await props.requiredText('command');
+    const command = transportCommandNamed(name);
+    if (!command) {
+      throw new InvalidInputError(`"${name}" is not a transport command; use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
     }
     const sent = await sendTransportCommand(server.client, command, props, call);
     msg.payload = sent;
