@@ -9,7 +9,7 @@ import commonjs from '@rollup/plugin-commonjs';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import url from 'node:url';
@@ -60,6 +60,33 @@ function transportCommandTable() {
 }
 
 /**
+ * The settings pages share their head, the media-server rows and the connection line: src/inspector/pages/page.html
+ * holds them once, and each page's own file there (its <title> on the first line, then its rows) is written into
+ * it as ui/<name>.html.
+ * @returns {import('rollup').Plugin}
+ */
+function inspectorPages() {
+  const sources = path.join(here, 'src', 'inspector', 'pages');
+  const frame = path.join(sources, 'page.html');
+  const pages = () => readdirSync(sources).filter((file) => file.endsWith('.html') && file !== 'page.html');
+  return {
+    name: 'inspector-pages',
+    buildStart() {
+      for (const file of [frame, ...pages().map((page) => path.join(sources, page))]) this.addWatchFile(file);
+    },
+    writeBundle() {
+      const shared = readFileSync(frame, 'utf8');
+      for (const page of pages()) {
+        const [, title, rows] = /^<title>(.+)<\/title>\n([\s\S]*)$/.exec(readFileSync(path.join(sources, page), 'utf8')) ?? [];
+        if (title === undefined || rows === undefined) throw new Error(`src/inspector/pages/${page} must start with its <title> line`);
+        const html = shared.replace('{{title}}', () => title).replace('{{rows}}', () => rows);
+        writeFileSync(path.join(here, sdPlugin, 'ui', page), html);
+      }
+    },
+  };
+}
+
+/**
  * A source map left by an earlier development build would sit beside a release bundle it does not describe.
  * @returns {import('rollup').Plugin}
  */
@@ -96,6 +123,7 @@ const config = {
     },
     observeAppSocket(),
     transportCommandTable(),
+    inspectorPages(),
     typescript({ tsconfig: './tsconfig.build.json' }),
     nodeResolve({ browser: false, exportConditions: ['node'], preferBuiltins: true }),
     // undici 7 requires node:sqlite lazily; bundled, that becomes a top-level import that crashes Node 20.

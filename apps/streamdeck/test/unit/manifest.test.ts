@@ -17,6 +17,7 @@ interface ManifestAction {
   Name: string;
   Icon: string;
   UserTitleEnabled?: boolean;
+  PropertyInspectorPath?: string;
   States: ManifestState[];
   Encoder?: { Icon?: string };
 }
@@ -77,6 +78,14 @@ describe('the manifest', () => {
       } else {
         expect(readFileSync(file, 'utf8'), image).toMatch(/viewBox="0 0 \d+ \d+"/);
       }
+    }
+  });
+
+  it('has a settings page for every action, each written by the build from its source in src/inspector/pages/', () => {
+    for (const action of manifest.Actions) {
+      const page = /^ui\/([a-z-]+\.html)$/.exec(action.PropertyInspectorPath ?? '')?.[1];
+      expect(page, action.UUID).toBeDefined();
+      expect(existsSync(join(PLUGIN_DIR, '..', 'src', 'inspector', 'pages', page ?? '')), action.UUID).toBe(true);
     }
   });
 
