@@ -1,5 +1,5 @@
 /** `pnpm start`'s setup for a test: the simulator and Node-RED with the example flows, in a temporary user dir. */
-import { startDemo, type Demo } from '@stagelink/node-red/scripts/lib/start-demo.mjs';
+import { startDemo, type Demo } from '@stagelink/node-red/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ export async function startNodeRedDemo(): Promise<NodeRedDemo> {
     const demo = await startDemo({ userDir, credentialSecret: randomBytes(24).toString('hex') });
     return {
       ...demo,
-      log: () => demo.red.log.join(''),
+      log: () => demo.red.output(),
       close: async () => {
         await demo.stop();
         rmSync(userDir, { recursive: true, force: true });

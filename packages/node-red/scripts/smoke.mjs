@@ -92,9 +92,9 @@ async function tokenFor(url, username) {
 async function smoke(target, tarball, sim) {
   const root = runtime(target);
   const userDir = userDirWith(tarball, target.dir);
-  const settingsFile = writeSettings(userDir, { credentialSecret: 'smoke-secret', extra: ADMIN_AUTH });
+  writeSettings(userDir, { credentialSecret: 'smoke-secret', extra: ADMIN_AUTH });
   const redJs = join(root, 'node_modules', 'node-red', 'red.js');
-  const red = await startNodeRed({ node: target.node(root), redJs, userDir, settingsFile });
+  const red = await startNodeRed({ node: target.node(root), redJs, userDir });
   try {
     const admin = { authorization: `Bearer ${await tokenFor(red.url, 'admin')}` };
     const api = async (path, init = {}) => {
@@ -144,7 +144,7 @@ async function smoke(target, tarball, sim) {
   } finally {
     await red.stop();
   }
-  const output = red.log.join('');
+  const output = red.output();
   const problems = output.split('\n').filter((line) => /\[(error|warn)\]/.test(line) && !/No flows found|Encrypted credentials not found|Projects disabled/i.test(line));
   if (problems.length > 0) throw new Error(`${target.name} logged problems:\n${problems.join('\n')}\n--- log ---\n${output}`);
 }

@@ -1,15 +1,23 @@
 // Starts a Node-RED (any version, on any Node binary) as a child process and stops it cleanly. Shared by the
-// smoke test and `pnpm start`.
+// smoke test, `pnpm start` and, through `@stagelink/node-red/testing`, the benchmarks, hardening and browser tests.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** The Node-RED 4.1 this package is developed against, for callers that bring no other runtime. */
+export const NODE_RED_4_RED_JS = join(dirname(createRequire(import.meta.url).resolve('node-red/package.json')), 'red.js');
+
+/** A long hardening run at debug level prints far more than a failure message needs. */
+const KEPT_OUTPUT_CHARS = 2_000_000;
 
 /**
- * Writes `settings.js` into `userDir`. `palette` lets the editor install nodes; `extra` is JavaScript source for
- * more settings (functions allowed), e.g. an adminAuth block; everything else is plain JSON.
+ * Writes `settings.js` into `userDir`: a quiet, offline runtime on 127.0.0.1. `palette` lets the editor install
+ * nodes; `settings` is more plain JSON (e.g. `nodesDir`); `extra` is JavaScript source for settings that need
+ * functions, e.g. an adminAuth block or a functionGlobalContext.
  */
-export function writeSettings(userDir, { port = 0, credentialSecret, palette = false, extra = '' } = {}) {
-  const settings = {
+export function writeSettings(userDir, { port = 0, credentialSecret, palette = false, logLevel = 'info', settings = {}, extra = '' } = {}) {
+  const all = {
     uiHost: '127.0.0.1',
     uiPort: port,
     flowFile: 'flows.json',
@@ -19,55 +27,80 @@ export function writeSettings(userDir, { port = 0, credentialSecret, palette = f
     diagnostics: { enabled: false, ui: false },
     editorTheme: { tours: false, palette: { catalogues: [] } },
     externalModules: { autoInstall: false, palette: { allowInstall: palette } },
-    logging: { console: { level: 'info', metrics: false, audit: false } },
+    logging: { console: { level: logLevel, metrics: false, audit: false } },
+    ...settings,
   };
   const file = join(userDir, 'settings.js');
-  writeFileSync(file, `module.exports = {\n  ...${JSON.stringify(settings, null, 2)},\n${extra}\n};\n`);
+  writeFileSync(file, `module.exports = {\n  ...${JSON.stringify(all, null, 2)},\n${extra}\n};\n`);
   return file;
 }
 
 /**
- * Starts Node-RED and resolves once it listens, with its URL and everything it has logged. Rejects (after
- * stopping it) if it exits or does not come up within `timeoutMs`.
+ * Starts Node-RED and resolves once it listens (and, with `waitForFlows`, once its flows have started: a flow's
+ * HTTP endpoints exist only then), with its URL, its process and what it printed. Rejects (after stopping it) if
+ * it exits or does not come up within `timeoutMs`. `nodeArgs` go to the Node binary (profiling, --expose-gc);
+ * `onOutput` sees every chunk it prints.
  */
-export function startNodeRed({ node = process.execPath, redJs, userDir, settingsFile, timeoutMs = 90_000, echo = false }) {
-  const child = spawn(node, [redJs, '--userDir', userDir, '--settings', settingsFile], {
+export function startNodeRed({
+  node = process.execPath,
+  nodeArgs = [],
+  redJs = NODE_RED_4_RED_JS,
+  userDir,
+  settingsFile = join(userDir, 'settings.js'),
+  waitForFlows = false,
+  timeoutMs = 90_000,
+  echo = false,
+  onOutput = () => {},
+}) {
+  const child = spawn(node, [...nodeArgs, redJs, '--userDir', userDir, '--settings', settingsFile], {
     cwd: userDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const log = [];
-  const onOutput = (chunk) => {
+  let kept = '';
+  const output = () => kept;
+  const record = (chunk) => {
     const text = chunk.toString();
-    log.push(text);
+    kept = (kept + text).slice(-KEPT_OUTPUT_CHARS);
     if (echo) process.stdout.write(text);
+    onOutput(text);
   };
-  child.stdout.on('data', onOutput);
-  child.stderr.on('data', onOutput);
+  child.stdout.on('data', record);
+  child.stderr.on('data', record);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const running = () => child.exitCode === null && child.signalCode === null;
 
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGINT');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  let stopping;
+  const stop = () => (stopping ??= stopChild(child, exited, running));
 
-  const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`Node-RED did not start within ${timeoutMs} ms`)), timeoutMs);
-    const fail = (error) => {
-      clearTimeout(timer);
-      void stop().then(() => reject(new Error(`${error.message}\n--- Node-RED log ---\n${log.join('')}`)));
-    };
-    const watch = () => {
-      const match = /Server now running at (http:\/\/[^\s/]+(?::\d+)?)\//.exec(log.join(''));
-      if (!match) return;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = () => {
+      settled = true;
       clearTimeout(timer);
       child.stdout.off('data', watch);
-      resolve({ url: match[1], log, stop, exited, child });
     };
+    const fail = (reason) => {
+      if (settled) return;
+      settle();
+      void stop().then(() => reject(new Error(`Node-RED ${reason}\n--- Node-RED log ---\n${kept.slice(-3000)}`)));
+    };
+    const watch = () => {
+      const url = /Server now running at (http:\/\/[^\s/]+)\//.exec(kept)?.[1];
+      if (!url || (waitForFlows && !kept.includes('Started flows'))) return;
+      settle();
+      resolve({ url, pid: child.pid, output, running, stop, exited, child });
+    };
+    const timer = setTimeout(() => fail(`did not start within ${timeoutMs} ms`), timeoutMs);
+    void exited.then(({ code, signal }) => fail(`exited (code ${code}, signal ${signal})`));
+    child.on('error', (error) => fail(`could not be started: ${error.message}`));
     child.stdout.on('data', watch);
-    void exited.then(({ code, signal }) => fail(new Error(`Node-RED exited (code ${code}, signal ${signal})`)));
   });
-  return ready;
+}
+
+async function stopChild(child, exited, running) {
+  if (!running()) return;
+  child.kill('SIGINT');
+  const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(force);
 }

@@ -1,40 +1,17 @@
 // The `pnpm start` setup as one function: the simulator, and a Node-RED with the built stagelink nodes and the
 // dashboard installed in `userDir` and the example flows deployed against the simulator. Used by start.mjs and the
 // browser tests.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '@stagelink/simulator';
 import { installDashboard, showMonitorPath } from './dashboard.mjs';
+import { addDependency, installPackage } from './install-package.mjs';
 import { startNodeRed, writeSettings } from './node-red-process.mjs';
 import { sessionHostnames, withMachineHostnames } from './session-hostnames.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
 const EXAMPLES = ['show-control.json', 'asset-versions.json', 'show-monitor-dashboard.json'];
-
-/** Installs the built package into the user dir the way npm would: the files it publishes, nothing else. */
-function installNodes(userDir) {
-  if (!existsSync(join(packageDir, 'dist', 'nodes', 'stagelink-server.js'))) {
-    throw new Error('The nodes are not built: run `pnpm start` from the repository root (it builds them first).');
-  }
-  const target = join(userDir, 'node_modules', ...pkg.name.split('/'));
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(target, { recursive: true });
-  for (const file of ['package.json', ...pkg.files]) {
-    if (existsSync(join(packageDir, file))) cpSync(join(packageDir, file), join(target, file), { recursive: true });
-  }
-  addDependency(userDir, pkg.name, pkg.version);
-}
-
-/** Lists a package in the user dir's package.json, as npm would, so the palette manager shows it installed. */
-function addDependency(userDir, name, version) {
-  const projectFile = join(userDir, 'package.json');
-  const project = existsSync(projectFile) ? JSON.parse(readFileSync(projectFile, 'utf8')) : { name: 'node-red-project', private: true };
-  project.dependencies = { ...project.dependencies, [name]: version };
-  writeFileSync(projectFile, JSON.stringify(project, null, 2));
-}
 
 /** The example flows, pointed at this simulator and its session's machines. */
 function exampleFlows(sim, hostnames) {
@@ -75,7 +52,7 @@ async function deployExamples(url, sim) {
  */
 export async function startDemo({ userDir, port = 0, simPort = 0, drivePort = 0, credentialSecret, dialect, echo = false }) {
   mkdirSync(userDir, { recursive: true });
-  installNodes(userDir);
+  installPackage(userDir);
   const dashboard = installDashboard(userDir);
   addDependency(userDir, dashboard.name, dashboard.version);
   const sim = await startSimulator({ host: '127.0.0.1', port: simPort, drivePort, ...(dialect ? { dialect } : {}) });
@@ -84,9 +61,8 @@ export async function startDemo({ userDir, port = 0, simPort = 0, drivePort = 0,
   sim.state.hardware.loggedIn = true;
   let red;
   try {
-    const settingsFile = writeSettings(userDir, { port, credentialSecret, palette: true });
-    const redJs = join(dirname(createRequire(import.meta.url).resolve('node-red/package.json')), 'red.js');
-    red = await startNodeRed({ redJs, userDir, settingsFile, echo });
+    writeSettings(userDir, { port, credentialSecret, palette: true });
+    red = await startNodeRed({ userDir, echo });
     await deployExamples(red.url, sim);
   } catch (error) {
     await red?.stop();
