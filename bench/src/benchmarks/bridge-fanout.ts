@@ -11,6 +11,7 @@ import type { ChildMessage, ConsumersConfig, ParentMessage } from '../harness/fa
 import { processUsage } from '../harness/process-usage.js';
 import { atMost, notRun, type Benchmark, type ResultRow } from '../harness/report.js';
 import { median, p99 } from '../harness/stats.js';
+import { stopProcess } from '../harness/stop-process.js';
 import { fpsValueAge, startVenueDirector, type VenueDirector } from '../harness/venue-director.js';
 
 const MACHINES = 20;
@@ -89,13 +90,6 @@ function startBridgeProcess(director: VenueDirector, broker: Mosquitto): ChildPr
   const bridge = fork(BRIDGE_CLI, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   bridge.stderr?.resume();
   return bridge;
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
 }
 
 async function measure(director: VenueDirector, config: Omit<ConsumersConfig, 'count'>, watched: { bridge?: ChildProcess; broker?: Mosquitto }): Promise<Window> {

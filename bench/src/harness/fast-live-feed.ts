@@ -1,7 +1,6 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { LIVE_UPDATE_PATH, type ClientFrame, type ServerFrame, type SubscriptionEntry } from '@stagelink/core/protocol';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { ClientFrame, ServerFrame, SubscriptionEntry } from '@stagelink/core/protocol';
+import type { WebSocket } from 'ws';
+import { startSimulatorFront } from './simulator-front.js';
 
 /**
  * Stands in front of a simulator to feed live values faster than a client asks for them: every live-update
@@ -17,54 +16,15 @@ export interface FastLiveFeed {
 }
 
 export async function startFastLiveFeed(upstreamUrl: string, rateHz: number): Promise<FastLiveFeed> {
-  const upstream = new URL(upstreamUrl);
-  const sessions = new Set<FeedSession>();
   const sent = { values: 0 };
-  const server = createServer((request, response) => forward(upstream, request, response));
-  const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
-  server.on('upgrade', (request: IncomingMessage, socket, head) => {
-    if (new URL(request.url ?? '/', 'http://feed').pathname !== LIVE_UPDATE_PATH) {
-      socket.destroy();
-      return;
-    }
-    sockets.handleUpgrade(request, socket, head, (ws) => {
-      const session = new FeedSession(ws, 1000 / rateHz, sent);
-      sessions.add(session);
-      ws.on('close', () => sessions.delete(session));
-    });
-  });
-  const url = await listen(server);
+  const front = await startSimulatorFront(upstreamUrl, { openSession: (ws) => new FeedSession(ws, 1000 / rateHz, sent) });
   return {
-    url,
+    url: front.url,
     get valuesSent() {
       return sent.values;
     },
-    close: async () => {
-      for (const session of sessions) session.close();
-      sockets.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => front.close(),
   };
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-function forward(upstream: URL, request: IncomingMessage, response: ServerResponse): void {
-  const headers = { ...request.headers, host: upstream.host };
-  const options = { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers };
-  const forwarded = httpRequest(options, (answer) => {
-    response.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(response);
-  });
-  forwarded.on('error', () => {
-    if (!response.headersSent) response.writeHead(502);
-    response.end();
-  });
-  request.pipe(forwarded);
 }
 
 /** One live-update socket: the protocol's subscribe and unsubscribe replies, and values at a fixed rate. */

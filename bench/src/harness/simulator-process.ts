@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { cpuProfileArgs } from './profiling.js';
+import { stopProcess } from './stop-process.js';
 
 /** A simulator running as its own process through its command line, as a show machine or the drive would be a separate host. */
 export interface SimulatorProcess {
@@ -25,9 +26,9 @@ export async function startSimulatorProcess(port = 0): Promise<SimulatorProcess>
   try {
     const ready = await readyLine(child);
     const port = Number(new URL(ready.mediaServer).port);
-    return { mediaServerUrl: ready.mediaServer, port, drive: { url: ready.drive, token: ready.driveToken }, stop: () => stop(child) };
+    return { mediaServerUrl: ready.mediaServer, port, drive: { url: ready.drive, token: ready.driveToken }, stop: () => stopProcess(child) };
   } catch (error) {
-    await stop(child);
+    await stopProcess(child);
     throw error;
   }
 }
@@ -51,11 +52,4 @@ async function readyLine(child: ChildProcess): Promise<ReadyLine> {
   exited.catch(() => undefined);
   if (ready.event !== 'ready') throw new Error(`The simulator printed ${JSON.stringify(ready)} instead of its ready line.`);
   return ready;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
 }

@@ -1,7 +1,7 @@
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { LIVE_UPDATE_PATH, type ClientFrame, type ServerFrame, type SubscriptionEntry } from '@stagelink/core/protocol';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientFrame, ServerFrame, SubscriptionEntry } from '@stagelink/core/protocol';
+import type { WebSocket } from 'ws';
+import { startSimulatorFront, type SimulatorFront } from './simulator-front.js';
 
 /**
  * A director of a venue-sized session in front of a simulator: `status/session` and `status/health` answer for
@@ -46,29 +46,9 @@ export function fpsValueAge(value: number, nowMs: number): number {
 }
 
 export async function startVenueDirector(upstreamUrl: string, machines: number): Promise<VenueDirector> {
-  const upstream = new URL(upstreamUrl);
   const hostnames = ['venue-director', ...Array.from({ length: machines - 1 }, (_, index) => `machine-${String(index + 2).padStart(2, '0')}`)];
   const uids = hostnames.map((_, index) => String(1_000_000_000_000 + index));
   const counts = { healthReads: 0, requests: 0, valuesSent: 0 };
-  const sessions = new Set<LiveSession>();
-  const director: VenueDirector = {
-    url: '',
-    hostnames,
-    onRequest: undefined,
-    stats: () => ({
-      sockets: sessions.size,
-      subscriptions: [...sessions].reduce((sum, session) => sum + session.size, 0),
-      healthReads: counts.healthReads,
-      requests: counts.requests,
-      valuesSent: counts.valuesSent,
-    }),
-    close: async () => {
-      for (const session of sessions) session.close();
-      sockets.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
   const machine = (index: number, type: string) => ({ uid: uids[index], name: hostnames[index], hostname: hostnames[index], type, guiMode: 'normal', guiVisible: true });
   const sessionAnswer = () => ({
     isRunningSolo: false,
@@ -94,7 +74,7 @@ export async function startVenueDirector(upstreamUrl: string, machines: number):
         },
       };
     });
-  const server = createServer((request, response) => {
+  const answerRequest = (request: IncomingMessage, response: ServerResponse): boolean => {
     counts.requests++;
     director.onRequest?.(request.method ?? 'GET', request.url ?? '/', performance.now());
     const path = new URL(request.url ?? '/', 'http://director').pathname;
@@ -103,44 +83,31 @@ export async function startVenueDirector(upstreamUrl: string, machines: number):
       counts.healthReads++;
       return answer(response, healthAnswer());
     }
-    forward(upstream, request, response);
-  });
-  server.keepAliveTimeout = 60_000;
-  const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
-  server.on('upgrade', (request: IncomingMessage, socket, head) => {
-    if (new URL(request.url ?? '/', 'http://director').pathname !== LIVE_UPDATE_PATH) {
-      socket.destroy();
-      return;
-    }
-    sockets.handleUpgrade(request, socket, head, (ws) => {
-      const session = new LiveSession(ws, counts);
-      sessions.add(session);
-      ws.on('close', () => sessions.delete(session));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  director.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return false;
+  };
+  const front: SimulatorFront<LiveSession> = await startSimulatorFront(upstreamUrl, { openSession: (ws) => new LiveSession(ws, counts), answer: answerRequest });
+  const director: VenueDirector = {
+    url: front.url,
+    hostnames,
+    onRequest: undefined,
+    stats: () => ({
+      sockets: front.sessions.size,
+      subscriptions: [...front.sessions].reduce((sum, session) => sum + session.size, 0),
+      healthReads: counts.healthReads,
+      requests: counts.requests,
+      valuesSent: counts.valuesSent,
+    }),
+    close: () => front.close(),
+  };
   return director;
 }
 
-function answer(response: ServerResponse, result: unknown): void {
+/** Answers as the director does, from `result`; true, as the request needs nothing more. */
+function answer(response: ServerResponse, result: unknown): true {
   const body = JSON.stringify({ status: { code: 0, message: '', details: [] }, result });
   response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   response.end(body);
-}
-
-function forward(upstream: URL, request: IncomingMessage, response: ServerResponse): void {
-  const headers = { ...request.headers, host: upstream.host };
-  const options = { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers };
-  const forwarded = httpRequest(options, (reply) => {
-    response.writeHead(reply.statusCode ?? 502, reply.headers);
-    reply.pipe(response);
-  });
-  forwarded.on('error', () => {
-    if (!response.headersSent) response.writeHead(502);
-    response.end();
-  });
-  request.pipe(forwarded);
+  return true;
 }
 
 const FPS_OBJECT = /^subsystem:MonitoringManager\.find(?:LocalMonitor\("fps"\)|RemoteMonitor\("[^"]+:svc", "fps"\))$/;
