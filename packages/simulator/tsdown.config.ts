@@ -1,11 +1,4 @@
 import { defineConfig } from 'tsdown';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
-  format: ['esm'],
-  dts: true,
-  platform: 'node',
-  target: 'node20',
-  sourcemap: true,
-  clean: true,
-});
+// ESM for Node (the target comes from package.json's engines), with types and source maps.
+export default defineConfig({ entry: ['src/index.ts', 'src/cli.ts'], dts: true, sourcemap: true });
