@@ -42,10 +42,12 @@ for (const type of readdirSync(source)) {
   if (existsSync(locales)) cpSync(locales, join(target, 'locales'), { recursive: true });
 }
 
-// Help every node shares (its references) or that every node with a setting shares (timeout, TLS), kept once per
-// language in src/help/ as `<part>.<language>.html` (en-US where a language has none of its own): a line
-// `<!-- stagelink:<part> -->` in a node's help stands for it, indented as that line is.
-const HELP_PART = /^( *)<!-- stagelink:([a-z-]+) -->$/gm;
+// Help every node shares (its references), that every node with a setting shares (timeout, TLS) or that every
+// guarded node shares (how a confirmation is used up), kept once per language in src/help/ as
+// `<part>.<language>.html` (en-US where a language has none of its own): a marker `<!-- stagelink:<part> -->` in a
+// node's help stands for it, on a line of its own or inside a sentence; the part's lines are indented as the
+// marker's line is.
+const HELP_PART = /^( *)(.*?)<!-- stagelink:([a-z-]+) -->/gm;
 const help = join(root, 'src', 'help');
 const helpPart = (part, language) => {
   const own = join(help, `${part}.${language}.html`);
@@ -55,7 +57,7 @@ for (const language of readdirSync(join(target, 'locales'))) {
   for (const file of readdirSync(join(target, 'locales', language)).filter((name) => name.endsWith('.html'))) {
     const path = join(target, 'locales', language, file);
     const text = readFileSync(path, 'utf8');
-    const filled = text.replace(HELP_PART, (_line, indent, part) => helpPart(part, language).replace(/^/gm, indent));
+    const filled = text.replace(HELP_PART, (_line, indent, before, part) => `${indent}${before}${helpPart(part, language).replace(/\n/g, `\n${indent}`)}`);
     if (filled !== text) writeFileSync(path, filled);
   }
 }
