@@ -1,8 +1,8 @@
-import { classifyFps, livePresets, MediaServer, type FpsAlert, type LiveSubscription } from '@stagelink/core';
+import { classifyFps, livePresets, type FpsAlert, type LiveSubscription, type MediaServer } from '@stagelink/core';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { collect, control, eventually, flowWith, helper, hostnames, nodeModules, statuses, useSessionSimulator, useSimulator, type Msg } from './support/harness.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collect, control, eventually, flowWith, helper, hostnames, nodeModules, statuses, useSessionSimulator, useSimulatorAndClient, type Msg } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-events');
 
@@ -26,12 +26,9 @@ const ofTopic = (messages: Msg[], topic: string) => messages.filter((msg) => msg
 describe('stagelink-events', () => {
   let sim: Simulator;
   let client: MediaServer;
-  useSimulator((started) => {
+  useSimulatorAndClient((started, startedClient) => {
     sim = started;
-    client = new MediaServer({ host: started.mediaServer.url });
-  });
-  afterAll(async () => {
-    await client.close();
+    client = startedClient;
   });
 
   it('sends nothing for what it sees first, however far from healthy, and shows what it watches', async () => {

@@ -1,10 +1,10 @@
-import { isPlaying, MediaServer } from '@stagelink/core';
+import { isPlaying, type MediaServer } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
-import { allNodes, collect, control, eventually, helper, hostnames, simState, smcAccount, useSimulator } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { allNodes, collect, control, eventually, helper, hostnames, simState, smcAccount, useSimulatorAndClient } from './support/harness.js';
 
 /** The core nodes the examples use besides stagelink's (the helper itself brings only catch, status and complete). */
 const fromNodeRed = createRequire(createRequire(import.meta.url).resolve('node-red'));
@@ -45,12 +45,9 @@ function accountFor(flow: FlowNode[], sim: Simulator): Record<string, Record<str
 describe('the examples', () => {
   let sim: Simulator;
   let client: MediaServer;
-  useSimulator((started) => {
+  useSimulatorAndClient((started, startedClient) => {
     sim = started;
-    client = new MediaServer({ host: started.mediaServer.url });
-  });
-  afterAll(async () => {
-    await client.close();
+    client = startedClient;
   });
 
   const main = async () => (await simState(sim)).transports.find((transport) => transport.name === 'main');

@@ -1,3 +1,4 @@
+import { MediaServer } from '@stagelink/core';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import helper from 'node-red-node-test-helper';
@@ -54,6 +55,18 @@ export function useSimulator(onStarted: (sim: Simulator) => void): void {
   });
   afterEach(async () => {
     await helper.unload();
+  });
+}
+
+/** useSimulator, with a client of the simulated server for the test's own reads and cues, closed after the file. */
+export function useSimulatorAndClient(onStarted: (sim: Simulator, client: MediaServer) => void): void {
+  let client: MediaServer | undefined;
+  useSimulator((sim) => {
+    client = new MediaServer({ host: sim.mediaServer.url });
+    onStarted(sim, client);
+  });
+  afterAll(async () => {
+    await client?.close();
   });
 }
 
