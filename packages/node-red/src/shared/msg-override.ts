@@ -45,9 +45,7 @@ export class MessageProperties {
   }
 
   async requiredText(name: string, what = name): Promise<string> {
-    const text = await this.text(name, what);
-    if (text === undefined) throw missing(name, what);
-    return text;
+    return given(await this.text(name, what), name, what);
   }
 
   async number(name: string, what = name): Promise<number | undefined> {
@@ -55,9 +53,7 @@ export class MessageProperties {
   }
 
   async requiredNumber(name: string, what = name): Promise<number> {
-    const number = await this.number(name, what);
-    if (number === undefined) throw missing(name, what);
-    return number;
+    return given(await this.number(name, what), name, what);
   }
 
   async boolean(name: string, what = name): Promise<boolean | undefined> {
@@ -78,9 +74,7 @@ export class MessageProperties {
   }
 
   async requiredRefs(name: string, what = name): Promise<Ref[]> {
-    const refs = await this.refs(name, what);
-    if (refs === undefined) throw missing(name, what);
-    return refs;
+    return given(await this.refs(name, what), name, what);
   }
 
   async ref(name: string, what = name): Promise<Ref | undefined> {
@@ -91,9 +85,7 @@ export class MessageProperties {
   }
 
   async requiredRef(name: string, what = name): Promise<Ref> {
-    const ref = await this.ref(name, what);
-    if (ref === undefined) throw missing(name, what);
-    return ref;
+    return given(await this.ref(name, what), name, what);
   }
 }
 
@@ -129,6 +121,12 @@ export function takeConfirmation(msg: NodeMessage): boolean {
   const confirmed = msg.confirm === true;
   delete msg.confirm;
   return confirmed;
+}
+
+/** A required value: the value, or the error that says where to give it. */
+function given<T>(value: T | undefined, name: string, what: string): T {
+  if (value === undefined) throw missing(name, what);
+  return value;
 }
 
 export function missing(name: string, what: string): InvalidInputError {
