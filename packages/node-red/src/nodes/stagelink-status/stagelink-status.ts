@@ -13,14 +13,12 @@ type StatusOperation = (typeof STATUS_OPERATIONS)[number];
 /** Health is polled gently, every few seconds, never in a tight loop (docs/api-notes.md, "Health and FPS"). */
 const MIN_POLL_SECONDS = 1;
 
-const SEVERITY_STATUS: Record<Severity, NodeStatus> = {
-  ok: { fill: 'green', shape: 'dot' },
-  ready: { fill: 'green', shape: 'dot' },
-  busy: { fill: 'blue', shape: 'dot' },
-  warning: { fill: 'yellow', shape: 'dot' },
-  error: { fill: 'red', shape: 'dot' },
-  offline: { fill: 'grey', shape: 'ring' },
-};
+const SEVERITY_FILL: Record<Severity, NodeStatus['fill']> = { ok: 'green', ready: 'green', busy: 'blue', warning: 'yellow', error: 'red', offline: 'grey' };
+
+/** The status dot of the worst severity; a machine the session reports offline gets a ring, as a lost link does. */
+function severityStatus(severity: Severity): NodeStatus {
+  return { fill: SEVERITY_FILL[severity], shape: severity === 'offline' ? 'ring' : 'dot' };
+}
 
 /**
  * `stagelink-status`: reads health (with the worst severity in `msg.severity`), notifications, project or
@@ -48,7 +46,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     msg.payload = payload;
     if (severity !== undefined) {
       msg.severity = severity;
-      status.show({ ...SEVERITY_STATUS[severity], text: summary });
+      status.show({ ...severityStatus(severity), text: summary });
     } else {
       status.ok(summary);
     }
