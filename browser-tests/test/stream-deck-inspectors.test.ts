@@ -47,6 +47,20 @@ function second(values: string[], what: string): string {
   return value;
 }
 
+/** A key set to one machine of the session, which its machine dropdown lists in full; `more` sets its other fields. */
+function machineKey(file: string, action: string, more: Pick<InspectorPlan, 'choices' | 'settings'> = { choices: [], settings: {} }): InspectorCase {
+  return {
+    file,
+    action,
+    controller: 'Keypad',
+    plan: async (client) => {
+      const machines = await machineHostnames(client);
+      const machine = second(machines, 'machines');
+      return { lists: { machine: machines }, choices: [['machine', machine], ...more.choices], settings: { machine, ...more.settings } };
+    },
+  };
+}
+
 const INSPECTORS: InspectorCase[] = [
   {
     file: 'transport.html',
@@ -62,26 +76,8 @@ const INSPECTORS: InspectorCase[] = [
       };
     },
   },
-  {
-    file: 'fps.html',
-    action: ACTIONS.fps,
-    controller: 'Keypad',
-    plan: async (client) => {
-      const machines = await machineHostnames(client);
-      const machine = second(machines, 'machines');
-      return { lists: { machine: machines }, choices: [['machine', machine], ['target', '60']], settings: { machine, target: 60 } };
-    },
-  },
-  {
-    file: 'health.html',
-    action: ACTIONS.health,
-    controller: 'Keypad',
-    plan: async (client) => {
-      const machines = await machineHostnames(client);
-      const machine = second(machines, 'machines');
-      return { lists: { machine: machines }, choices: [['machine', machine]], settings: { machine } };
-    },
-  },
+  machineKey('fps.html', ACTIONS.fps, { choices: [['target', '60']], settings: { target: 60 } }),
+  machineKey('health.html', ACTIONS.health),
   {
     file: 'level.html',
     action: ACTIONS.level,

@@ -71,18 +71,24 @@ describe('the level dial', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
   };
 
-  it('mutes on a push and brings the volume back on the next', async () => {
-    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.83 });
-    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby' } });
-    await stripShows('dial', { value: '83%', state: 'VOLUME' }, 'the strip showing 83%');
+  it.each([
+    { does: 'mutes', property: 'volume', transport: 'lobby', level: 0.83, word: 'VOLUME', off: 'MUTED' },
+    { does: 'blacks out', property: 'brightness', transport: 'main', level: 0.7, word: 'BRIGHTNESS', off: 'BLACKOUT' },
+  ] as const)('$does on a push and brings the $property back on the next', async ({ property, transport, level, word, off }) => {
+    const shown = `${Math.round(level * 100)}%`;
+    await (property === 'volume'
+      ? client.transport.setVolume({ transport: { name: transport }, volume: level })
+      : client.transport.setBrightness({ transport: { name: transport }, brightness: level }));
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property, transport } });
+    await stripShows('dial', { value: shown, state: word }, `the strip showing ${shown}`);
 
     push('dial');
-    await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBe(0);
-    await stripShows('dial', { value: '0%', state: 'MUTED' }, 'the strip showing MUTED');
+    await expect.poll(() => levelOf(transport, property), { timeout: 5000 }).toBe(0);
+    await stripShows('dial', { value: '0%', state: off }, `the strip showing ${off}`);
 
     push('dial');
-    await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBeCloseTo(0.83, 6);
-    await stripShows('dial', { value: '83%', state: 'VOLUME' }, 'the strip showing 83% again');
+    await expect.poll(() => levelOf(transport, property), { timeout: 5000 }).toBeCloseTo(level, 6);
+    await stripShows('dial', { value: shown, state: word }, `the strip showing ${shown} again`);
     expect(deck.sent('showAlert', 'dial')).toEqual([]);
   });
 
@@ -99,21 +105,6 @@ describe('the level dial', () => {
     await stripShows('dial', { value: '0%', state: 'MUTED' }, 'the strip showing MUTED on coming back');
     push('dial');
     await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBeCloseTo(0.6, 6);
-    expect(deck.sent('showAlert', 'dial')).toEqual([]);
-  });
-
-  it('blacks out on a push and brings the brightness back on the next', async () => {
-    await client.transport.setBrightness({ transport: { name: 'main' }, brightness: 0.7 });
-    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'brightness', transport: 'main' } });
-    await stripShows('dial', { value: '70%', state: 'BRIGHTNESS' }, 'the strip showing 70%');
-
-    push('dial');
-    await expect.poll(() => levelOf('main', 'brightness'), { timeout: 5000 }).toBe(0);
-    await stripShows('dial', { value: '0%', state: 'BLACKOUT' }, 'the strip showing BLACKOUT');
-
-    push('dial');
-    await expect.poll(() => levelOf('main', 'brightness'), { timeout: 5000 }).toBeCloseTo(0.7, 6);
-    await stripShows('dial', { value: '70%', state: 'BRIGHTNESS' }, 'the strip showing 70% again');
     expect(deck.sent('showAlert', 'dial')).toEqual([]);
   });
 

@@ -319,48 +319,46 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     await deck.waitForLatestImage('health-session', (svg) => svg.includes('>OFFLINE<') && svg.includes('SESSION') && svg.includes(machineOffline), 'the session OFFLINE');
   });
 
-  const percent = (value: number): string => `${Math.round(value * 100)}%`;
   const volumeOf = async (transport: string): Promise<number | undefined> =>
     (await client.transport.transports()).transports.find((candidate) => candidate.name === transport)?.volume;
   const volumeRequestsSince = (from: number): LogEntry[] => requests.slice(from).filter((entry) => String(entry.path).endsWith('/transport/volume'));
 
-  it('changes the volume by exactly three steps for three quick dial ticks through the live stream, with no REST request', async () => {
+  /** A Level dial on the lobby's volume at 83 %, 0.05 a tick, once its strip shows that. */
+  async function dialAt83(): Promise<void> {
     await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.83 });
     deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby', step: 0.05 } });
     await deck.waitFor(() => deck.feedback('dial').find((feedback) => feedback.value === '83%'), 'the strip showing 83%');
+  }
+
+  /** Three quick ticks up: the strip and the lobby end at 98 %, without an alert. Answers the volume requests they took. */
+  async function turnThreeTicks(): Promise<LogEntry[]> {
+    const from = requests.length;
+    deck.dialRotate('dial', 1);
+    deck.dialRotate('dial', 1);
+    deck.dialRotate('dial', 1);
+
+    await deck.waitFor(() => deck.feedback('dial').find((feedback) => feedback.value === '98%'), 'the strip showing 98%');
+    await expect.poll(() => volumeOf('lobby'), { timeout: 5000 }).toBeCloseTo(0.98, 6);
+    expect(deck.sent('showAlert', 'dial')).toHaveLength(0);
+    return volumeRequestsSince(from);
+  }
+
+  it('changes the volume by exactly three steps for three quick dial ticks through the live stream, with no REST request', async () => {
+    await dialAt83();
     // The dial writes through the stream once the server has sent it the live value.
     await expect.poll(() => sim.live.stats().subscribed.some((value) => value.property === 'object.volume'), { timeout: 5000 }).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const from = requests.length;
-
-    deck.dialRotate('dial', 1);
-    deck.dialRotate('dial', 1);
-    deck.dialRotate('dial', 1);
-
-    await deck.waitFor(() => deck.feedback('dial').find((feedback) => feedback.value === percent(0.98)), 'the strip showing 98%');
-    await expect.poll(() => volumeOf('lobby'), { timeout: 5000 }).toBeCloseTo(0.98, 6);
-    expect(volumeRequestsSince(from)).toEqual([]);
-    expect(deck.sent('showAlert', 'dial')).toHaveLength(0);
+    expect(await turnThreeTicks()).toEqual([]);
   });
 
   it('changes the volume over REST, three ticks in at most two requests, when the live stream is refused', async () => {
     await control(sim, { action: 'refuseUpgrades', on: true });
-    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.83 });
-    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby', step: 0.05 } });
-    await deck.waitFor(() => deck.feedback('dial').find((feedback) => feedback.value === '83%'), 'the strip showing 83%');
+    await dialAt83();
     // Slow answers, so the second and third ticks arrive while the first change is still out.
     await control(sim, { action: 'latency', ms: 300 });
-    const from = requests.length;
-
-    deck.dialRotate('dial', 1);
-    deck.dialRotate('dial', 1);
-    deck.dialRotate('dial', 1);
-
-    await deck.waitFor(() => deck.feedback('dial').find((feedback) => feedback.value === percent(0.98)), 'the strip showing 98%');
-    await expect.poll(() => volumeOf('lobby'), { timeout: 5000 }).toBeCloseTo(0.98, 6);
-    expect(volumeRequestsSince(from).length).toBeGreaterThanOrEqual(1);
-    expect(volumeRequestsSince(from).length).toBeLessThanOrEqual(2);
-    expect(deck.sent('showAlert', 'dial')).toHaveLength(0);
+    const rest = await turnThreeTicks();
+    expect(rest.length).toBeGreaterThanOrEqual(1);
+    expect(rest.length).toBeLessThanOrEqual(2);
   });
 
   it("answers the inspector's dropdown request with the simulator's tracks", async () => {

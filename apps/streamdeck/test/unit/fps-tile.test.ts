@@ -1,11 +1,10 @@
 import { livePresets } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FpsKeySettings } from '../../src/settings.js';
 import { FPS_STALE_AFTER_MS, FpsTile } from '../../src/tiles/fps-tile.js';
 import { palette } from '../../src/render/palette.js';
 import { readFace } from './face-reading.js';
-import { keyRecorder, quietLogger, stubPool, stubServer } from './stubs.js';
-
-const host = { kind: 'host', host: 'http://10.0.0.5' } as const;
+import { host, keyRecorder, quietLogger, stubPool, stubServer } from './stubs.js';
 const bigNumber = (svg: string): string | undefined => />(\d+(?:\.\d)?) FPS</.exec(svg)?.[1];
 const background = (svg: string | undefined): string | undefined => (svg === undefined ? undefined : readFace(svg).background);
 
@@ -18,6 +17,14 @@ describe('FPS tile', () => {
     const key = keyRecorder();
     const tile = new FpsTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible });
     return { ...stub, key, tile };
+  }
+
+  /** A tile on screen, set up with `settings`, whose live stream is up. */
+  function streaming(settings: FpsKeySettings) {
+    const set = setUp();
+    set.tile.configure(settings, host);
+    set.live.setStatus('online');
+    return set;
   }
 
   it('subscribes to the local FPS, or to the named machine', () => {
@@ -71,9 +78,7 @@ describe('FPS tile', () => {
   });
 
   it('shows the latest value on the colour of the averaged alert level', () => {
-    const { live, key, tile } = setUp();
-    tile.configure({ target: 60 }, host);
-    live.setStatus('online');
+    const { live, key, tile } = streaming({ target: 60 });
     for (let i = 0; i < 10; i++) live.emit(59.94);
     vi.advanceTimersByTime(300);
     expect(bigNumber(key.latest)).toBe('59.9');
@@ -91,9 +96,7 @@ describe('FPS tile', () => {
   });
 
   it('turns to NO LINK at once and shows no old value after reconnecting', () => {
-    const { live, key, tile } = setUp();
-    tile.configure({ target: 60 }, host);
-    live.setStatus('online');
+    const { live, key, tile } = streaming({ target: 60 });
     live.emit(60);
     vi.advanceTimersByTime(300);
     live.setStatus('offline');
@@ -111,9 +114,7 @@ describe('FPS tile', () => {
   });
 
   it('stops showing a number when values stop coming', () => {
-    const { live, key, tile } = setUp();
-    tile.configure({}, host);
-    live.setStatus('online');
+    const { live, key, tile } = streaming({});
     live.emit(60);
     vi.advanceTimersByTime(FPS_STALE_AFTER_MS + 300);
     expect(bigNumber(key.latest)).toBeUndefined();
@@ -152,9 +153,7 @@ describe('FPS tile', () => {
   });
 
   it('ignores values that are not numbers', () => {
-    const { live, key, tile } = setUp();
-    tile.configure({}, host);
-    live.setStatus('online');
+    const { live, key, tile } = streaming({});
     live.emit('sixty');
     live.emit({ nested: true });
     vi.advanceTimersByTime(300);

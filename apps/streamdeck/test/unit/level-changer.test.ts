@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LevelChanger } from '../../src/state/levels/level-changer.js';
+import { LevelChanger, type LevelChangerOptions } from '../../src/state/levels/level-changer.js';
 
 /** A server whose answers the test releases one by one. */
 function manualServer() {
@@ -17,84 +17,66 @@ function manualServer() {
   };
 }
 
+/**
+ * A changer writing to a manual server, which knows the level is `known` (polled at time 0) unless that is
+ * undefined; `options` replace its quiet callbacks.
+ */
+function changerAt(known: number | undefined, options: Partial<LevelChangerOptions> = {}) {
+  const server = manualServer();
+  const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined, ...options });
+  if (known !== undefined) changer.known(known, 0);
+  return { server, changer, sent: (): number[] => server.requests.map((request) => request.value) };
+}
+
 describe('LevelChanger', () => {
   it('coalesces quick ticks: three ticks, two requests, three steps', async () => {
-    const server = manualServer();
     const shown: number[] = [];
-    const changer = new LevelChanger({ apply: server.apply, onValue: (v) => shown.push(v), onFailure: () => undefined });
-    changer.known(0.5, 0);
+    const { server, changer, sent } = changerAt(0.5, { onValue: (v) => shown.push(v) });
 
     expect(changer.turn(1, 0.05)).toBe(true);
     changer.turn(1, 0.05);
     changer.turn(1, 0.05);
-    expect(server.requests.map((r) => r.value)).toEqual([0.55]);
+    expect(sent()).toEqual([0.55]);
 
     await server.answer(0);
-    expect(server.requests.map((r) => r.value)).toEqual([0.55, 0.65]);
+    expect(sent()).toEqual([0.55, 0.65]);
     await server.answer(1);
     expect(server.requests).toHaveLength(2);
     expect(changer.value).toBe(0.65);
     expect(shown).toEqual([0.5, 0.55, 0.6, 0.65]);
   });
 
-  it('takes a multi-tick event as that many steps', () => {
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
-    changer.known(0.2, 0);
-    changer.turn(-3, 0.01);
-    expect(server.requests.map((r) => r.value)).toEqual([0.17]);
-  });
-
-  it('stays within 0 and 1', () => {
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
-    changer.known(0.98, 0);
-    changer.turn(5, 0.01);
-    expect(server.requests.map((r) => r.value)).toEqual([1]);
-  });
-
-  it('reads 32-bit floats from the server as the value they stand for', () => {
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
-    changer.known(0.8999999761581421, 0);
-    changer.turn(1, 0.01);
-    expect(server.requests.map((r) => r.value)).toEqual([0.91]);
+  it.each([
+    ['takes a multi-tick event as that many steps', 0.2, -3, 0.01, 0.17],
+    ['stays within 0 and 1', 0.98, 5, 0.01, 1],
+    ['reads 32-bit floats from the server as the value they stand for', 0.8999999761581421, 1, 0.01, 0.91],
+    ['moves by a fine step as exactly as by a whole one', 0.8299999833106995, 3, 0.001, 0.833],
+    ['stops at the top of the range from a value off the step grid', 0.97, 1, 0.05, 1],
+    ['stops at the bottom of the range from a value off the step grid', 0.03, -1, 0.05, 0],
+  ])('%s: from %d, %d ticks of %d write %d', (_behaviour, known, ticks, step, written) => {
+    const { changer, sent } = changerAt(known);
+    changer.turn(ticks, step);
+    expect(sent()).toEqual([written]);
   });
 
   it('moves exactly one step per tick from a value off the step grid', () => {
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
-    changer.known(0.8299999833106995, 0);
+    const { changer, sent } = changerAt(0.8299999833106995);
     changer.turn(1, 0.05);
     changer.turn(-3, 0.05);
-    expect(server.requests.map((r) => r.value)).toEqual([0.88]);
+    expect(sent()).toEqual([0.88]);
     expect(changer.value).toBe(0.73);
   });
 
-  it('stops at the end of the range from a value off the step grid', () => {
-    const server = manualServer();
-    const up = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
-    up.known(0.97, 0);
-    up.turn(1, 0.05);
-    const down = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
-    down.known(0.03, 0);
-    down.turn(-1, 0.05);
-    expect(server.requests.map((r) => r.value)).toEqual([1, 0]);
-  });
-
   it('sends nothing and says so when no value is known yet', () => {
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    const { changer, sent } = changerAt(undefined);
     expect(changer.turn(1, 0.01)).toBe(false);
-    expect(server.requests).toHaveLength(0);
+    expect(sent()).toEqual([]);
   });
 
   it('goes back to the confirmed value and reports a failed request', async () => {
-    const server = manualServer();
     const shown: number[] = [];
     const failures: unknown[] = [];
-    const changer = new LevelChanger({ apply: server.apply, onValue: (v) => shown.push(v), onFailure: (e) => failures.push(e) });
-    changer.known(0.5, 0);
+    const { server, changer } = changerAt(0.5, { onValue: (v) => shown.push(v), onFailure: (e) => failures.push(e) });
     changer.turn(1, 0.1);
     await server.answer(0, new Error('refused'));
     expect(changer.value).toBe(0.5);
@@ -104,9 +86,7 @@ describe('LevelChanger', () => {
 
   it('ignores polled values while a change is under way and polls sent before it landed', async () => {
     let now = 1000;
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined, now: () => now });
-    changer.known(0.5, 0);
+    const { server, changer } = changerAt(0.5, { now: () => now });
     changer.turn(1, 0.1);
     changer.known(0.5, 900); // a poll answered mid-change
     expect(changer.value).toBe(0.6);
@@ -119,18 +99,15 @@ describe('LevelChanger', () => {
   });
 
   it('sends ten quick ticks as at most two writes, one at a time, ending ten steps away', async () => {
-    const server = manualServer();
     let inFlight = 0;
     let mostInFlight = 0;
-    const changer = new LevelChanger({
+    const server = manualServer();
+    const { changer } = changerAt(0.3, {
       apply: async (value) => {
         mostInFlight = Math.max(mostInFlight, ++inFlight);
         await server.apply(value).finally(() => inFlight--);
       },
-      onValue: () => undefined,
-      onFailure: () => undefined,
     });
-    changer.known(0.3, 0);
     for (let tick = 0; tick < 10; tick++) changer.turn(1, 0.05);
     await server.answer(0);
     await server.answer(1);
@@ -140,52 +117,37 @@ describe('LevelChanger', () => {
     expect(changer.busy).toBe(false);
   });
 
-  it('moves by a fine step as exactly as by a whole one', () => {
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
-    changer.known(0.8299999833106995, 0);
-    changer.turn(3, 0.001);
-    expect(server.requests.map((r) => r.value)).toEqual([0.833]);
-  });
-
   it('takes the level to 0 on a push and back to where it was on the next', async () => {
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
-    changer.known(0.8299999833106995, 0);
+    const { server, changer, sent } = changerAt(0.8299999833106995);
     expect(changer.toggleOff()).toBe(true);
     await server.answer(0);
     expect(changer.toggleOff()).toBe(true);
     await server.answer(1);
-    expect(server.requests.map((r) => r.value)).toEqual([0, 0.83]);
+    expect(sent()).toEqual([0, 0.83]);
     expect(changer.value).toBe(0.83);
   });
 
   it('brings back the level from before the push when pushed twice before the first write lands', async () => {
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
-    changer.known(0.6, 0);
+    const { server, changer, sent } = changerAt(0.6);
     changer.toggleOff();
     changer.toggleOff();
     await server.answer(0);
     await server.answer(1);
-    expect(server.requests.map((r) => r.value)).toEqual([0, 0.6]);
+    expect(sent()).toEqual([0, 0.6]);
     expect(changer.value).toBe(0.6);
   });
 
   it('refuses a push at 0 with no level to bring back, and sends nothing', () => {
-    const server = manualServer();
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined });
+    const { changer, sent } = changerAt(undefined);
     expect(changer.toggleOff()).toBe(false);
     changer.known(0, 0);
     expect(changer.toggleOff()).toBe(false);
-    expect(server.requests).toHaveLength(0);
+    expect(sent()).toEqual([]);
   });
 
   it('says when writing starts and when the last write has landed, once each', async () => {
-    const server = manualServer();
     const writing: boolean[] = [];
-    const changer = new LevelChanger({ apply: server.apply, onValue: () => undefined, onFailure: () => undefined, onWriting: (w) => writing.push(w) });
-    changer.known(0.5, 0);
+    const { server, changer } = changerAt(0.5, { onWriting: (w) => writing.push(w) });
     changer.turn(1, 0.1);
     changer.turn(1, 0.1);
     await server.answer(0);

@@ -69,48 +69,48 @@ export function stubServer() {
 
 export const quietLogger = { warn: vi.fn(), debug: vi.fn() };
 
+/** The host a key is set to in these tests. */
+export const host = { kind: 'host', host: 'http://10.0.0.5' } as const;
+
+/** The server's transport list: one transport, `main`, at `volume` and full brightness. */
+export const transportList = (volume: number, playmode = 'stop') => ({
+  transports: [{ uid: '1', name: 'main', playmode, volume, brightness: 1 }],
+  multitransports: [],
+});
+
 export function stubPool(asMediaServer: MediaServer, options: { healthIntervalMs?: number; transportsIntervalMs?: number } = {}): ServerPool {
   return new ServerPool({ logger: quietLogger, create: () => asMediaServer, idleCloseMs: 10, ...options });
 }
 
+/** What a key was shown: every image, and how many OKs and alerts. */
 export function keyRecorder() {
-  const images: string[] = [];
-  let oks = 0;
-  let alerts = 0;
-  const surface: KeySurface = {
-    setImage: (svg) => images.push(svg),
-    showOk: () => oks++,
-    showAlert: () => alerts++,
+  const key = {
+    images: [] as string[],
+    oks: 0,
+    alerts: 0,
+    get latest(): string {
+      return key.images.at(-1) ?? '';
+    },
+    surface: {
+      setImage: (svg) => void key.images.push(svg),
+      showOk: () => void key.oks++,
+      showAlert: () => void key.alerts++,
+    } satisfies KeySurface,
   };
-  return {
-    surface,
-    images,
-    get oks() {
-      return oks;
-    },
-    get alerts() {
-      return alerts;
-    },
-    get latest() {
-      return images.at(-1) ?? '';
-    },
-  };
+  return key;
 }
 
+/** What a dial's touch strip was shown, and how many alerts. */
 export function dialRecorder() {
-  const feedback: Record<string, unknown>[] = [];
-  let alerts = 0;
-  const surface: DialSurface = {
-    setFeedback: (payload) => feedback.push(payload),
-    showAlert: () => alerts++,
+  const dial = {
+    feedback: [] as Record<string, unknown>[],
+    alerts: 0,
+    surface: {
+      setFeedback: (payload) => void dial.feedback.push(payload),
+      showAlert: () => void dial.alerts++,
+    } satisfies DialSurface,
   };
-  return {
-    surface,
-    feedback,
-    get alerts() {
-      return alerts;
-    },
-  };
+  return dial;
 }
 
 /** Lets pending promise callbacks run. */

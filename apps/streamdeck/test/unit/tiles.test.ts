@@ -3,19 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HealthTile } from '../../src/tiles/health-tile.js';
 import { TileRegistry } from '../../src/tiles/tile-registry.js';
 import { HOLD_TO_FIRE_MS, TransportTile } from '../../src/tiles/transport-tile.js';
-import { keyRecorder, quietLogger, settle, stubPool, stubServer } from './stubs.js';
-
-const host = { kind: 'host', host: 'http://10.0.0.5' } as const;
+import { host, keyRecorder, quietLogger, settle, stubPool, stubServer, transportList } from './stubs.js';
 
 const entry = (hostname: string, ...severities: string[]): HealthEntry => ({
   machine: { uid: '1', name: hostname, hostname },
   runningAsMachine: { uid: '1', name: hostname, hostname },
   status: { averageFPS: 60, videoDroppedFrames: 0, videoMissedFrames: 0, states: severities.map((severity) => ({ name: 'x', detail: '', category: 'Output', severity })) },
-});
-
-const transports = (volume: number, playmode = 'stop') => ({
-  transports: [{ uid: '1', name: 'main', playmode, volume, brightness: 1 }],
-  multitransports: [],
 });
 
 describe('health tiles', () => {
@@ -87,7 +80,7 @@ describe('transport tiles', () => {
 
   function setUp() {
     const stub = stubServer();
-    stub.server.transport.transports.mockResolvedValue(transports(1));
+    stub.server.transport.transports.mockResolvedValue(transportList(1));
     const key = keyRecorder();
     const tile = new TransportTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible: true });
     return { ...stub, key, tile };
@@ -176,11 +169,11 @@ describe('transport tiles', () => {
 
   it('shows in its face, not in a manifest state, while its transport plays', async () => {
     const { server, key, tile } = setUp();
-    server.transport.transports.mockResolvedValue(transports(1, 'play'));
+    server.transport.transports.mockResolvedValue(transportList(1, 'play'));
     tile.configure({ command: 'play', transport: 'main' }, host);
     await vi.advanceTimersByTimeAsync(300);
     expect(key.latest).toContain('PLAYING');
-    server.transport.transports.mockResolvedValue(transports(1, 'stop'));
+    server.transport.transports.mockResolvedValue(transportList(1, 'stop'));
     await vi.advanceTimersByTimeAsync(2100);
     expect(key.latest).not.toContain('PLAYING');
     tile.dispose();
