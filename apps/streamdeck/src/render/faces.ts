@@ -5,15 +5,24 @@
  */
 import { keyFace } from './key-layout.js';
 import { palette } from './palette.js';
+import type { StatusSymbol } from './symbols.js';
+
+/**
+ * The look every shared face has: the key's name in white over a bold state word, on a dark background, with
+ * the symbol in the word's colour.
+ */
+function sharedFace(name: string, look: { background: string; symbol: StatusSymbol; word: string; size: number; colour: string }): string {
+  return keyFace({
+    background: look.background,
+    symbol: { shape: look.symbol, colour: look.colour },
+    name: { text: name, size: 22, colour: palette.text },
+    state: { text: look.word, size: look.size, colour: look.colour, bold: true },
+  });
+}
 
 /** Our link to the media server is down: the same face on every key, whatever the key shows otherwise. */
 export function noLinkFace(name: string): string {
-  return keyFace({
-    background: palette.noLink,
-    symbol: { shape: 'no-link', colour: palette.text },
-    name: { text: name, size: 22, colour: palette.text },
-    state: { text: 'NO LINK', size: 28, colour: palette.text, bold: true },
-  });
+  return sharedFace(name, { background: palette.noLink, symbol: 'no-link', word: 'NO LINK', size: 28, colour: palette.text });
 }
 
 export type WaitingReason = 'connecting' | 'no data' | 'loading';
@@ -28,30 +37,15 @@ const WAITING_WORDS: Record<WaitingReason, string> = {
 
 /** Connected or connecting, with no value yet: never a number. */
 export function waitingFace(name: string, reason: WaitingReason): string {
-  return keyFace({
-    background: palette.neutral,
-    symbol: { shape: 'waiting', colour: palette.muted },
-    name: { text: name, size: 22, colour: palette.text },
-    state: { text: WAITING_WORDS[reason], size: 26, colour: palette.muted, bold: true },
-  });
+  return sharedFace(name, { background: palette.neutral, symbol: 'waiting', word: WAITING_WORDS[reason], size: 26, colour: palette.muted });
 }
 
 /** The key needs something from the operator (a host, a transport, a valid value). */
 export function setupFace(name: string): string {
-  return keyFace({
-    background: palette.neutral,
-    symbol: { shape: 'set-up', colour: palette.attention },
-    name: { text: name, size: 22, colour: palette.text },
-    state: { text: 'SET UP', size: 28, colour: palette.attention, bold: true },
-  });
+  return sharedFace(name, { background: palette.neutral, symbol: 'set-up', word: 'SET UP', size: 28, colour: palette.attention });
 }
 
 /** The server answered, but not with what the key asked for (unknown machine, refused request). */
 export function problemFace(name: string): string {
-  return keyFace({
-    background: palette.neutral,
-    symbol: { shape: 'problem', colour: palette.caution },
-    name: { text: name, size: 22, colour: palette.text },
-    state: { text: 'PROBLEM', size: 28, colour: palette.caution, bold: true },
-  });
+  return sharedFace(name, { background: palette.neutral, symbol: 'problem', word: 'PROBLEM', size: 28, colour: palette.caution });
 }

@@ -41,31 +41,20 @@ export function inkOn(background: string): string {
   return contrastRatio(palette.text, background) >= contrastRatio(palette.ink, background) ? palette.text : palette.ink;
 }
 
+const SEVERITY_COLOURS: Record<Severity, string> = {
+  ok: palette.ok,
+  ready: palette.ok,
+  busy: palette.busy,
+  warning: palette.warning,
+  error: palette.error,
+  offline: palette.machineOffline,
+};
+
 export function severityColour(severity: Severity): string {
-  switch (severity) {
-    case 'ok':
-    case 'ready':
-      return palette.ok;
-    case 'busy':
-      return palette.busy;
-    case 'warning':
-      return palette.warning;
-    case 'error':
-      return palette.error;
-    case 'offline':
-      return palette.machineOffline;
-  }
+  return SEVERITY_COLOURS[severity];
 }
 
+/** An FPS alert level is coloured as the severity of the same name; without a target there is none. */
 export function fpsAlertColour(alert: FpsAlert | 'none'): string {
-  switch (alert) {
-    case 'ok':
-      return palette.ok;
-    case 'warning':
-      return palette.warning;
-    case 'error':
-      return palette.error;
-    case 'none':
-      return palette.neutral;
-  }
+  return alert === 'none' ? palette.neutral : severityColour(alert);
 }
