@@ -50,11 +50,16 @@
     return value;
   }
 
+  /** Puts the field's value in `target` under `name`; an emptied field takes the name out. */
+  function store(target, name, field) {
+    var value = readField(field);
+    if (value === undefined) delete target[name];
+    else target[name] = value;
+  }
+
   function saveSetting(field) {
     var name = field.getAttribute('data-setting');
-    var value = readField(field);
-    if (value === undefined) delete settings[name];
-    else settings[name] = value;
+    store(settings, name, field);
     send({ event: 'setSettings', context: inspectorUuid, payload: settings });
     applyVisibility();
     refreshDependents(name);
@@ -62,10 +67,7 @@
   }
 
   function saveGlobal(field) {
-    var name = field.getAttribute('data-global');
-    var value = readField(field);
-    if (value === undefined) delete globalSettings[name];
-    else globalSettings[name] = value;
+    store(globalSettings, field.getAttribute('data-global'), field);
     send({ event: 'setGlobalSettings', context: inspectorUuid, payload: globalSettings });
     requestConnection();
     requestAllItems();
