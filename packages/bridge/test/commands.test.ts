@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeProcess } from './support/bridge-process.js';
 import { malformedInputs } from './support/malformed.js';
-import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from '../src/testing.js';
-import { startSession, type TestSession } from './support/session.js';
+import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { Tally } from './support/tally.js';
+import { startVenue, type TestVenue } from './support/venue.js';
 import { Watcher, type Received } from './support/watcher.js';
 
 if (MOSQUITTO_MISSING) console.warn(`skipped: ${MOSQUITTO_MISSING}`);
@@ -21,24 +21,21 @@ interface Result {
 }
 
 describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
-  let broker: Mosquitto;
-  let session: TestSession;
+  let venue: TestVenue;
   let bridge: BridgeProcess;
   let desk: Watcher;
 
   beforeAll(async () => {
-    broker = await startMosquitto();
-    session = await startSession();
-    bridge = new BridgeProcess(['--server', session.sim.mediaServer.url, '--mqtt', broker.url, '--prefix', PREFIX, '--follow-director', '--hosts', hostsFlag(session.hosts), '--log-format', 'json']);
-    desk = await Watcher.connect(broker.url, [`${PREFIX}/result`, `${PREFIX}/bridge`, 'desk/replies/#']);
+    venue = await startVenue();
+    bridge = new BridgeProcess([...venue.bridgeArgs(PREFIX), '--follow-director', '--log-format', 'json']);
+    desk = await Watcher.connect(venue.broker.url, [`${PREFIX}/result`, `${PREFIX}/bridge`, 'desk/replies/#']);
     await desk.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'online', 10_000, 0, 'bridge online');
   });
 
   afterAll(async () => {
     await bridge?.stop();
     await desk?.close();
-    await session?.sim.close();
-    await broker?.close();
+    await venue?.close();
     if (tally.rows.length > 0) console.log(`bridge command faults:\n${tally.table()}`);
   });
 
@@ -58,11 +55,11 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
     return result.json as Result;
   }
 
-  const plays = (since: number) => session.cuesSince(since).filter((request) => request.path === '/api/session/transport/play').length;
+  const plays = (since: number) => venue.session.cuesSince(since).filter((request) => request.path === '/api/session/transport/play').length;
 
   it('runs a repeated id once and answers every copy with the first result', async () => {
     const row = tally.row('duplicate commands');
-    const since = session.requests.length;
+    const since = venue.session.requests.length;
     const id = `dup-${Date.now()}`;
     const body = { transport: 'main', id, sentAt: Date.now() };
     const results = [];
@@ -78,7 +75,7 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
 
   it('refuses a command older than --max-command-age, by sentAt or by message expiry, and one with no time at all', async () => {
     const row = tally.row('late and untimed commands');
-    const since = session.requests.length;
+    const since = venue.session.requests.length;
     const late = [
       await send('transport/play', { transport: 'main', id: 'late-1', sentAt: Date.now() - 5000 }),
       await send('transport/play', { transport: 'main', id: 'late-2', sentAt: Date.now() + 60_000 }),
@@ -89,7 +86,7 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
     for (const result of late) expect(result).toMatchObject({ ok: false, code: expect.stringMatching(/^STAGELINK_BRIDGE_ERR_(TOO_OLD|UNTIMED)$/) as string });
     expect(late[0]?.error).toMatch(/sent \d+ ms ago/);
     row.clearErrors += late.length;
-    expect(session.cuesSince(since)).toEqual([]);
+    expect(venue.session.cuesSince(since)).toEqual([]);
     const inTime = await send('transport/play', { transport: 'main', id: 'in-time' }, { expiry: 2 });
     row.inputs++;
     expect(inTime).toEqual({ id: 'in-time', ok: true });
@@ -101,7 +98,7 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
     expect(own).toEqual({ id: 'mine', ok: true });
     expect(desk.messages.findLast((message) => message.correlationData === 'abc')?.topic).toBe('desk/replies/7');
     // An MQTT 3.1.1 desk has no response topic: the id tells its result.
-    const v3 = await Watcher.connect(broker.url, [`${PREFIX}/result`], { protocolVersion: 4 });
+    const v3 = await Watcher.connect(venue.broker.url, [`${PREFIX}/result`], { protocolVersion: 4 });
     try {
       await v3.client.publishAsync(`${PREFIX}/cmd/transport/stop`, JSON.stringify({ transport: 'main', id: 'v3-cue', sentAt: Date.now() }), { qos: 1 });
       const result = await v3.waitFor((message) => (message.json as Result).id === 'v3-cue', 5000);
@@ -119,18 +116,18 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
 
   it('sends a failover only with confirm: true', async () => {
     const row = tally.row('guarded failover');
-    const since = session.requests.length;
+    const since = venue.session.requests.length;
     for (const confirm of [undefined, false, 'true', 1, null]) {
       row.inputs++;
       const result = await send('failover/failovermachine', { machine: 'Actor 1', sentAt: Date.now(), ...(confirm === undefined ? {} : { confirm }) });
       expect(result).toMatchObject({ ok: false, code: 'STAGELINK_ERR_CONFIRMATION_REQUIRED' });
       row.clearErrors++;
     }
-    expect(session.cuesSince(since)).toEqual([]);
+    expect(venue.session.cuesSince(since)).toEqual([]);
     row.inputs++;
     expect(await send('failover/failovermachine', { machine: 'Actor 1', confirm: true, sentAt: Date.now() })).toMatchObject({ ok: true });
     row.ok++;
-    expect(session.cuesSince(since).map((request) => request.path)).toEqual(['/api/session/failover/failovermachine']);
+    expect(venue.session.cuesSince(since).map((request) => request.path)).toEqual(['/api/session/failover/failovermachine']);
     row.inputs++;
     expect(await send('failover/restoremachine', { machine: 'Actor 1', confirm: true, sentAt: Date.now() })).toMatchObject({ ok: true });
     row.ok++;
@@ -139,7 +136,7 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
   it(`answers ${MALFORMED} generated malformed payloads on every command topic with an error each; nothing reaches the director`, async () => {
     const row = tally.row('malformed payloads');
     const inputs = malformedInputs(MALFORMED, 17, () => Date.now());
-    const since = session.requests.length;
+    const since = venue.session.requests.length;
     const first = desk.messages.length;
     for (const [index, input] of inputs.entries()) {
       row.inputs++;
@@ -162,16 +159,10 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
       expect(result.error, `input #${index} (${input.what})`).toEqual(expect.any(String));
       row.clearErrors++;
     }
-    row.reachedDirector = session.cuesSince(since).length;
+    row.reachedDirector = venue.session.cuesSince(since).length;
     row.crashes = bridge.exit ? 1 : 0;
     expect(row).toMatchObject({ silentLosses: 0, reachedDirector: 0, crashes: 0, clearErrors: inputs.length });
     // And it still takes a good cue.
     expect(await send('transport/play', { transport: 'main', sentAt: Date.now(), id: 'after-fuzz' })).toEqual({ id: 'after-fuzz', ok: true });
   });
 });
-
-function hostsFlag(hosts: Record<string, string>): string {
-  return Object.entries(hosts)
-    .map(([hostname, address]) => `${hostname}=${address}`)
-    .join(',');
-}

@@ -5,9 +5,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { connectAsync } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeProcess } from './support/bridge-process.js';
-import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from '../src/testing.js';
-import { startSession, type TestSession } from './support/session.js';
+import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { Tally } from './support/tally.js';
+import { startVenue, type TestVenue } from './support/venue.js';
 import { Watcher, type Received } from './support/watcher.js';
 
 if (MOSQUITTO_MISSING) console.warn(`skipped: ${MOSQUITTO_MISSING}`);
@@ -22,34 +22,31 @@ afterAll(() => {
 });
 
 describe.skipIf(MOSQUITTO_MISSING)('faults: the broker restarts, the bridge crashes or hangs', () => {
-  let broker: Mosquitto;
-  let session: TestSession;
+  let venue: TestVenue;
   let bridge: BridgeProcess;
   let consumer: Watcher;
   let expected: string[];
 
-  const bridgeArgs = (): string[] => ['--server', session.sim.mediaServer.url, '--mqtt', broker.url, '--prefix', PREFIX, '--follow-director', '--hosts', hostsFlag(session.hosts), '--keepalive', String(KEEPALIVE_S), '--poll-interval', '500'];
+  const bridgeArgs = (): string[] => [...venue.bridgeArgs(PREFIX), '--follow-director', '--keepalive', String(KEEPALIVE_S), '--poll-interval', '500'];
 
   beforeAll(async () => {
-    broker = await startMosquitto();
-    session = await startSession();
+    venue = await startVenue();
     expected = [
       'bridge',
       'director',
       'session/health',
       'transports/main/state',
-      ...session.sim.machines().flatMap(({ hostname }) => ['health', 'fps', 'takeover'].map((kind) => `machines/${hostname}/${kind}`)),
+      ...venue.session.sim.machines().flatMap(({ hostname }) => ['health', 'fps', 'takeover'].map((kind) => `machines/${hostname}/${kind}`)),
     ].map((suffix) => `${PREFIX}/${suffix}`);
     bridge = new BridgeProcess(bridgeArgs());
-    consumer = await Watcher.connect(broker.url, [`${PREFIX}/#`]);
+    consumer = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`]);
     await seenAll(consumer, 0);
   });
 
   afterAll(async () => {
     await bridge?.stop();
     await consumer?.close();
-    await session?.sim.close();
-    await broker?.close();
+    await venue?.close();
   });
 
   /** Every state topic arrives after `since`, the bridge's `online` among them. */
@@ -64,10 +61,10 @@ describe.skipIf(MOSQUITTO_MISSING)('faults: the broker restarts, the bridge cras
     const row = tally.row('broker restart');
     for (let restart = 0; restart < RESTARTS; restart++) {
       row.inputs++;
-      await broker.stop();
+      await venue.broker.stop();
       await delay(500 + restart * 500);
       const since = consumer.messages.length;
-      await broker.start();
+      await venue.broker.start();
       try {
         await seenAll(consumer, since, 15_000);
         row.ok++;
@@ -81,45 +78,41 @@ describe.skipIf(MOSQUITTO_MISSING)('faults: the broker restarts, the bridge cras
     expect(bridge.lines.some((line) => /broker reconnected/.test(line))).toBe(true);
   });
 
-  it("is marked offline by its Last Will within 1.5 keep-alives (plus Mosquitto's 5 s check) when it hangs, and online again when it resumes", async () => {
-    const row = tally.row('bridge hangs (SIGSTOP)');
-    row.inputs++;
-    const since = consumer.messages.length;
-    const stoppedAt = Date.now();
-    let hangToWillMs = 0;
-    bridge.signal('SIGSTOP');
-    try {
-      const offline = await consumer.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'offline', KEEPALIVE_S * 1500 + 8000, since, 'the Last Will');
-      // Mosquitto drops a client silent for 1.5 keep-alives; 2.0 looks for such clients every 5 s.
-      expect(offline.at - stoppedAt).toBeLessThanOrEqual(KEEPALIVE_S * 1500 + 6500);
-      hangToWillMs = offline.at - stoppedAt;
-    } finally {
-      bridge.signal('SIGCONT');
-    }
-    console.log(`Last Will ${hangToWillMs} ms after the bridge hung (keep-alive ${KEEPALIVE_S} s)`);
-    const resumed = consumer.messages.length;
-    await consumer.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'online', 10_000, resumed, 'online again');
-    row.ok++;
-  });
+  it("is marked offline by its Last Will within 1.5 keep-alives (plus Mosquitto's 5 s check) when it hangs, and online again when it resumes", () =>
+    tally.countCase('bridge hangs (SIGSTOP)', async () => {
+      const since = consumer.messages.length;
+      const stoppedAt = Date.now();
+      let hangToWillMs = 0;
+      bridge.signal('SIGSTOP');
+      try {
+        const offline = await consumer.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'offline', KEEPALIVE_S * 1500 + 8000, since, 'the Last Will');
+        // Mosquitto drops a client silent for 1.5 keep-alives; 2.0 looks for such clients every 5 s.
+        expect(offline.at - stoppedAt).toBeLessThanOrEqual(KEEPALIVE_S * 1500 + 6500);
+        hangToWillMs = offline.at - stoppedAt;
+      } finally {
+        bridge.signal('SIGCONT');
+      }
+      console.log(`Last Will ${hangToWillMs} ms after the bridge hung (keep-alive ${KEEPALIVE_S} s)`);
+      const resumed = consumer.messages.length;
+      await consumer.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'online', 10_000, resumed, 'online again');
+    }));
 
-  it('is marked offline at once when killed (SIGKILL); a new bridge publishes everything again and never runs a retained cue', async () => {
-    const row = tally.row('bridge killed (SIGKILL)');
-    row.inputs++;
-    // A retained command is an accident waiting: it must not fire when a bridge subscribes.
-    await consumer.client.publishAsync(`${PREFIX}/cmd/transport/stop`, JSON.stringify({ transport: 'main', sentAt: Date.now() + 1000 }), { qos: 1, retain: true });
-    await delay(300);
-    const since = consumer.messages.length;
-    await bridge.stop('SIGKILL');
-    await consumer.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'offline', 2000, since, 'the Last Will');
-    const requestsBefore = session.requests.length;
-    const restarted = consumer.messages.length;
-    bridge = new BridgeProcess(bridgeArgs());
-    await seenAll(consumer, restarted);
-    await delay(500);
-    expect(session.cuesSince(requestsBefore)).toEqual([]);
-    await consumer.client.publishAsync(`${PREFIX}/cmd/transport/stop`, '', { qos: 1, retain: true });
-    row.ok++;
-  });
+  it('is marked offline at once when killed (SIGKILL); a new bridge publishes everything again and never runs a retained cue', () =>
+    tally.countCase('bridge killed (SIGKILL)', async () => {
+      // A retained command is an accident waiting: it must not fire when a bridge subscribes.
+      await consumer.client.publishAsync(`${PREFIX}/cmd/transport/stop`, JSON.stringify({ transport: 'main', sentAt: Date.now() + 1000 }), { qos: 1, retain: true });
+      await delay(300);
+      const since = consumer.messages.length;
+      await bridge.stop('SIGKILL');
+      await consumer.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'offline', 2000, since, 'the Last Will');
+      const requestsBefore = venue.session.requests.length;
+      const restarted = consumer.messages.length;
+      bridge = new BridgeProcess(bridgeArgs());
+      await seenAll(consumer, restarted);
+      await delay(500);
+      expect(venue.session.cuesSince(requestsBefore)).toEqual([]);
+      await consumer.client.publishAsync(`${PREFIX}/cmd/transport/stop`, '', { qos: 1, retain: true });
+    }));
 });
 
 describe.skipIf(MOSQUITTO_MISSING)('broker accounts and the README ACL', () => {
@@ -138,19 +131,16 @@ describe.skipIf(MOSQUITTO_MISSING)('broker accounts and the README ACL', () => {
     'pattern read stagelink/#',
     '',
   ].join('\n');
-  let broker: Mosquitto;
-  let session: TestSession;
+  let venue: TestVenue;
   let dir: string;
 
   beforeAll(async () => {
-    broker = await startMosquitto({ accounts, acl });
-    session = await startSession();
+    venue = await startVenue({ accounts, acl });
     dir = await mkdtemp(join(tmpdir(), 'stagelink-bridge-secrets-'));
   });
 
   afterAll(async () => {
-    await session?.sim.close();
-    await broker?.close();
+    await venue?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -158,16 +148,16 @@ describe.skipIf(MOSQUITTO_MISSING)('broker accounts and the README ACL', () => {
     const row = tally.row('broker accounts');
     const passwordFile = join(dir, 'password');
     await writeFile(passwordFile, `${accounts[0]?.password}\n`, { mode: 0o600 });
-    const args = ['--server', session.sim.mediaServer.url, '--mqtt', broker.url, '--prefix', PREFIX, '--hosts', hostsFlag(session.hosts), '--username', 'stagelink-bridge', '--password-file', passwordFile, '--log-format', 'json'];
+    const args = [...venue.bridgeArgs(PREFIX), '--username', 'stagelink-bridge', '--password-file', passwordFile, '--log-format', 'json'];
     const good = new BridgeProcess(args);
-    const viewer = await Watcher.connect(broker.url, [`${PREFIX}/#`], { username: 'viewer', password: 'viewer-secret-02dd' });
-    const desk = await Watcher.connect(broker.url, [`${PREFIX}/result/desk`], { username: 'desk', password: 'desk-secret-91c2' });
+    const viewer = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`], { username: 'viewer', password: 'viewer-secret-02dd' });
+    const desk = await Watcher.connect(venue.broker.url, [`${PREFIX}/result/desk`], { username: 'desk', password: 'desk-secret-91c2' });
     try {
       await viewer.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'online', 10_000, 0, 'bridge online');
       await viewer.waitFor((message) => message.topic === `${PREFIX}/transports/main/state`, 5000);
 
       row.inputs++;
-      const before = session.requests.length;
+      const before = venue.session.requests.length;
       await desk.client.publishAsync(`${PREFIX}/cmd/transport/play`, JSON.stringify({ transport: 'main', sentAt: Date.now(), id: 'desk-1' }), {
         qos: 1,
         properties: { responseTopic: `${PREFIX}/result/desk`, correlationData: Buffer.from('desk-1') },
@@ -176,16 +166,16 @@ describe.skipIf(MOSQUITTO_MISSING)('broker accounts and the README ACL', () => {
       row.ok++;
 
       row.inputs++;
-      const afterDesk = session.requests.length;
+      const afterDesk = venue.session.requests.length;
       await viewer.client.publishAsync(`${PREFIX}/cmd/transport/stop`, JSON.stringify({ transport: 'main', sentAt: Date.now(), id: 'viewer-1' }), { qos: 1 }).catch(() => undefined);
       await delay(700);
-      expect(session.cuesSince(afterDesk)).toEqual([]);
+      expect(venue.session.cuesSince(afterDesk)).toEqual([]);
       expect(viewer.messages.some((message) => (message.json as { id?: string }).id === 'viewer-1')).toBe(false);
       row.clearErrors++;
-      expect(session.cuesSince(before).length).toBe(1);
+      expect(venue.session.cuesSince(before).length).toBe(1);
 
       row.inputs++;
-      await expect(connectAsync(broker.url, { protocolVersion: 5, reconnectPeriod: 0, connectTimeout: 2000 })).rejects.toThrow(/authori|Bad User Name|Not authorized|Connection refused/i);
+      await expect(connectAsync(venue.broker.url, { protocolVersion: 5, reconnectPeriod: 0, connectTimeout: 2000 })).rejects.toThrow(/authori|Bad User Name|Not authorized|Connection refused/i);
       row.clearErrors++;
 
       row.inputs++;
@@ -209,9 +199,3 @@ describe.skipIf(MOSQUITTO_MISSING)('broker accounts and the README ACL', () => {
     for (const { password } of accounts) expect(good.lines.join('\n')).not.toContain(password);
   });
 });
-
-function hostsFlag(hosts: Record<string, string>): string {
-  return Object.entries(hosts)
-    .map(([hostname, address]) => `${hostname}=${address}`)
-    .join(',');
-}

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type Bridge } from '../src/index.js';
-import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from '../src/testing.js';
-import { startSession, type TestSession } from './support/session.js';
+import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { Tally } from './support/tally.js';
+import { startVenue, type TestVenue } from './support/venue.js';
 import { Watcher, type Received } from './support/watcher.js';
 
 if (MOSQUITTO_MISSING) console.warn(`skipped: ${MOSQUITTO_MISSING}`);
@@ -12,36 +12,36 @@ const FPS_HZ = 4;
 const tally = new Tally();
 
 describe.skipIf(MOSQUITTO_MISSING)('state on a real Mosquitto', () => {
-  let broker: Mosquitto;
-  let session: TestSession;
+  let venue: TestVenue;
   let bridge: Bridge;
   let watcher: Watcher;
   let hostnames: string[];
 
   beforeAll(async () => {
-    broker = await startMosquitto();
-    session = await startSession();
-    hostnames = session.sim.machines().map((machine) => machine.hostname);
-    watcher = await Watcher.connect(broker.url, [`${PREFIX}/#`]);
-    bridge = await startBridge({ server: session.sim.mediaServer.url, mqtt: broker.url, prefix: PREFIX, followDirector: true, hosts: session.hosts, fpsHz: FPS_HZ, pollIntervalMs: 500, acceptUntimedCommands: false });
+    venue = await startVenue();
+    hostnames = venue.session.sim.machines().map((machine) => machine.hostname);
+    watcher = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`]);
+    bridge = await startBridge({ server: venue.session.sim.mediaServer.url, mqtt: venue.broker.url, prefix: PREFIX, followDirector: true, hosts: venue.session.hosts, fpsHz: FPS_HZ, pollIntervalMs: 500, acceptUntimedCommands: false });
   });
 
   afterAll(async () => {
     await bridge?.close();
     await watcher?.close();
-    await session?.sim.close();
-    await broker?.close();
+    await venue?.close();
     if (tally.rows.length > 0) console.log(`bridge state faults:\n${tally.table()}`);
   });
 
   const on = (suffix: string) => (message: Received) => message.topic === `${PREFIX}/${suffix}`;
   const fresh = (suffix: string) => (message: Received) => on(suffix)(message) && (message.json as { stale?: boolean }).stale !== true;
   const stale = (suffix: string) => (message: Received) => on(suffix)(message) && (message.json as { stale?: boolean }).stale === true;
+  const director = (named: (hostname: string) => boolean) => (message: Received) => on('director')(message) && named((message.json as { hostname: string }).hostname);
+  /** The hostname of the session's first machine in `role`, now. */
+  const machineIn = (role: 'director' | 'actor'): string => venue.session.sim.machines().find((machine) => machine.role === role)?.hostname as string;
 
   it('publishes the whole session retained: bridge, director, health, FPS, takeover, transports', async () => {
     await watcher.waitFor((message) => on('bridge')(message) && message.json === 'online', 5000, 0, 'bridge online');
-    const director = session.sim.machines().find((machine) => machine.role === 'director')?.hostname;
-    await watcher.waitFor((message) => on('director')(message) && (message.json as { hostname?: string }).hostname === director, 5000, 0, 'the director');
+    const directing = machineIn('director');
+    await watcher.waitFor(director((hostname) => hostname === directing), 5000, 0, 'the director');
     await watcher.waitFor(on('session/health'), 5000, 0, 'session health');
     for (const hostname of hostnames) {
       for (const kind of ['health', 'fps', 'takeover']) await watcher.waitFor(fresh(`machines/${hostname}/${kind}`), 5000, 0, `${kind} of ${hostname}`);
@@ -55,7 +55,7 @@ describe.skipIf(MOSQUITTO_MISSING)('state on a real Mosquitto', () => {
     expect(watcher.last(`${PREFIX}/transports/main/state`)?.json).toMatchObject({ playmode: expect.any(String) as string, playing: expect.any(Boolean) as boolean, track: expect.any(String) as string });
 
     // A consumer that joins now gets all of it from the broker at once.
-    const late = await Watcher.connect(broker.url, [`${PREFIX}/#`]);
+    const late = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`]);
     try {
       await late.waitFor(on(`machines/${hostnames[2]}/fps`), 2000);
       expect(late.messages.every((message) => message.retain)).toBe(true);
@@ -86,54 +86,48 @@ describe.skipIf(MOSQUITTO_MISSING)('state on a real Mosquitto', () => {
     await watcher.waitFor((message) => on('transports/main/state')(message) && (message.json as { playing: boolean }).playing === !before, 1000, since, 'the new transport state');
   });
 
-  it('marks health stale while the director does not answer in time, and clears it when it does', async () => {
-    const row = tally.row('director too slow (health reads time out)');
-    row.inputs++;
-    const since = watcher.messages.length;
-    await session.control({ action: 'latency', ms: 2500 });
-    try {
-      await watcher.waitFor(stale('session/health'), 8000, since, 'session health marked stale');
-      for (const hostname of hostnames) await watcher.waitFor(stale(`machines/${hostname}/health`), 2000, since, `health of ${hostname} marked stale`);
-      await watcher.waitFor(stale('transports/main/state'), 2000, since, 'transport state marked stale');
-    } finally {
-      await session.control({ action: 'latency', ms: 0 });
-    }
-    const cleared = watcher.messages.length;
-    await watcher.waitFor(fresh('session/health'), 8000, cleared, 'session health fresh again');
-    await watcher.waitFor(fresh('transports/main/state'), 3000, cleared, 'transport state fresh again');
-    row.ok++;
-  });
+  it('marks health stale while the director does not answer in time, and clears it when it does', () =>
+    tally.countCase('director too slow (health reads time out)', async () => {
+      const since = watcher.messages.length;
+      await venue.session.control({ action: 'latency', ms: 2500 });
+      try {
+        await watcher.waitFor(stale('session/health'), 8000, since, 'session health marked stale');
+        for (const hostname of hostnames) await watcher.waitFor(stale(`machines/${hostname}/health`), 2000, since, `health of ${hostname} marked stale`);
+        await watcher.waitFor(stale('transports/main/state'), 2000, since, 'transport state marked stale');
+      } finally {
+        await venue.session.control({ action: 'latency', ms: 0 });
+      }
+      const cleared = watcher.messages.length;
+      await watcher.waitFor(fresh('session/health'), 8000, cleared, 'session health fresh again');
+      await watcher.waitFor(fresh('transports/main/state'), 3000, cleared, 'transport state fresh again');
+    }));
 
-  it('moves with the director: same topics, director updated, FPS stale while the stream is down and fresh after', async () => {
-    const row = tally.row('director moved');
-    row.inputs++;
-    const to = session.sim.machines().find((machine) => machine.role === 'actor')?.hostname as string;
-    const since = watcher.messages.length;
-    await session.control({ action: 'moveDirector', to });
-    await watcher.waitFor((message) => on('director')(message) && (message.json as { hostname: string }).hostname === to, 10_000, since, `director ${to}`);
-    await watcher.waitFor(stale(`machines/${hostnames[1]}/fps`), 5000, since, 'FPS marked stale');
-    for (const hostname of hostnames) await watcher.waitFor(fresh(`machines/${hostname}/fps`), 10_000, watcher.messages.findLastIndex(stale(`machines/${hostname}/fps`)) + 1, `FPS of ${hostname} fresh again`);
-    row.ok++;
-  });
+  it('moves with the director: same topics, director updated, FPS stale while the stream is down and fresh after', () =>
+    tally.countCase('director moved', async () => {
+      const to = machineIn('actor');
+      const since = watcher.messages.length;
+      await venue.session.control({ action: 'moveDirector', to });
+      await watcher.waitFor(director((hostname) => hostname === to), 10_000, since, `director ${to}`);
+      await watcher.waitFor(stale(`machines/${hostnames[1]}/fps`), 5000, since, 'FPS marked stale');
+      for (const hostname of hostnames) await watcher.waitFor(fresh(`machines/${hostname}/fps`), 10_000, watcher.messages.findLastIndex(stale(`machines/${hostname}/fps`)) + 1, `FPS of ${hostname} fresh again`);
+    }));
 
-  it('survives the director stopping: stale marks at once, then the successor directs and values are fresh again', async () => {
-    const row = tally.row('director stopped');
-    row.inputs++;
-    const director = session.sim.machines().find((machine) => machine.role === 'director')?.hostname as string;
-    const since = watcher.messages.length;
-    await session.control({ action: 'stopMachine', hostname: director });
-    try {
-      const marked = await watcher.waitFor(stale(`machines/${hostnames[2]}/fps`), 5000, since, 'FPS marked stale');
-      await watcher.waitFor((message) => on('director')(message) && (message.json as { hostname: string }).hostname !== director, 15_000, since, 'a new director');
-      const successor = session.sim.machines().find((machine) => machine.role === 'director')?.hostname as string;
-      expect(successor).not.toBe(director);
-      const after = watcher.messages.indexOf(marked) + 1;
-      await watcher.waitFor(fresh(`machines/${successor}/fps`), 10_000, after, 'FPS of the new director');
-      // Health goes stale only if a read failed meanwhile; either way it ends fresh.
-      await expect.poll(() => (watcher.last(`${PREFIX}/session/health`)?.json as { stale?: boolean }).stale, { timeout: 5000 }).toBeUndefined();
-    } finally {
-      await session.control({ action: 'startMachine', hostname: director });
-    }
-    row.ok++;
-  });
+  it('survives the director stopping: stale marks at once, then the successor directs and values are fresh again', () =>
+    tally.countCase('director stopped', async () => {
+      const stopped = machineIn('director');
+      const since = watcher.messages.length;
+      await venue.session.control({ action: 'stopMachine', hostname: stopped });
+      try {
+        const marked = await watcher.waitFor(stale(`machines/${hostnames[2]}/fps`), 5000, since, 'FPS marked stale');
+        await watcher.waitFor(director((hostname) => hostname !== stopped), 15_000, since, 'a new director');
+        const successor = machineIn('director');
+        expect(successor).not.toBe(stopped);
+        const after = watcher.messages.indexOf(marked) + 1;
+        await watcher.waitFor(fresh(`machines/${successor}/fps`), 10_000, after, 'FPS of the new director');
+        // Health goes stale only if a read failed meanwhile; either way it ends fresh.
+        await expect.poll(() => (watcher.last(`${PREFIX}/session/health`)?.json as { stale?: boolean }).stale, { timeout: 5000 }).toBeUndefined();
+      } finally {
+        await venue.session.control({ action: 'startMachine', hostname: stopped });
+      }
+    }));
 });

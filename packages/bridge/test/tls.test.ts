@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOSQUITTO_MISSING, startMosquitto, type Mosquitto } from '../src/testing.js';
+import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { BridgeProcess } from './support/bridge-process.js';
-import { startSession, type TestSession } from './support/session.js';
+import { startVenue, type TestVenue } from './support/venue.js';
 import { Watcher } from './support/watcher.js';
 
 const OPENSSL_MISSING = (() => {
@@ -25,8 +25,7 @@ const PREFIX = 'test/tls';
 
 describe.skipIf(SKIP)('TLS to the broker', () => {
   let dir: string;
-  let broker: Mosquitto;
-  let session: TestSession;
+  let venue: TestVenue;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'stagelink-bridge-tls-'));
@@ -34,23 +33,21 @@ describe.skipIf(SKIP)('TLS to the broker', () => {
     const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore', cwd: dir });
     // A venue CA and a broker certificate for 127.0.0.1, made for this test only.
     openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '1', '-subj', '/CN=stagelink test CA');
-    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('broker.key'), '-out', file('broker.csr'), '-subj', '/CN=127.0.0.1');
+    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('venue.broker.key'), '-out', file('venue.broker.csr'), '-subj', '/CN=127.0.0.1');
     await writeFile(file('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-    openssl('x509', '-req', '-in', file('broker.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('broker.pem'), '-days', '1', '-extfile', file('san.ext'));
-    broker = await startMosquitto({ tls: { cafile: file('ca.pem'), certfile: file('broker.pem'), keyfile: file('broker.key') } });
-    session = await startSession();
+    openssl('x509', '-req', '-in', file('venue.broker.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('venue.broker.pem'), '-days', '1', '-extfile', file('san.ext'));
+    venue = await startVenue({ tls: { cafile: file('ca.pem'), certfile: file('venue.broker.pem'), keyfile: file('venue.broker.key') } });
   });
 
   afterAll(async () => {
-    await session?.sim.close();
-    await broker?.close();
+    await venue?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('connects over TLS with the venue CA, and refuses a broker certificate it cannot check', async () => {
     const ca = join(dir, 'ca.pem');
-    const bridge = new BridgeProcess(['--server', session.sim.mediaServer.url, '--mqtt', broker.url, '--prefix', PREFIX, '--hosts', Object.entries(session.hosts).map(([name, address]) => `${name}=${address}`).join(','), '--tls-ca', ca]);
-    const consumer = await Watcher.connect(broker.url, [`${PREFIX}/#`], { ca: readFileSync(ca) });
+    const bridge = new BridgeProcess([...venue.bridgeArgs(PREFIX), '--tls-ca', ca]);
+    const consumer = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`], { ca: readFileSync(ca) });
     try {
       await consumer.waitFor((message) => message.topic === `${PREFIX}/bridge` && message.json === 'online', 10_000);
       await consumer.waitFor((message) => message.topic === `${PREFIX}/transports/main/state`, 5000);
@@ -58,7 +55,7 @@ describe.skipIf(SKIP)('TLS to the broker', () => {
       await bridge.stop();
       await consumer.close();
     }
-    const untrusting = new BridgeProcess(['--server', session.sim.mediaServer.url, '--mqtt', broker.url, '--prefix', `${PREFIX}-2`]);
+    const untrusting = new BridgeProcess(['--server', venue.session.sim.mediaServer.url, '--mqtt', venue.broker.url, '--prefix', `${PREFIX}-2`]);
     try {
       const line = await untrusting.waitForLine(/broker error/, 5000);
       expect(line).toMatch(/certificate/i);

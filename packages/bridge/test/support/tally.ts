@@ -26,6 +26,14 @@ export class Tally {
     return row;
   }
 
+  /** One input tried in `area`, counted ok once `check` has passed. */
+  async countCase(area: string, check: () => Promise<void>): Promise<void> {
+    const row = this.row(area);
+    row.inputs++;
+    await check();
+    row.ok++;
+  }
+
   table(): string {
     const header = '| area | inputs tried | ok | clear errors | crashes | silent losses | reached the director |';
     const lines = this.rows.map((row) => `| ${row.area} | ${row.inputs} | ${row.ok} | ${row.clearErrors} | ${row.crashes} | ${row.silentLosses} | ${row.reachedDirector} |`);

@@ -1,0 +1,32 @@
+import { startMosquitto, type Mosquitto, type MosquittoOptions } from '../../src/testing.js';
+import { startSession, type TestSession } from './session.js';
+
+/** A real Mosquitto and the simulator's session: what a bridge under test connects to. */
+export interface TestVenue {
+  broker: Mosquitto;
+  session: TestSession;
+  /** The bridge's command line for this venue: the session, where its machines are, the broker, the topic prefix. */
+  bridgeArgs(prefix: string): string[];
+  close(): Promise<void>;
+}
+
+export async function startVenue(brokerOptions?: MosquittoOptions): Promise<TestVenue> {
+  const broker = await startMosquitto(brokerOptions);
+  let session: TestSession;
+  try {
+    session = await startSession();
+  } catch (error) {
+    await broker.close();
+    throw error;
+  }
+  const hosts = Object.entries(session.hosts).map(([hostname, address]) => `${hostname}=${address}`);
+  return {
+    broker,
+    session,
+    bridgeArgs: (prefix) => ['--server', session.sim.mediaServer.url, '--mqtt', broker.url, '--prefix', prefix, '--hosts', hosts.join(',')],
+    close: async () => {
+      await session.sim.close();
+      await broker.close();
+    },
+  };
+}
