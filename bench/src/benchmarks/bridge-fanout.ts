@@ -19,8 +19,8 @@ const FPS_HZ = 4;
 const POLL_MS = 2000;
 const SUBSCRIBERS = 500;
 const PROCESSES = 4;
-const WARM_UP_MS = 3000;
-const WINDOW_MS = 10_000;
+/** Each side warms up (connections, subscriptions, JIT) before it is measured over the window. */
+const TIMING = { warmUpMs: 3000, windowMs: 10_000 };
 const CUES = 150;
 const P99_TARGET_MS = 100;
 const PREFIX = 'stagelink/venue';
@@ -55,7 +55,7 @@ export const bridgeFanout: Benchmark = {
     const broker = await startMosquitto();
     const bridge = startBridgeProcess(director, broker);
     try {
-      log(`bridged: ${SUBSCRIBERS} subscribers in ${PROCESSES} processes, ${WARM_UP_MS / 1000} s warm-up, ${WINDOW_MS / 1000} s window`);
+      log(`bridged: ${SUBSCRIBERS} subscribers in ${PROCESSES} processes, ${TIMING.warmUpMs / 1000} s warm-up, ${TIMING.windowMs / 1000} s window`);
       const bridged = await measure(director, { mode: 'mqtt', broker: broker.url, prefix: PREFIX, qos: 1 }, { bridge, broker });
       log('bridged again, the subscribers at QoS 0 (no acknowledgement per message)');
       const bridgedQos0 = await measure(director, { mode: 'mqtt', broker: broker.url, prefix: PREFIX, qos: 0 }, { bridge, broker });
@@ -96,12 +96,12 @@ async function measure(director: VenueDirector, config: Omit<ConsumersConfig, 'c
   const fleets = await Promise.all(Array.from({ length: PROCESSES }, (_, index) => startFleet({ ...config, count: Math.floor(SUBSCRIBERS / PROCESSES) + (index < SUBSCRIBERS % PROCESSES ? 1 : 0) })));
   const probe = config.mode === 'mqtt' ? await startProbe(config) : undefined;
   try {
-    await delay(WARM_UP_MS);
+    await delay(TIMING.warmUpMs);
     const usage = (pid: number | undefined) => (pid === undefined ? undefined : processUsage(pid));
     const before = { director: director.stats(), cpu: process.cpuUsage(), bridge: usage(watched.bridge?.pid), broker: usage(watched.broker?.pid), at: performance.now() };
     for (const fleet of fleets) fleet.send({ type: 'record' });
     probe?.record();
-    await delay(WINDOW_MS);
+    await delay(TIMING.windowMs);
     const probeLatencies = probe?.stop();
     const reports = await Promise.all(fleets.map((fleet) => fleet.report()));
     const seconds = (performance.now() - before.at) / 1000;
@@ -312,7 +312,7 @@ function details(bridged: Window, bridgedQos0: Window, direct: Window, cues: Cue
     pollMs: POLL_MS,
     subscribers: SUBSCRIBERS,
     processes: PROCESSES,
-    windowMs: WINDOW_MS,
+    windowMs: TIMING.windowMs,
     bridged: summary(bridged),
     bridgedQos0: summary(bridgedQos0),
     direct: summary(direct),

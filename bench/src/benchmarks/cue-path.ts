@@ -8,9 +8,8 @@ import { median, p99 } from '../harness/stats.js';
 import { concurrentLatencies, interleavedRounds, sequentialLatencies, type Call, type ConcurrentRun } from '../harness/timing.js';
 
 const ROUNDS = 12;
-const WARM_UP_CALLS = 500;
-const SEQUENTIAL_CALLS = 400;
-const CONCURRENT_CALLS = 1600;
+/** Calls of each contender: once to warm up, then per round, one at a time and from concurrent callers. */
+const CALLS = { warmUp: 500, sequential: 400, concurrent: 1600 };
 const CALLERS = 16;
 const LIMIT = 1.15;
 const TARGET = `<= ${LIMIT}x undici`;
@@ -39,11 +38,11 @@ export const cuePath: Benchmark = {
     const mediaServer = new MediaServer({ host: sim.mediaServer.url });
     try {
       const calls = cueCalls(mediaServer, `${sim.mediaServer.url}/api/session/transport/play`);
-      for (const call of [calls.core, calls.undici, calls.fetch]) await sequentialLatencies(call, WARM_UP_CALLS);
-      log(`sequential: ${ROUNDS} rounds of ${SEQUENTIAL_CALLS} calls each`);
-      const sequential = await interleavedRounds(ROUNDS, each(calls, (call) => sequentialLatencies(call, SEQUENTIAL_CALLS)));
-      log(`${CALLERS} concurrent: ${ROUNDS} rounds of ${CONCURRENT_CALLS} calls each`);
-      const concurrent = await interleavedRounds(ROUNDS, each(calls, (call) => concurrentLatencies(call, CONCURRENT_CALLS, CALLERS)));
+      for (const call of [calls.core, calls.undici, calls.fetch]) await sequentialLatencies(call, CALLS.warmUp);
+      log(`sequential: ${ROUNDS} rounds of ${CALLS.sequential} calls each`);
+      const sequential = await interleavedRounds(ROUNDS, each(calls, (call) => sequentialLatencies(call, CALLS.sequential)));
+      log(`${CALLERS} concurrent: ${ROUNDS} rounds of ${CALLS.concurrent} calls each`);
+      const concurrent = await interleavedRounds(ROUNDS, each(calls, (call) => concurrentLatencies(call, CALLS.concurrent, CALLERS)));
       return { rows: rows({ sequential, concurrent }), details: details({ sequential, concurrent }) };
     } finally {
       await mediaServer.close();
@@ -129,7 +128,7 @@ function details({ sequential, concurrent }: Rounds): Record<string, unknown> {
   const contenders: Contender[] = ['core', 'undici', 'fetch'];
   return {
     rounds: ROUNDS,
-    callsPerRound: { sequential: SEQUENTIAL_CALLS, concurrent: CONCURRENT_CALLS },
+    callsPerRound: { sequential: CALLS.sequential, concurrent: CALLS.concurrent },
     callers: CALLERS,
     sequential: Object.fromEntries(contenders.map((name) => [name, summary(sequential[name])])),
     concurrent: Object.fromEntries(

@@ -12,9 +12,8 @@ import { processCpuMs } from '../harness/timing.js';
 const TILES = 32;
 const FEED_HZ = 60;
 const MAX_FRAMES_PER_SECOND = 4;
-const SETTLE_MS = 4000;
-const WINDOW_MS = 10_000;
-const FPS_ACTION = 'com.stagelink.mediaserver.fps';
+/** The keys settle (first faces, subscriptions) before frames are counted over the window. */
+const TIMING = { settleMs: 4000, windowMs: 10_000 };
 /** The local machine and the demo session's others (simulator README): four values, eight tiles each. */
 const MACHINES = ['', 'actor-1', 'actor-2', 'understudy-1'];
 const TARGET = `<= ${MAX_FRAMES_PER_SECOND} frames/s per key`;
@@ -44,9 +43,9 @@ export const streamdeckTiles: Benchmark = {
     try {
       deck.globalSettings['host'] = feed.url;
       await deck.launch();
-      log(`${TILES} keys, ${SETTLE_MS / 1000} s to settle, then a ${WINDOW_MS / 1000} s window`);
-      const window = await measureTiles(deck, () => feed.valuesSent);
-      return { rows: rows(window), details: { tiles: TILES, feedHz: FEED_HZ, windowMs: WINDOW_MS, ...window } };
+      log(`${TILES} keys, ${TIMING.settleMs / 1000} s to settle, then a ${TIMING.windowMs / 1000} s window`);
+      const window = await measureTiles(deck, harness.ACTION_UUIDS.fps, () => feed.valuesSent);
+      return { rows: rows(window), details: { tiles: TILES, feedHz: FEED_HZ, windowMs: TIMING.windowMs, ...window } };
     } finally {
       await deck.close();
       await feed.close();
@@ -67,16 +66,16 @@ async function loadHarness(): Promise<Harness | { reason: string }> {
   return import('@stagelink/streamdeck/testing');
 }
 
-async function measureTiles(deck: FakeStreamDeck, valuesSent: () => number): Promise<TileWindow> {
+async function measureTiles(deck: FakeStreamDeck, fpsAction: string, valuesSent: () => number): Promise<TileWindow> {
   const contexts = Array.from({ length: TILES }, (_, index) => `fps-${index}`);
   contexts.forEach((context, index) => {
     const settings = { machine: MACHINES[index % MACHINES.length] ?? '', target: 60 };
-    deck.appear({ action: FPS_ACTION, context, settings, column: index % 8, row: Math.floor(index / 8) });
+    deck.appear({ action: fpsAction, context, settings, column: index % 8, row: Math.floor(index / 8) });
   });
-  await delay(SETTLE_MS);
+  await delay(TIMING.settleMs);
   const pid = deck.pid ?? Number.NaN;
   const [from, started, cpuBefore, valuesBefore] = [deck.commands.length, performance.now(), processCpuMs(pid), valuesSent()];
-  await delay(WINDOW_MS);
+  await delay(TIMING.windowMs);
   const [seconds, cpuAfter, valuesAfter] = [(performance.now() - started) / 1000, processCpuMs(pid), valuesSent()];
   const frames = deck.commands.slice(from).filter((command) => command.event === 'setImage');
   const framesOf = (context: string): number[] => frames.filter((command) => command.context === context).map((command) => command.at);

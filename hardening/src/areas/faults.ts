@@ -19,9 +19,11 @@ const COMMAND_EVERY_MS = 300;
  * limit a live value has not resumed.
  */
 const RESUME_LIMIT_MS = 8000;
-/** A full run hangs the live server past two heartbeats once, so the client has to notice by itself. */
-const LONG_PAUSE_MS = 25_000;
-const SHORT_PAUSE_MS = 3000;
+/**
+ * How long the live server hangs: once per full run past two heartbeats, so the client has to notice by itself,
+ * and shortly in every other round.
+ */
+const PAUSE_MS = { long: 25_000, short: 3000 };
 
 interface Counted {
   tally: Tally;
@@ -50,7 +52,7 @@ export async function serverFaults(context: RunContext, session: NodeRedSession)
     counted.push({ tally: pluginTally, frontEnd: deck, resumeTimes: [], dials: { turned: 0, landed: 0, alerts: 0 } });
     await waitForLive(counted, targets);
     for (let round = 0; round < context.budget.faultRounds; round++) {
-      const pauseMs = round === 0 && context.budget.name === 'full' ? LONG_PAUSE_MS : SHORT_PAUSE_MS;
+      const pauseMs = round === 0 && context.budget.name === 'full' ? PAUSE_MS.long : PAUSE_MS.short;
       for (const step of faultSequence(pauseMs)) {
         context.progress(`faults: round ${round + 1}, ${step.name}`);
         await playStep(step, targets, counted);
