@@ -11,49 +11,49 @@ describe('cues while the server does not answer', () => {
     await server?.close();
   });
 
-  /** A port where nothing listens: the server is down. */
-  async function downPort(): Promise<number> {
+  /**
+   * A client whose cue has just found its server down (nothing listens on the port), and a way to bring the
+   * server up at the same address.
+   */
+  async function afterRefusedCue(options: { retries?: number } = {}): Promise<{ client: MediaServer; serverBack: () => Promise<ScriptedServer> }> {
     const probe = await startScriptedServer([]);
     const port = Number(new URL(probe.url).port);
     await probe.close();
-    return port;
+    const client = new MediaServer({ host: `http://127.0.0.1:${port}`, ...options });
+    ms = client;
+    await expect(client.transport.play({ name: 'main' })).rejects.toBeInstanceOf(ConnectionError);
+    return { client, serverBack: async () => (server = await startScriptedServer([], undefined, port)) };
   }
 
   it('are refused without being sent while it still does not answer, and go out the moment it answers again', async () => {
-    const port = await downPort();
-    ms = new MediaServer({ host: `http://127.0.0.1:${port}` });
-    await expect(ms.transport.play({ name: 'main' })).rejects.toBeInstanceOf(ConnectionError);
-    expect(ms.linkDown?.reason).toMatch(/ECONNREFUSED/);
-    await expect(ms.transport.play({ name: 'main' })).rejects.toThrow(
+    const { client, serverBack } = await afterRefusedCue();
+    expect(client.linkDown?.reason).toMatch(/ECONNREFUSED/);
+    await expect(client.transport.play({ name: 'main' })).rejects.toThrow(
       /POST .*\/play was not sent: the server has not answered since .* A cue is never held back to land late/,
     );
 
-    server = await startScriptedServer([], undefined, port);
-    await ms.transport.play({ name: 'main' });
+    const back = await serverBack();
+    await client.transport.play({ name: 'main' });
     // One brief question first, then the cue itself.
-    expect(server.received.map((request) => `${request.method} ${request.url}`)).toEqual([
+    expect(back.received.map((request) => `${request.method} ${request.url}`)).toEqual([
       'GET /api/session/status/session',
       'POST /api/session/transport/play',
     ]);
-    expect(ms.linkDown).toBeUndefined();
+    expect(client.linkDown).toBeUndefined();
   });
 
   it('do not stop reads: a read still asks the server while the link is down', async () => {
-    const port = await downPort();
-    ms = new MediaServer({ host: `http://127.0.0.1:${port}`, retries: 0 });
-    await expect(ms.transport.stop({ name: 'main' })).rejects.toBeInstanceOf(ConnectionError);
-    server = await startScriptedServer([], undefined, port);
-    await ms.status.health().catch(() => undefined);
-    expect(server.received.map((request) => request.url)).toContain('/api/session/status/health');
-    expect(ms.linkDown).toBeUndefined();
+    const { client, serverBack } = await afterRefusedCue({ retries: 0 });
+    const back = await serverBack();
+    await client.status.health().catch(() => undefined);
+    expect(back.received.map((request) => request.url)).toContain('/api/session/status/health');
+    expect(client.linkDown).toBeUndefined();
   });
 
   it('can be sent anyway when the caller asks', async () => {
-    const port = await downPort();
-    ms = new MediaServer({ host: `http://127.0.0.1:${port}`, retries: 0 });
-    await expect(ms.transport.play({ name: 'main' })).rejects.toBeInstanceOf(ConnectionError);
-    server = await startScriptedServer([], undefined, port);
-    await ms.transport.play({ name: 'main' }, { failFast: false });
-    expect(server.received.map((request) => request.url)).toContain('/api/session/transport/play');
+    const { client, serverBack } = await afterRefusedCue({ retries: 0 });
+    const back = await serverBack();
+    await client.transport.play({ name: 'main' }, { failFast: false });
+    expect(back.received.map((request) => request.url)).toContain('/api/session/transport/play');
   });
 });

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { listenOnLoopback } from './loopback.js';
 
 export interface PagingScript {
   /** Items on the server, listed as ids `item-1`, `item-2`, ... */
@@ -36,18 +36,16 @@ export async function startPagingServer(script: PagingScript) {
       .catch(() => res.destroy())
       .finally(() => inFlight--);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     requestedPages,
     get maxInFlight() {
       return maxInFlight;
     },
     async close() {
       closed.abort();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -7,7 +7,7 @@ export interface ReceivedRequest {
   body: string;
 }
 
-type Reply = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+export type Reply = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 /**
  * A real HTTP server on loopback whose answers are scripted per request, counting what reached it and the
@@ -28,18 +28,14 @@ export async function startScriptedServer(replies: Reply[], fallback: Reply = js
     });
   });
   server.on('connection', () => connections++);
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const { port: listening } = server.address() as AddressInfo;
+  const { url, close } = await listenOnLoopback(server, port);
   return {
-    url: `http://127.0.0.1:${listening}`,
+    url,
     received,
     get connections() {
       return connections;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 
