@@ -163,6 +163,9 @@ describe('the Node-RED editor', () => {
     for (const type of NODE_TYPES.filter((type) => !CONFIG_TYPES.includes(type))) {
       await editor.showFlow(type === 'stagelink-drive-version' ? ASSET_FLOW : SHOW_FLOW);
       await editor.editNode(await exampleNode(type), '#node-input-name');
+      // A dropdown's choices are worded from the node's catalog as the dialog opens: a missing entry shows its key.
+      const choices = await editor.topTray().locator('option').evaluateAll((options) => options.map((option) => option.textContent ?? ''));
+      expect(choices.filter((text) => /^stagelink-[\w-]+\.[\w.]+$/.test(text)), `the choices of ${type}`).toEqual([]);
       await saveScreenshot(editor.topTray(), `node-red-dialog-${type}`);
       await editor.cancelTray();
     }

@@ -30,11 +30,33 @@
       }
     },
 
-    // Turns `#node-input-<name>` into a typed input whose type is kept in `#node-input-<name>Type`.
-    typedInputs: function (typesByName) {
-      Object.keys(typesByName).forEach(function (name) {
-        $('#node-input-' + name).typedInput({ types: typesByName[name], typeField: '#node-input-' + name + 'Type' });
+    // A definition's label style: a name the user gave shows in italics, as in Node-RED's own nodes.
+    labelStyle: function () {
+      return this.name ? 'node_label_italic' : '';
+    },
+
+    // A label function (paletteLabel, outputLabels, ...) that shows an entry of the node's own catalog.
+    catalogLabel: function (key) {
+      return function () { return this._(key); };
+    },
+
+    // Sets up a node's dialog (call it from oneditprepare with the node) from what the dialog lists, in this order:
+    //   typed:   { field: types } turns `#node-input-<field>` into a typed input whose type is kept in
+    //            `#node-input-<field>Type`; types is a list or the name of one in `types` ('text', 'number', ...);
+    //   choices: { field: values } fills a select with its options, each worded by the node's catalog entry
+    //            `<type>.<field>.<value>` (`fromMsg` for the blank value: the setting is then read from the msg);
+    //   rows:    { field: { value: rows } } shows the optional rows that the select's value reads (see rowsFollow);
+    //   pickers: { field: options } adds the search button's list to the field (see picker below).
+    prepare: function (node, dialog) {
+      var typed = dialog.typed || {};
+      eachOf(typed, function (field, types) {
+        $('#node-input-' + field).typedInput({ types: typeof types === 'string' ? editor.types[types] : types, typeField: '#node-input-' + field + 'Type' });
       });
+      eachOf(dialog.choices, function (field, values) { fillChoices(node, field, values); });
+      eachOf(dialog.rows, function (field, rowsByValue) {
+        editor.rowsFollow('#node-input-' + field, allRows(rowsByValue), function (value) { return rowsByValue[value]; });
+      });
+      eachOf(dialog.pickers, function (field, options) { picker(field, options, !!typed[field]); });
     },
 
     // Shows the `.stagelink-row-<row>` rows that `rowsFor(value)` names for the select's value, hides the other
@@ -76,52 +98,73 @@
           var message = xhr.responseJSON && xhr.responseJSON.error ? xhr.responseJSON.error : xhr.statusText || say('noAnswer');
           done(new Error(message));
         });
-    },
-
-    // A search button next to an input: loads the list from the live server and lets the user pick an entry.
-    // options: button, input, list; byField (a name/uid select) or byUid(); entries(found) to map the answer;
-    // pickValue(item) for the value picked by name; extraQuery() for more query parameters; plainInput when the
-    // input is not a typed input; pickType for the typed-input type a picked value gets ('str' unless given).
-    picker: function (options) {
-      var button = $(options.button);
-      var input = $(options.input);
-      var select = $('<select style="display:none; width:70%; margin-top:4px;"></select>').insertAfter(button.closest('.form-row').children().last());
-      var byUid = function () {
-        return options.byUid ? options.byUid() : !!options.byField && $(options.byField).val() === 'uid';
-      };
-      button.on('click', function () {
-        var query = editor.serverQuery();
-        if (options.extraQuery) $.extend(query, options.extraQuery());
-        button.prop('disabled', true);
-        editor.fetchList(options.list, query, function (error, items) {
-          button.prop('disabled', false);
-          if (error) {
-            editor.notifyError(say('listFailed', { reason: error.message }));
-            return;
-          }
-          var entries = options.entries ? options.entries(items) : items;
-          select.empty().append($('<option value=""></option>').text(say(entries.length ? 'pickOne' : 'noneFound')));
-          entries.forEach(function (item) {
-            var label = item.name + (item.detail ? '  (' + item.detail + ')' : '') + (item.uid ? '  uid ' + item.uid : '');
-            $('<option></option>').val(JSON.stringify(item)).text(label).appendTo(select);
-          });
-          select.show();
-        });
-      });
-      select.on('change', function () {
-        if (!select.val()) return;
-        var item = JSON.parse(select.val());
-        var value = byUid() ? item.uid : (options.pickValue ? options.pickValue(item) : item.name);
-        if (options.plainInput) {
-          input.val(value);
-        } else {
-          input.typedInput('type', options.pickType || 'str');
-          input.typedInput('value', value);
-        }
-        select.hide();
-      });
     }
   };
+
+  function eachOf(settings, use) {
+    Object.keys(settings || {}).forEach(function (field) { use(field, settings[field]); });
+  }
+
+  // Node-RED set the select's value before its options existed: it is set again once they do.
+  function fillChoices(node, field, values) {
+    var select = $('#node-input-' + field);
+    values.forEach(function (value) {
+      $('<option></option>').val(value).text(node._(node.type + '.' + field + '.' + (value || 'fromMsg'))).appendTo(select);
+    });
+    select.val(node[field]);
+  }
+
+  // Every row that some value of a select shows: the rows that follow the select.
+  function allRows(rowsByValue) {
+    return Object.keys(rowsByValue).reduce(function (all, value) {
+      return all.concat(rowsByValue[value].filter(function (row) { return all.indexOf(row) === -1; }));
+    }, []);
+  }
+
+  // The search button `#stagelink-pick-<field>` next to the field: loads the list from the live server and lets
+  // the user pick an entry, which fills the field (typed or plain). options: list; by when the field has a
+  // name/uid choice (`#node-input-<field>By`), or byUid(); entries(found) to map the answer; pickValue(item) for
+  // the value picked by name; extraQuery() for more query parameters; pickType for the typed-input type a picked
+  // value gets ('str' unless given).
+  function picker(field, options, typed) {
+    var button = $('#stagelink-pick-' + field);
+    var input = $('#node-input-' + field);
+    var select = $('<select style="display:none; width:70%; margin-top:4px;"></select>').insertAfter(button.closest('.form-row').children().last());
+    var byUid = function () {
+      return options.byUid ? options.byUid() : !!options.by && $('#node-input-' + field + 'By').val() === 'uid';
+    };
+    button.on('click', function () {
+      var query = editor.serverQuery();
+      if (options.extraQuery) $.extend(query, options.extraQuery());
+      button.prop('disabled', true);
+      editor.fetchList(options.list, query, function (error, items) {
+        button.prop('disabled', false);
+        if (error) {
+          editor.notifyError(say('listFailed', { reason: error.message }));
+          return;
+        }
+        var entries = options.entries ? options.entries(items) : items;
+        select.empty().append($('<option value=""></option>').text(say(entries.length ? 'pickOne' : 'noneFound')));
+        entries.forEach(function (item) {
+          var label = item.name + (item.detail ? '  (' + item.detail + ')' : '') + (item.uid ? '  uid ' + item.uid : '');
+          $('<option></option>').val(JSON.stringify(item)).text(label).appendTo(select);
+        });
+        select.show();
+      });
+    });
+    select.on('change', function () {
+      if (!select.val()) return;
+      var item = JSON.parse(select.val());
+      var value = byUid() ? item.uid : (options.pickValue ? options.pickValue(item) : item.name);
+      if (typed) {
+        input.typedInput('type', options.pickType || 'str');
+        input.typedInput('value', value);
+      } else {
+        input.val(value);
+      }
+      select.hide();
+    });
+  }
 
   window.StagelinkEditor = editor;
 })();
