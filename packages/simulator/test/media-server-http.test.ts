@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { startSimulator } from '../src/index.js';
 import { MAX_UINT64_UID } from '../src/state/uids.js';
+import { simulatorPerFile } from './support/simulator-per-file.js';
 
-let sim: Simulator;
+// The documents' dialect: these tests pin its envelopes and its single address for the hardware family.
+const sim = simulatorPerFile({ port: 0, dialect: 'spec' });
 
 async function send(method: string, path: string, body?: string) {
-  const response = await fetch(sim.mediaServer.url + path, { method, body, headers: { 'content-type': 'application/json' } });
+  const response = await fetch(sim().mediaServer.url + path, { method, body, headers: { 'content-type': 'application/json' } });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as unknown };
 }
 
 const control = (action: Record<string, unknown>) => send('POST', '/__sim/control', JSON.stringify(action));
-
-// The documents' dialect: these tests pin its envelopes and its single address for the hardware family.
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, dialect: 'spec' });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control({ action: 'reset' });
-});
 
 describe('session and service families', () => {
   it('answer a reference to something missing with HTTP 200 and a non-zero status.code naming it', async () => {
@@ -123,6 +114,6 @@ describe('lifecycle', () => {
   });
 
   it('fails to start on a port already in use', async () => {
-    await expect(startSimulator({ port: sim.mediaServer.port, dialect: 'spec' })).rejects.toThrow(/EADDRINUSE/);
+    await expect(startSimulator({ port: sim().mediaServer.port, dialect: 'spec' })).rejects.toThrow(/EADDRINUSE/);
   });
 });

@@ -1,12 +1,12 @@
 import { endpointList } from '@stagelink/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startSimulator, type Simulator } from '../src/index.js';
+import { simulatorPerFile } from './support/simulator-per-file.js';
 
 /** The simulator as a shipping r34 director: every difference from the documents the README lists. */
-let sim: Simulator;
+const sim = simulatorPerFile({ dialect: 'r34', port: 0, drivePort: 0 });
 
-async function send(method: string, path: string, body?: unknown, base = sim.mediaServer.url, headers: Record<string, string> = {}) {
+async function send(method: string, path: string, body?: unknown, base = sim().mediaServer.url, headers: Record<string, string> = {}) {
   const response = await fetch(base + path, {
     method,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -23,16 +23,6 @@ const activeMain = async () => {
   const { json } = await send('GET', '/api/session/transport/activetransport');
   return (json['result'] as { name: string; playmode: string; brightness: number }[]).find((transport) => transport.name === 'main');
 };
-
-beforeAll(async () => {
-  sim = await startSimulator({ dialect: 'r34', port: 0, drivePort: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control({ action: 'reset' });
-});
 
 describe('the r34 dialect over HTTP', () => {
   it('reports and takes playmodes as enum names, and refuses the documents\' words with the reason only in the details', async () => {
@@ -61,7 +51,7 @@ describe('the r34 dialect over HTTP', () => {
     for (const section of [0, '1', 2]) {
       expect((await send('POST', '/api/session/transport/gotosection', { transports: [{ transport: main, section }] })).json['status']).toMatchObject({ code: 0 });
     }
-    expect(sim.state.transports.positionOf(main).time).toBe(240);
+    expect(sim().state.transports.positionOf(main).time).toBe(240);
     const refused = await send('POST', '/api/session/transport/gotosection', { transports: [{ transport: main, section: 'Chorus' }] });
     expect(refused.json['status']).toEqual({ code: 4000, message: '', details: [{ message: "Invalid value for field 'section' of type uint64" }] });
   });
@@ -78,7 +68,7 @@ describe('the r34 dialect over HTTP', () => {
     for (const timecode of ['10:05:00:00', '10:08:00.15']) {
       expect((await send('POST', '/api/session/transport/gototimecode', { transports: [{ transport: main, timecode }] })).json['status'], timecode).toMatchObject({ code: 0 });
     }
-    expect(sim.state.transports.positionOf(main)).toMatchObject({ track: { name: 'Act 1' }, time: 0.5 });
+    expect(sim().state.transports.positionOf(main)).toMatchObject({ track: { name: 'Act 1' }, time: 0.5 });
   });
 
   it('refuses transport speed with code 1000 until the project enables it', async () => {
@@ -119,7 +109,7 @@ describe('the r34 dialect over HTTP', () => {
   });
 
   it('serves the hardware family on its own management address, writes with the account only', async () => {
-    const smc = sim.smc;
+    const smc = sim().smc;
     if (!smc) throw new Error('an r34 machine has a management controller');
     const account = { authorization: `Basic ${Buffer.from(`${smc.username}:${smc.password}`).toString('base64')}` };
     const wrong = { authorization: `Basic ${Buffer.from(`${smc.username}:nope`).toString('base64')}` };
@@ -145,7 +135,7 @@ describe('the r34 dialect over HTTP', () => {
 describe('the r34 dialect over the live stream', () => {
   /** A live socket that collects every frame. */
   async function openLive() {
-    const socket = new WebSocket(`${sim.mediaServer.url.replace('http', 'ws')}/api/session/liveupdate`);
+    const socket = new WebSocket(`${sim().mediaServer.url.replace('http', 'ws')}/api/session/liveupdate`);
     const frames: Record<string, unknown>[] = [];
     socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8')) as Record<string, unknown>));
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));

@@ -1,31 +1,21 @@
 import { endpointList } from '@stagelink/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { simulatorPerFile } from './support/simulator-per-file.js';
 
 /** Where the documents' dialect differs from r34, and what both share: 0-based sections, the API description. */
 describe('the spec dialect', () => {
-  let sim: Simulator;
+  const sim = simulatorPerFile({ dialect: 'spec', port: 0, drivePort: 0 });
   const get = async (path: string) => {
-    const response = await fetch(sim.mediaServer.url + path);
+    const response = await fetch(sim().mediaServer.url + path);
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   };
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(sim.mediaServer.url + path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const response = await fetch(sim().mediaServer.url + path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     return (await response.json()) as { status: { code: number; message: string } };
   };
   const main = { name: 'main' };
   const playmodeOfMain = async () =>
     ((await get('/api/session/transport/activetransport')).json['result'] as { name: string; playmode: string }[]).find((each) => each.name === 'main')?.playmode;
-
-  beforeAll(async () => {
-    sim = await startSimulator({ dialect: 'spec', port: 0, drivePort: 0 });
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await post('/__sim/control', { action: 'reset' });
-  });
 
   it('takes the enum names core sends and its own words, and reports its own words', async () => {
     const track = { name: 'Intro' };
@@ -42,13 +32,13 @@ describe('the spec dialect', () => {
     await post('/api/session/transport/gototrack', { transports: [{ transport: main, track: { name: 'Preshow' } }] });
     expect((await post('/api/session/transport/gotosection', { transports: [{ transport: main, section: '0' }] })).status.code).toBe(0);
     expect((await post('/api/session/transport/gotosection', { transports: [{ transport: main, section: '1' }] })).status.code).toBe(0);
-    expect(sim.state.transports.positionOf(main).time).toBe(120);
+    expect(sim().state.transports.positionOf(main).time).toBe(120);
     expect((await post('/api/session/transport/gotosection', { transports: [{ transport: main, section: 'Chorus' }] })).status).toMatchObject({ code: 3 });
     expect((await post('/api/session/transport/gototag', { transports: [{ transport: main, type: 'cue', value: 'Q5', allowGlobalJump: true }] })).status.code).toBe(0);
     for (const timecode of ['10:05:00:00', '10:08:00.15']) {
       expect((await post('/api/session/transport/gototimecode', { transports: [{ transport: main, timecode }] })).status.code, timecode).toBe(0);
     }
-    expect(sim.state.transports.positionOf(main)).toMatchObject({ track: { name: 'Act 1' }, time: 0.5 });
+    expect(sim().state.transports.positionOf(main)).toMatchObject({ track: { name: 'Act 1' }, time: 0.5 });
   });
 
   it('reports ok health in the documents\' categories, and an unknown path as a 404 envelope', async () => {
@@ -67,11 +57,11 @@ describe('the spec dialect', () => {
   });
 
   it('has none of the paths only shipping builds have, serves hardware beside the API, and describes itself', async () => {
-    const speed = await fetch(`${sim.mediaServer.url}/api/session/transport/speed`, { method: 'POST', body: '{"transports":[]}' });
+    const speed = await fetch(`${sim().mediaServer.url}/api/session/transport/speed`, { method: 'POST', body: '{"transports":[]}' });
     expect(speed.status).toBe(404);
     expect((await get('/api/ledstrip')).status).toBe(404);
     expect((await get('/api/chassis/stats')).status).toBe(200);
-    expect(sim.smc).toBeUndefined();
+    expect(sim().smc).toBeUndefined();
     const description = (await get('/docs/session/d3api.swagger.json')).json;
     expect(description).toMatchObject({ swagger: '2.0', info: { title: 'd3 API' } });
     const operations = Object.entries(description['paths'] as Record<string, object>).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
