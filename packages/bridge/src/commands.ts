@@ -1,17 +1,5 @@
-import {
-  FAILOVER_OPERATIONS,
-  type FailoverOperation,
-  isTransportCommand,
-  needsConfirmation,
-  readTransportFields,
-  TRANSPORT_COMMAND_NAMES,
-  transportFieldsOf,
-  type Ref,
-  type TransportCommand,
-  type TransportCommandFields,
-  type TransportField,
-  type TransportFieldKind,
-} from '@stagelink/core';
+import { FAILOVER_OPERATIONS, isTransportCommand, needsConfirmation, readTransportFields, TRANSPORT_COMMAND_NAMES, transportFieldsOf } from '@stagelink/core';
+import type { FailoverOperation, Ref, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
 
 /**

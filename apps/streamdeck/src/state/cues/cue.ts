@@ -3,17 +3,8 @@
  * command names are the spec's path names (`play`, `gototrack`, ...), which saved profiles keep (core reads a
  * method name such as `gotoTrack` as the same command); which fields each one needs comes from core.
  */
-import {
-  readTransportFields,
-  TRANSPORT_FIELD_LABELS,
-  transportCommandNamed,
-  type MediaServer,
-  type Ref,
-  type TransportCommand,
-  type TransportCommandFields,
-  type TransportField,
-  type TransportFieldKind,
-} from '@stagelink/core';
+import { readTransportFields, TRANSPORT_FIELD_LABELS, transportCommandNamed } from '@stagelink/core';
+import type { MediaServer, Ref, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
 import { indexSetting, numberSetting, textSetting, type JsonValue, type TransportKeySettings } from '../../settings.js';
 
 /** What a key shows as its command. */

@@ -1,15 +1,5 @@
-import {
-  readTransportFields,
-  TRANSPORT_FIELD_LABELS,
-  transportFieldsOf,
-  type CallOptions,
-  type MediaServer,
-  type Ref,
-  type TransportCommand,
-  type TransportCommandFields,
-  type TransportField,
-  type TransportFieldKind,
-} from '@stagelink/core';
+import { readTransportFields, TRANSPORT_FIELD_LABELS, transportFieldsOf } from '@stagelink/core';
+import type { CallOptions, MediaServer, Ref, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
 import { missing, type MessageProperties } from '../../shared/msg-override.js';
 
 /** What was sent: the node passes it on as `msg.payload`. */
