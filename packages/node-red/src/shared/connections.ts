@@ -1,4 +1,4 @@
-import { DriveClient, InvalidInputError, MediaServer, parseHostMap, type DirectorChange, type Logger, type SmcOptions, type TlsOptions } from '@stagelink/core';
+import { DriveClient, InvalidInputError, MediaServer, parseHostMap, reasonOf, type DirectorChange, type Logger, type SmcOptions, type TlsOptions } from '@stagelink/core';
 import type { Node, NodeAPI } from './node-red.js';
 
 /**
@@ -103,6 +103,19 @@ export class DriveConnection extends ConfigConnection<DriveClient> {
       return new DriveClient({ baseUrl, token, ...(tls ? { tls } : {}) });
     });
   }
+}
+
+/**
+ * Closes a config node's connection when Node-RED closes the node (a deploy that replaces it, or a stop). A close
+ * that fails is logged and never holds up the deploy. `what` names the connection in that log line.
+ */
+export function closeWithNode(node: Node<never>, connection: { close(): Promise<void> }, what: () => string): void {
+  node.on('close', (_removed, done) => {
+    connection
+      .close()
+      .catch((error: unknown) => node.warn(`Closing ${what()} failed: ${reasonOf(error)}`))
+      .finally(done);
+  });
 }
 
 /** What the config nodes expose to the others. */

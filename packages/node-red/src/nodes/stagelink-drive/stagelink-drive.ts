@@ -1,5 +1,4 @@
-import { reasonOf } from '@stagelink/core';
-import { DriveConnection, tlsOptions, type DriveConfigNode } from '../../shared/connections.js';
+import { closeWithNode, DriveConnection, tlsOptions, type DriveConfigNode } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 
 interface DriveCredentials {
@@ -25,10 +24,5 @@ function startDrive(RED: NodeAPI, node: DriveConfigNode, def: NodeDef): void {
   const baseUrl = typeof def.baseUrl === 'string' ? def.baseUrl.trim() : '';
   const { token } = (node as unknown as Node<DriveCredentials>).credentials;
   node.connection = new DriveConnection(baseUrl, token, tlsOptions(RED, def.tls));
-  node.on('close', (_removed, done) => {
-    node.connection
-      .close()
-      .catch((error: unknown) => node.warn(`Closing the drive client of ${baseUrl} failed: ${reasonOf(error)}`))
-      .finally(done);
-  });
+  closeWithNode(node, node.connection, () => `the drive client of ${baseUrl}`);
 }

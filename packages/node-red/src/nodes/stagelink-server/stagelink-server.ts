@@ -1,5 +1,4 @@
-import { reasonOf } from '@stagelink/core';
-import { nodeLogger, ServerConnection, tlsOptions, type ServerConfigNode } from '../../shared/connections.js';
+import { closeWithNode, nodeLogger, ServerConnection, tlsOptions, type ServerConfigNode } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { registerAdminEndpoints } from './admin-endpoints.js';
 
@@ -38,10 +37,5 @@ function startServer(RED: NodeAPI, node: ServerConfigNode, def: NodeDef): void {
     logger: nodeLogger(node),
     onDirector: ({ hostname, url }) => node.log(`The director of the session is ${hostname} (${url}).`),
   });
-  node.on('close', (_removed, done) => {
-    node.connection
-      .close()
-      .catch((error: unknown) => node.warn(`Closing the connection to ${node.connection.label} failed: ${reasonOf(error)}`))
-      .finally(done);
-  });
+  closeWithNode(node, node.connection, () => `the connection to ${node.connection.label}`);
 }
