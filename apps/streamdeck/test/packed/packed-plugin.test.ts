@@ -4,49 +4,10 @@
  * manifest and the locale files promise.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PLUGIN_DIR, PLUGIN_UUID } from '../harness/fake-stream-deck.js';
+import { PACKED, PLUGIN_ROOT as ROOT, zipEntries } from './packed-plugin.js';
 
-const PACKED = join(PLUGIN_DIR, '..', 'release', `${PLUGIN_UUID}.streamDeckPlugin`);
-const ROOT = `${PLUGIN_UUID}.sdPlugin/`;
 const ONE_MB = 1_000_000;
-
-interface ZipEntry {
-  name: string;
-  size: number;
-  read(): Buffer;
-}
-
-/** The entries of a zip file, from its central directory (no zip64: the plugin is far below 4 GB). */
-function zipEntries(zip: Buffer): ZipEntry[] {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (end < 0) throw new Error(`${PACKED} is not a zip file.`);
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const entries: ZipEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`Broken central directory at ${at}.`);
-    const method = zip.readUInt16LE(at + 10);
-    const compressed = zip.readUInt32LE(at + 20);
-    const size = zip.readUInt32LE(at + 24);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const local = zip.readUInt32LE(at + 42);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-    entries.push({
-      name,
-      size,
-      read: () => {
-        const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-        const data = zip.subarray(start, start + compressed);
-        return method === 8 ? inflateRawSync(data) : Buffer.from(data);
-      },
-    });
-  }
-  return entries;
-}
 
 describe('the packed plugin', () => {
   it('has been packed (run `pnpm pack:plugin` first)', () => {

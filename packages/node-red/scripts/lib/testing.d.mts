@@ -78,3 +78,21 @@ export function startDemo(options: {
   dialect?: Dialect;
   echo?: boolean;
 }): Promise<Demo>;
+
+export interface SmokeRuntime {
+  /** Says which runtime failed, e.g. "Node-RED 5 on Node 24". */
+  name: string;
+  /** Its folder in `<work>/runtimes`, kept for the next run. */
+  dir: string;
+  /** What npm installs for it, e.g. `node-red@5`. */
+  packages: string[];
+  /** The Node binary it runs on (default: the one running the caller). */
+  node?: string;
+}
+
+/**
+ * Packs the package, installs the tarball into a fresh user dir per runtime and checks each Node-RED loads the
+ * nodes, runs a flow against the simulator and keeps the drive token out of its exports. Rejects naming every
+ * runtime that failed. Runtimes and npm's cache stay in `work`.
+ */
+export function smokeTest(options: { work: string; runtimes: SmokeRuntime[] }): Promise<void>;

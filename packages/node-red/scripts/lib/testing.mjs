@@ -1,5 +1,7 @@
-// `@stagelink/node-red/testing`: a real Node-RED with these nodes in it, for the benchmarks, the hardening suite and
-// the browser tests. Not published (scripts/ is not in the package's files): it needs the dev dependencies.
+// `@stagelink/node-red/testing`: a real Node-RED with these nodes in it, for the benchmarks, the hardening suite,
+// the browser tests and the Node 24 lane. Not published (scripts/ is not in the package's files): it needs the dev
+// dependencies.
 export { installPackage } from './install-package.mjs';
 export { NODE_RED_4_RED_JS, startNodeRed, writeSettings } from './node-red-process.mjs';
+export { smokeTest } from './smoke-test.mjs';
 export { startDemo } from './start-demo.mjs';
