@@ -4,21 +4,20 @@ import { registerCoreActions } from '../src/control-actions.js';
 import { Faults } from '../src/faults.js';
 import { demoState } from './support/demo-state.js';
 
+/** The control actions on a demo session, with a reset that rebuilds it as the simulator's does. */
 function panel() {
-  let state = demoState();
-  const faults = new Faults();
-  const control = new ControlPanel(() => ({ loggedIn: state.hardware.loggedIn, latencyMs: faults.latencyMs, failNext: faults.failNext ?? null }));
-  registerCoreActions(control, {
-    faults,
-    get state() {
-      return state;
+  const target = {
+    faults: new Faults(),
+    state: demoState(),
+    reset: () => {
+      target.state = demoState();
+      target.faults.clear();
     },
-    reset() {
-      state = demoState();
-      faults.clear();
-    },
-  });
-  return { control, faults, state: () => state, send: (body: unknown) => control.handle(() => body) };
+  };
+  const { faults } = target;
+  const control = new ControlPanel(() => ({ loggedIn: target.state.hardware.loggedIn, latencyMs: faults.latencyMs, failNext: faults.failNext ?? null }));
+  registerCoreActions(control, target);
+  return { control, faults, state: () => target.state, send: (body: unknown) => control.handle(() => body) };
 }
 
 describe('control actions', () => {
