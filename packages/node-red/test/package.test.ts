@@ -34,7 +34,7 @@ describe('package.json (Flow Library scorecard)', () => {
   });
 
   it('declares the Node-RED and Node versions it runs on, and no others', () => {
-    // The smoke test runs the packed tarball on Node-RED 4.1 with Node 20 and Node-RED 5 with Node 24.
+    // The smoke test runs the packed tarball on Node-RED 4.1 with Node 20; the node24/ lane runs it on Node-RED 5 with Node 24.
     expect(pkg['node-red'].version).toBe('>=4.1.0 <6.0.0');
     expect(pkg.engines?.node).toBe('>=20.18.1');
   });

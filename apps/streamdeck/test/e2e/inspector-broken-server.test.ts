@@ -6,7 +6,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStreamDeck, type JsonObject } from '../harness/fake-stream-deck.js';
-import { LANES } from './lanes.js';
 
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
 const ok = { code: 0, message: '', details: [] };
@@ -29,7 +28,7 @@ async function startBrokenServer(): Promise<{ server: Server; url: string }> {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-describe.each(LANES)('the inspector on $name, asking a server that answers nonsense', ({ node }) => {
+describe('the inspector, asking a server that answers nonsense', () => {
   let deck: FakeStreamDeck;
   let broken: { server: Server; url: string };
 
@@ -37,7 +36,7 @@ describe.each(LANES)('the inspector on $name, asking a server that answers nonse
     broken = await startBrokenServer();
     deck = await FakeStreamDeck.start();
     deck.globalSettings.host = broken.url;
-    await deck.launch({ node });
+    await deck.launch();
   });
 
   afterEach(async () => {

@@ -8,7 +8,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStreamDeck, PLUGIN_DIR, type JsonObject } from '../harness/fake-stream-deck.js';
-import { LANES, nodeVersion } from './lanes.js';
 import { fpsAlertColour, palette } from '../../src/render/palette.js';
 import { control, portOf, startSim } from './simulator.js';
 
@@ -34,15 +33,11 @@ beforeAll(() => {
   if (!existsSync(join(PLUGIN_DIR, 'bin', 'plugin.js'))) throw new Error('Build the plugin first: pnpm --filter @stagelink/streamdeck build');
 });
 
-describe.each(LANES)('the plugin on $name', ({ name, node }) => {
+describe('the plugin', () => {
   let deck: FakeStreamDeck;
   let sim: Simulator;
   let client: MediaServer;
   let requests: LogEntry[];
-
-  beforeAll(() => {
-    expect(nodeVersion(node)).toMatch(name === 'Node 24' ? /^v24\./ : /^v20\./);
-  });
 
   beforeEach(async () => {
     requests = [];
@@ -50,7 +45,7 @@ describe.each(LANES)('the plugin on $name', ({ name, node }) => {
     client = new MediaServer({ host: sim.mediaServer.url });
     deck = await FakeStreamDeck.start();
     deck.globalSettings.host = sim.mediaServer.url;
-    await deck.launch({ node });
+    await deck.launch();
   });
 
   afterEach(async () => {
