@@ -37,9 +37,14 @@ export async function sendTransportCommand(
   options: CallOptions,
 ): Promise<SentCue> {
   const transports = await props.requiredRefs('transport');
-  // Message properties are read asynchronously (context stores may be), core's reading is synchronous.
+  // Message properties are read asynchronously (context stores may be), core's reading is synchronous: read
+  // them first, in core's order, and stop at a needed one that is missing, which core then names.
   const values = new Map<TransportField, unknown>();
-  for (const { field, kind } of transportFieldsOf(command)) values.set(field, await readField(props, field, kind));
+  for (const { field, kind, required } of transportFieldsOf(command)) {
+    const value = await readField(props, field, kind);
+    values.set(field, value);
+    if (value === undefined && required) break;
+  }
   const reading = readTransportFields(command, (field) => values.get(field));
   if (reading.missing) throw missing(reading.missing, TRANSPORT_FIELD_LABELS[reading.missing]);
   await client.transport.send(command, transports, reading.fields, options);
