@@ -170,6 +170,15 @@ describe('refusals and commands a build lacks', () => {
   });
 });
 
+describe('ms.transport.send', () => {
+  it('takes a command by its client method name, in TypeScript too', async () => {
+    const { ms, sent } = await serverAnswering();
+    await ms.transport.send('gotoTrack', { name: 'main' }, { track: { name: 'Intro' } });
+    await ms.transport.send('setVolume', { name: 'main' }, { volume: 0.5 });
+    expect(sent().map(({ path }) => path)).toEqual(['/api/session/transport/gototrack', '/api/session/transport/volume']);
+  });
+});
+
 describe('readTransportFields', () => {
   const settings = (values: Record<string, unknown>) => (field: string) => values[field];
 

@@ -8,6 +8,9 @@
 import { endpointList, FAILOVER_OPERATIONS, type EndpointName, type EndpointSpec, type FailoverOperation } from './catalogue.js';
 import { TRANSPORT_COMMAND_NAMES, type TransportCommand } from './transport-commands.js';
 
+/** A saved name, or any other word a front end was given for it: checked at run time by the namers below. */
+export type OperationWord<Name extends string> = Name | (string & Record<never, never>);
+
 function namer<Name extends string>(group: string, names: readonly Name[]): (word: unknown) => Name | undefined {
   const byWord = new Map<string, Name>(names.map((name) => [name.toLowerCase(), name]));
   for (const { group: owner, operation, path } of endpointList) {

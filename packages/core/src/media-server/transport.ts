@@ -3,7 +3,7 @@ import { endpoints, type EndpointSpec } from './catalogue.js';
 import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
 import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery, shown } from './input-checks.js';
 import { playmodeToSend } from './playmode.js';
-import { transportCommandNamed } from './operation-names.js';
+import { transportCommandNamed, type OperationWord } from './operation-names.js';
 import { requiredField, TRANSPORT_COMMAND_NAMES, type TransportCommand, type TransportCommandFields } from './transport-commands.js';
 import type { Multitransport, Ref, SetList, Track, TrackAnnotations, Transport } from './types.js';
 
@@ -164,7 +164,7 @@ export class TransportApi {
    * TRANSPORT_COMMANDS says it needs: what front ends driven by settings use. gotosection and gotonote given a
    * `track` go to that track first (see #afterTrack).
    */
-  async send(name: TransportCommand, transports: OneOrMany<Ref>, fields: TransportCommandFields = {}, options?: CallOptions): Promise<void> {
+  async send(name: OperationWord<TransportCommand>, transports: OneOrMany<Ref>, fields: TransportCommandFields = {}, options?: CallOptions): Promise<void> {
     const command = transportCommandNamed(name);
     if (!command) {
       throw new InvalidInputError(`"${String(name)}" is not a transport command: use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
