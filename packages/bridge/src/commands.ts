@@ -1,15 +1,17 @@
-import { FAILOVER_OPERATIONS, isTransportCommand, needsConfirmation, readTransportFields, TRANSPORT_COMMAND_NAMES, transportFieldsOf } from '@stagelink/core';
+import { FAILOVER_MACHINE_OPERATIONS, FAILOVER_OPERATIONS, isTransportCommand, needsConfirmation, readTransportFields, TRANSPORT_COMMAND_NAMES, transportFieldsOf } from '@stagelink/core';
 import type { FailoverOperation, Ref, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
+
+const asCommand = (operation: FailoverOperation) => ({ needsMachine: FAILOVER_MACHINE_OPERATIONS.includes(operation) });
 
 /**
  * Failover operations a cue topic may carry, by whether they name a machine. Those that move the show to other
  * machines need `confirm: true` (core's `needsConfirmation`, as every front end asks).
  */
 export const FAILOVER_COMMANDS = {
-  failovermachine: { needsMachine: true },
-  restoremachine: { needsMachine: true },
-  applydefaultrouting: { needsMachine: false },
+  failovermachine: asCommand('failovermachine'),
+  restoremachine: asCommand('restoremachine'),
+  applydefaultrouting: asCommand('applydefaultrouting'),
 } as const satisfies Partial<Record<FailoverOperation, unknown>>;
 
 export type FailoverCommand = keyof typeof FAILOVER_COMMANDS;

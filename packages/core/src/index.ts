@@ -14,6 +14,7 @@ export {
   endpoints,
   endpointList,
   FAILOVER_OPERATIONS,
+  FAILOVER_MACHINE_OPERATIONS,
   isFailoverOperation,
   needsConfirmation,
   type FailoverOperation,
@@ -43,7 +44,7 @@ export {
   type TransportCommandShape,
   type TransportField,
 } from './media-server/transport-commands.js';
-export { endpointNamed, transportCommandNamed, failoverOperationNamed } from './media-server/operation-names.js';
+export { endpointNamed, transportCommandNamed, failoverOperationNamed, type OperationWord } from './media-server/operation-names.js';
 export { PLAYMODES, PLAYMODE_LABELS, isPlaying, toPlaymode, playmodeToSend, type Playmode, type RequestedPlaymode } from './media-server/playmode.js';
 export { readPowerStatus, type OledResult } from './media-server/hardware.js';
 export type { ApiDescription } from './media-server/api-description.js';

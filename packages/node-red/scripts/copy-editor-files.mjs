@@ -1,7 +1,8 @@
 // Copies each node's editor .html next to its built .js, and its help and messages into dist/nodes/locales,
 // where Node-RED looks for them. The request node's endpoint list is written from core's catalogue here, so the
 // editor offers exactly the endpoints the runtime can call, and the transport node's commands, their fields and
-// its playmode choices from core, so the editor offers exactly what the runtime reads and a director takes.
+// its playmode choices from core, so the editor offers exactly what the runtime reads and a director takes; the
+// failover node's operations likewise, with the machine row for those that act on one machine.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -11,11 +12,12 @@ import { expandRows } from './lib/editor-rows.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'src', 'nodes');
 const target = join(root, 'dist', 'nodes');
-const { endpointList, needsConfirmation, PLAYMODES, TRANSPORT_COMMANDS } = createRequire(import.meta.url)('@stagelink/core');
+const { endpointList, FAILOVER_MACHINE_OPERATIONS, FAILOVER_OPERATIONS, needsConfirmation, PLAYMODES, TRANSPORT_COMMANDS } = createRequire(import.meta.url)('@stagelink/core');
 
 const ENDPOINTS_MARKER = '/* stagelink:endpoints */ []';
 const PLAYMODES_MARKER = '/* stagelink:playmodes */ []';
 const COMMANDS_MARKER = '/* stagelink:transport-commands */ {}';
+const FAILOVER_MARKER = '/* stagelink:failover-operations */ {}';
 // NotSet means "leave the play state as it is", which an empty playmode already says.
 const PLAYMODE_CHOICES = PLAYMODES.filter((playmode) => playmode !== 'NotSet');
 
@@ -36,6 +38,11 @@ for (const type of readdirSync(source)) {
     if (!html.includes(COMMANDS_MARKER)) throw new Error(`${type}.html lost its command marker ${COMMANDS_MARKER}`);
     const fields = Object.fromEntries(Object.entries(TRANSPORT_COMMANDS).map(([command, { required, optional }]) => [command, [...required, ...optional]]));
     html = html.replace(PLAYMODES_MARKER, JSON.stringify(PLAYMODE_CHOICES)).replace(COMMANDS_MARKER, JSON.stringify(fields));
+  }
+  if (type === 'stagelink-failover') {
+    if (!html.includes(FAILOVER_MARKER)) throw new Error(`${type}.html lost its operation marker ${FAILOVER_MARKER}`);
+    const rows = Object.keys(FAILOVER_OPERATIONS).map((operation) => [operation, FAILOVER_MACHINE_OPERATIONS.includes(operation) ? ['machine'] : []]);
+    html = html.replace(FAILOVER_MARKER, JSON.stringify(Object.fromEntries(rows)));
   }
   writeFileSync(join(target, `${type}.html`), html);
   const locales = join(folder, 'locales');

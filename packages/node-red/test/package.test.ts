@@ -141,3 +141,14 @@ describe('the transport node', () => {
     for (const field of new Set(Object.values(expected).flat())) expect(html).toContain(`id="node-input-${field}"`);
   });
 });
+
+describe('the failover node', () => {
+  it('offers every failover operation of core in its editor, with the machine row for those that act on one machine', async () => {
+    const { FAILOVER_MACHINE_OPERATIONS, FAILOVER_OPERATIONS } = await import('@stagelink/core');
+    const html = read('dist/nodes/stagelink-failover.html');
+    const offered = JSON.parse(/var OPERATION_ROWS = (\{.*?\});/.exec(html)?.[1] ?? 'null') as Record<string, string[]>;
+    expect(Object.keys(offered)).toEqual(Object.keys(FAILOVER_OPERATIONS));
+    expect(Object.keys(offered).filter((operation) => offered[operation]?.includes('machine'))).toEqual(FAILOVER_MACHINE_OPERATIONS);
+    expect(html).toContain('id="node-input-machine"');
+  });
+});

@@ -232,6 +232,9 @@ export const FAILOVER_OPERATIONS = {
 
 export type FailoverOperation = keyof typeof FAILOVER_OPERATIONS;
 
+/** The failover operations whose body names one actor machine (`{ machine: Ref }`). */
+export const FAILOVER_MACHINE_OPERATIONS: readonly FailoverOperation[] = ['failovermachine', 'restoremachine'];
+
 export function isFailoverOperation(value: unknown): value is FailoverOperation {
   return typeof value === 'string' && Object.hasOwn(FAILOVER_OPERATIONS, value);
 }
