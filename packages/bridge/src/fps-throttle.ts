@@ -7,8 +7,6 @@ export interface FpsPayload {
   stale?: true;
 }
 
-export type ThrottleTimers = Clock;
-
 /**
  * One machine's FPS messages: never more than one per period, the newest value winning when several arrive
  * within one, and a change smaller than the deadband dropped unless the alert class moves. A value that arrives
@@ -22,7 +20,7 @@ export class FpsThrottle {
     periodMs: number,
     private readonly deadband: number,
     private readonly publish: (payload: FpsPayload) => void,
-    timers?: ThrottleTimers,
+    timers?: Clock,
   ) {
     this.#throttle = new Throttle((payload) => this.#send(payload), periodMs, timers);
   }

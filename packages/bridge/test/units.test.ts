@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Clock } from '@stagelink/core';
 import { parseCliArgs } from '../src/cli-args.js';
 import { commandDeadline } from '../src/command-age.js';
 import { parseCommand, readEnvelope, readPayload } from '../src/commands.js';
-import { FpsThrottle, type FpsPayload, type ThrottleTimers } from '../src/fps-throttle.js';
+import { FpsThrottle, type FpsPayload } from '../src/fps-throttle.js';
 import { lineLog, redactUrl } from '../src/log.js';
 import { OptionError, resolveOptions } from '../src/options.js';
 import { RecentIds } from '../src/recent-ids.js';
@@ -122,7 +123,7 @@ describe('FPS throttle', () => {
   function harness(periodMs: number, deadband: number) {
     let now = 0;
     const timers: { at: number; callback: () => void }[] = [];
-    const clock: ThrottleTimers = {
+    const clock: Clock = {
       now: () => now,
       setTimeout: (callback, ms) => {
         const timer = { at: now + ms, callback };
