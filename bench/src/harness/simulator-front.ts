@@ -19,19 +19,20 @@ export interface FrontOptions<Session> {
   openSession: (socket: WebSocket) => Session;
   /** Answers a request itself (true) or leaves it to the simulator (false). */
   answer?: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /** How long an idle HTTP connection stays open; Node's 5 s unless given. */
+  keepAliveMs?: number;
 }
 
 export async function startSimulatorFront<Session extends { close(): void }>(
   upstreamUrl: string,
-  { openSession, answer = () => false }: FrontOptions<Session>,
+  { openSession, answer = () => false, keepAliveMs }: FrontOptions<Session>,
 ): Promise<SimulatorFront<Session>> {
   const upstream = new URL(upstreamUrl);
   const sessions = new Set<Session>();
   const server = createServer((request, response) => {
     if (!answer(request, response)) forward(upstream, request, response);
   });
-  // Consumers that poll every few seconds keep their connection instead of reconnecting for every read.
-  server.keepAliveTimeout = 60_000;
+  if (keepAliveMs !== undefined) server.keepAliveTimeout = keepAliveMs;
   const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
     if (new URL(request.url ?? '/', 'http://front').pathname !== LIVE_UPDATE_PATH) {

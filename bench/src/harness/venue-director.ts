@@ -85,7 +85,12 @@ export async function startVenueDirector(upstreamUrl: string, machines: number):
     }
     return false;
   };
-  const front: SimulatorFront<LiveSession> = await startSimulatorFront(upstreamUrl, { openSession: (ws) => new LiveSession(ws, counts), answer: answerRequest });
+  // Consumers that poll every few seconds keep their connection instead of reconnecting for every read.
+  const front: SimulatorFront<LiveSession> = await startSimulatorFront(upstreamUrl, {
+    openSession: (ws) => new LiveSession(ws, counts),
+    answer: answerRequest,
+    keepAliveMs: 60_000,
+  });
   const director: VenueDirector = {
     url: front.url,
     hostnames,
