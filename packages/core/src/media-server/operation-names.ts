@@ -1,8 +1,9 @@
 /**
  * One name per operation. Front ends save a transport command or a failover operation by the last segment of
  * its path (`gototrack`, `volume`, `failovermachine`), as the API documents name it and as saved flows,
- * profiles and cue topics already hold it. A msg, a topic or a script may as well use the client's method name
- * (`gotoTrack`, `setVolume`, `failoverMachine`), in any case: each is an alias of the saved name, read here once.
+ * profiles and cue topics already hold it. A msg, a key's settings or a script may as well use the client's
+ * method name (`gotoTrack`, `setVolume`, `failoverMachine`), in any case: each is an alias of the saved name,
+ * read here once.
  * Any endpoint goes by its catalogue id (what the request node saves) or by its method, `transport.setBrightness`.
  */
 import { endpointList, FAILOVER_OPERATIONS, type EndpointName, type EndpointSpec, type FailoverOperation } from './catalogue.js';
