@@ -101,8 +101,8 @@ describe('LevelChanger', () => {
   it('sends ten quick ticks as at most two writes, one at a time, ending ten steps away', async () => {
     let inFlight = 0;
     let mostInFlight = 0;
-    const server = manualServer();
-    const { changer } = changerAt(0.3, {
+    // Counts the writes in flight around the stand-in server's own apply.
+    const { server, changer } = changerAt(0.3, {
       apply: async (value) => {
         mostInFlight = Math.max(mostInFlight, ++inFlight);
         await server.apply(value).finally(() => inFlight--);
