@@ -1,4 +1,6 @@
 import type { ControlPanel } from '../control.js';
+import { BadRequest } from '../http-errors.js';
+import { MAX_LATENCY_MS, optionalWholeNumber, wholeNumber } from '../control-params.js';
 import type { LiveUpdateServer } from './live-server.js';
 
 /** The live-update faults of `/__sim/control`, and the `live` part of its summary. */
@@ -8,5 +10,13 @@ export function registerLiveActions(panel: ControlPanel, live: LiveUpdateServer)
   panel.register('stallUpgrades', (params) => live.setStallUpgrades(params.boolean('on')));
   panel.register('pause', (params) => live.setPaused(params.boolean('on')));
   panel.register('malformedFrame', () => live.sendMalformedFrame());
-  panel.addSummaryPart('live', () => ({ ...live.stats(), faults: { ...live.faults } }));
+  panel.register('silentLive', (params) => {
+    const pattern = params.text('pattern');
+    if (pattern === '') throw new BadRequest('pattern must name part of an object expression, such as "fps" or "transportmanager" (got "").');
+    const on = params.boolean('on');
+    live.setSilent(pattern, on, optionalWholeNumber(params, 'afterValues', 0, 1_000_000, 0));
+  });
+  panel.register('liveOnChangeOnly', (params) => live.setOnChangeOnly(params.boolean('on')));
+  panel.register('lateLiveAnswers', (params) => live.setLateAnswers(wholeNumber(params, 'ms', 0, MAX_LATENCY_MS)));
+  panel.addSummaryPart('live', () => ({ ...live.stats(), faults: live.faults }));
 }

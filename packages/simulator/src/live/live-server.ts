@@ -4,15 +4,27 @@ import { LIVE_UPDATE_PATH } from '@stagelink/core/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LiveWorld } from './expressions.js';
 import { LiveSession, type SubscribedValue } from './live-session.js';
+import { SilentLive, type SilentLiveRule } from './silent-live.js';
 
-export interface LiveFaults {
+interface LiveSwitches {
   /** Answer upgrades with 503. */
   refuseUpgrades: boolean;
   /** Accept the TCP connection and never answer the upgrade, as a server still starting up does. */
   stallUpgrades: boolean;
   /** Neither read nor send, nor answer new upgrades: a hung server (pings go unanswered too). */
   paused: boolean;
+  /** Send a value only when it changed, as a real director does (the default); otherwise at every interval. */
+  onChangeOnly: boolean;
+  /** How late `subscriptions` lists and `error` frames go out; 0 is on time. */
+  lateAnswersMs: number;
 }
+
+export interface LiveFaults extends LiveSwitches {
+  /** Object patterns whose subscriptions are acknowledged but not fed (after some values). */
+  silentLive: SilentLiveRule[];
+}
+
+const ON_TIME: LiveSwitches = { refuseUpgrades: false, stallUpgrades: false, paused: false, onChangeOnly: true, lateAnswersMs: 0 };
 
 export interface LiveStats {
   sockets: number;
@@ -31,7 +43,8 @@ export interface LiveStats {
  * and demos need.
  */
 export class LiveUpdateServer {
-  readonly faults: LiveFaults = { refuseUpgrades: false, stallUpgrades: false, paused: false };
+  readonly #switches: LiveSwitches = { ...ON_TIME };
+  readonly #silence = new SilentLive();
   readonly #wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   readonly #sessions = new Map<WebSocket, LiveSession>();
   readonly #stalled = new Set<Socket>();
@@ -62,28 +75,33 @@ export class LiveUpdateServer {
     return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts, subscribed };
   }
 
+  /** The faults switched on now, as the control summary shows them. */
+  get faults(): LiveFaults {
+    return { ...this.#switches, silentLive: this.#silence.rules() };
+  }
+
   dropSockets(): void {
     for (const socket of this.#sessions.keys()) socket.terminate();
     this.#releaseStalled();
   }
 
   setRefuseUpgrades(on: boolean): void {
-    this.faults.refuseUpgrades = on;
+    this.#switches.refuseUpgrades = on;
   }
 
   setStallUpgrades(on: boolean): void {
-    this.faults.stallUpgrades = on;
-    if (!on && !this.faults.paused) this.#releaseStalled();
+    this.#switches.stallUpgrades = on;
+    if (!on && !this.#switches.paused) this.#releaseStalled();
   }
 
   setPaused(on: boolean): void {
-    this.faults.paused = on;
+    this.#switches.paused = on;
     for (const socket of this.#sessions.keys()) {
       const raw = (socket as unknown as { _socket?: Socket })._socket;
       if (on) raw?.pause();
       else raw?.resume();
     }
-    if (!on && !this.faults.stallUpgrades) this.#releaseStalled();
+    if (!on && !this.#switches.stallUpgrades) this.#releaseStalled();
   }
 
   /** Sends a frame that is not JSON to every client. */
@@ -91,10 +109,27 @@ export class LiveUpdateServer {
     for (const socket of this.#sessions.keys()) socket.send('{"valuesChanged": [');
   }
 
+  /** Subscriptions whose object contains `pattern` (any case) get `afterValues` values, then none until `on` is false. */
+  setSilent(pattern: string, on: boolean, afterValues = 0): void {
+    this.#silence.set(pattern, on, afterValues);
+  }
+
+  setOnChangeOnly(on: boolean): void {
+    this.#switches.onChangeOnly = on;
+  }
+
+  /** Lists and errors go out `ms` late, in order; values do not wait. */
+  setLateAnswers(ms: number): void {
+    this.#switches.lateAnswersMs = ms;
+  }
+
   clearFaults(): void {
     this.setRefuseUpgrades(false);
     this.setStallUpgrades(false);
     this.setPaused(false);
+    this.#silence.clear();
+    this.setOnChangeOnly(ON_TIME.onChangeOnly);
+    this.setLateAnswers(ON_TIME.lateAnswersMs);
   }
 
   close(): void {
@@ -110,11 +145,11 @@ export class LiveUpdateServer {
       return;
     }
     this.#upgradeAttempts++;
-    if (this.faults.refuseUpgrades || !serves) {
+    if (this.#switches.refuseUpgrades || !serves) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
       return;
     }
-    if (this.faults.stallUpgrades || this.faults.paused) {
+    if (this.#switches.stallUpgrades || this.#switches.paused) {
       this.#stalled.add(socket);
       socket.on('close', () => this.#stalled.delete(socket));
       return;
@@ -126,7 +161,10 @@ export class LiveUpdateServer {
     const session = new LiveSession(ws, {
       world: this.world,
       seed: this.seed,
-      isPaused: () => this.faults.paused,
+      isPaused: () => this.#switches.paused,
+      feeds: (object, property) => this.#silence.feeds(object, property),
+      onChangeOnly: () => this.#switches.onChangeOnly,
+      lateAnswersMs: () => this.#switches.lateAnswersMs,
       now: () => Date.now(),
     });
     this.#sessions.set(ws, session);

@@ -1,6 +1,7 @@
 import type { ServerFrame, SubscriptionEntry, ValueChange } from '@stagelink/core/protocol';
 import type { WebSocket } from 'ws';
 import { resolve, type Evaluator, type LiveWorld, type Writer } from './expressions.js';
+import { LateAnswers } from './late-answers.js';
 
 /** Interval 0 means "every frame": a 60 Hz frame. */
 const FRAME_MS = 1000 / 60;
@@ -12,6 +13,8 @@ interface ServerSubscription extends SubscriptionEntry {
   intervalMs: number;
   timer: NodeJS.Timeout;
   lastSent?: string;
+  /** Its `subscriptions` list went out: no value precedes the list that gives the client its id. */
+  announced: boolean;
 }
 
 export interface SubscribedValue {
@@ -25,6 +28,12 @@ export interface SessionContext {
   seed: number;
   /** While paused the server neither reads nor sends. */
   isPaused(): boolean;
+  /** Whether a value of this pair may go out now (`silentLive`); a value that may is counted. */
+  feeds(object: string, property: string): boolean;
+  /** Values go out only when they changed (a real director); otherwise at every interval. */
+  onChangeOnly(): boolean;
+  /** How late lists and errors are sent (`lateLiveAnswers`). */
+  lateAnswersMs(): number;
   now(): number;
 }
 
@@ -34,12 +43,14 @@ export interface SessionContext {
  */
 export class LiveSession {
   readonly #subscriptions = new Map<string, ServerSubscription>();
+  readonly #answers: LateAnswers;
   #nextId = 0;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly context: SessionContext,
   ) {
+    this.#answers = new LateAnswers(() => context.lateAnswersMs(), () => context.now());
     socket.on('message', (data: Buffer, isBinary) => this.#receive(isBinary ? '' : data.toString('utf8')));
     socket.on('close', () => this.dispose());
     socket.on('error', () => this.dispose());
@@ -64,6 +75,7 @@ export class LiveSession {
   dispose(): void {
     for (const subscription of this.#subscriptions.values()) clearInterval(subscription.timer);
     this.#subscriptions.clear();
+    this.#answers.dispose();
   }
 
   #receive(text: string): void {
@@ -71,14 +83,14 @@ export class LiveSession {
     try {
       frame = JSON.parse(text);
     } catch {
-      this.#send({ error: 'Invalid JSON' });
+      this.#sendError('Invalid JSON');
       return;
     }
     const { subscribe, unsubscribe, set } = (frame ?? {}) as Record<string, unknown>;
     if (subscribe !== undefined) this.#subscribe(subscribe);
     else if (unsubscribe !== undefined) this.#unsubscribe(unsubscribe);
     else if (set !== undefined) this.#set(set);
-    else this.#send({ error: 'Unknown request: expected subscribe, unsubscribe or set' });
+    else this.#sendError('Unknown request: expected subscribe, unsubscribe or set');
   }
 
   #subscribe(request: unknown): void {
@@ -88,7 +100,7 @@ export class LiveSession {
       configuration?: { updateFrequencyMs?: unknown };
     };
     if (typeof object !== 'string' || !Array.isArray(properties) || !properties.every((p) => typeof p === 'string')) {
-      this.#send({ error: 'Unable to subscribe: subscribe needs an object string and a properties array of strings' });
+      this.#sendError('Unable to subscribe: subscribe needs an object string and a properties array of strings');
       return;
     }
     const interval = Number(configuration?.updateFrequencyMs ?? 0);
@@ -99,11 +111,17 @@ export class LiveSession {
     }
     if (touched.length === 0) return;
     this.#sendList();
-    this.#send({ valuesChanged: touched.map((subscription) => this.#change(subscription)) });
+    this.#answers.follow(() => this.#sendCurrentValues(touched));
+  }
+
+  /** A subscribe's answer: the current value of each pair still subscribed and fed. */
+  #sendCurrentValues(touched: ServerSubscription[]): void {
+    const fed = touched.filter((subscription) => this.#isSubscribed(subscription) && this.#feeds(subscription));
+    if (fed.length > 0) this.#send({ valuesChanged: fed.map((subscription) => this.#change(subscription)) });
   }
 
   #addReference(object: string, property: string, intervalMs: number): ServerSubscription | undefined {
-    const key = `${object}\u0000${property}`;
+    const key = pairKey(object, property);
     const existing = this.#subscriptions.get(key);
     if (existing) {
       existing.refs++;
@@ -111,7 +129,7 @@ export class LiveSession {
     }
     const resolution = resolve(object, property, this.context.world, this.context.seed);
     if (!resolution.found) {
-      this.#send({ error: `Unable to subscribe to ${object} / ${property} - ${resolution.reason}` });
+      this.#sendError(`Unable to subscribe to ${object} / ${property} - ${resolution.reason}`);
       return undefined;
     }
     const subscription: ServerSubscription = {
@@ -123,6 +141,7 @@ export class LiveSession {
       refs: 1,
       intervalMs,
       timer: setInterval(() => this.#tick(subscription), intervalMs),
+      announced: false,
     };
     this.#subscriptions.set(key, subscription);
     return subscription;
@@ -134,15 +153,15 @@ export class LiveSession {
    */
   #set(request: unknown): void {
     const items = Array.isArray(request) ? (request as { id?: unknown; value?: unknown }[]) : [];
-    if (items.length === 0) this.#send({ error: 'Unable to set: set needs a list of {id, value}' });
+    if (items.length === 0) this.#sendError('Unable to set: set needs a list of {id, value}');
     for (const { id, value } of items) {
       const subscription = [...this.#subscriptions.values()].find((candidate) => candidate.id === id);
       if (!subscription) {
-        this.#send({ error: `Unable to set: no subscription with id ${JSON.stringify(id)}` });
+        this.#sendError(`Unable to set: no subscription with id ${JSON.stringify(id)}`);
         continue;
       }
       if (!subscription.write) {
-        this.#send({ error: `Unable to set ${subscription.objectPath} / ${subscription.propertyPath} - read-only property` });
+        this.#sendError(`Unable to set ${subscription.objectPath} / ${subscription.propertyPath} - read-only property`);
         continue;
       }
       if (subscription.write(value) !== undefined) {
@@ -165,12 +184,24 @@ export class LiveSession {
     this.#sendList();
   }
 
-  /** Values go out when they change, as on the real server. */
+  /** Values go out when they change, as on the real server (or at every interval, when told so). */
   #tick(subscription: ServerSubscription): void {
-    if (this.context.isPaused()) return;
+    if (this.context.isPaused() || !subscription.announced) return;
     const previous = subscription.lastSent;
     const change = this.#change(subscription);
-    if (subscription.lastSent !== previous) this.#send({ valuesChanged: [change] });
+    const due = subscription.lastSent !== previous || !this.context.onChangeOnly();
+    if (due && this.#feeds(subscription)) this.#send({ valuesChanged: [change] });
+  }
+
+  /** Asks whether the pair is fed; a value held back counts as never sent, so the first one fed again goes out. */
+  #feeds(subscription: ServerSubscription): boolean {
+    if (this.context.feeds(subscription.objectPath, subscription.propertyPath)) return true;
+    subscription.lastSent = undefined;
+    return false;
+  }
+
+  #isSubscribed(subscription: ServerSubscription): boolean {
+    return this.#subscriptions.get(pairKey(subscription.objectPath, subscription.propertyPath)) === subscription;
   }
 
   /** The current value, remembered as the last one sent. */
@@ -181,12 +212,25 @@ export class LiveSession {
     return { id: subscription.id, value, changeTimestamp: now / 1000, messageTimestamp: now / 1000 };
   }
 
+  /** The full list, late when answers are; the subscriptions it names may send values once it is out. */
   #sendList(): void {
-    const subscriptions = [...this.#subscriptions.values()].map(({ id, objectPath, propertyPath }) => ({ id, objectPath, propertyPath }));
-    this.#send({ subscriptions });
+    const listed = [...this.#subscriptions.values()];
+    const subscriptions = listed.map(({ id, objectPath, propertyPath }) => ({ id, objectPath, propertyPath }));
+    this.#answers.answer(() => {
+      this.#send({ subscriptions });
+      for (const subscription of listed) subscription.announced = true;
+    });
+  }
+
+  #sendError(error: string): void {
+    this.#answers.answer(() => this.#send({ error }));
   }
 
   #send(frame: ServerFrame): void {
     if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(frame));
   }
+}
+
+function pairKey(object: string, property: string): string {
+  return `${object}\u0000${property}`;
 }

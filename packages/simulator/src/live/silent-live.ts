@@ -1,0 +1,50 @@
+/** One `silentLive` rule as the control summary shows it. */
+export interface SilentLiveRule {
+  /** Matched, in any case, anywhere in a subscription's object expression. */
+  pattern: string;
+  /** Values of each pair fed after the rule was set, before the silence. */
+  afterValues: number;
+}
+
+interface Rule extends SilentLiveRule {
+  /** Values fed per (object, property) pair since the rule was set, over every socket. */
+  fed: Map<string, number>;
+}
+
+/**
+ * Subscriptions that are acknowledged but not fed, as some shipping builds do: a pair whose object matches a
+ * rule gets `afterValues` values, then none, whether it is subscribed again or on another socket (the fault is
+ * the server's, not the subscription's). Removing the rule feeds them again.
+ */
+export class SilentLive {
+  readonly #rules = new Map<string, Rule>();
+
+  /** Sets the rule for `pattern` afresh (its count starts again), or removes it. */
+  set(pattern: string, on: boolean, afterValues = 0): void {
+    const key = pattern.toLowerCase();
+    if (on) this.#rules.set(key, { pattern, afterValues, fed: new Map() });
+    else this.#rules.delete(key);
+  }
+
+  /** Whether a value of this pair may go out now; a value that may is counted against every rule it matches. */
+  feeds(object: string, property: string): boolean {
+    const matching = this.#matching(object);
+    const pair = `${object}\u0000${property}`;
+    if (matching.some((rule) => (rule.fed.get(pair) ?? 0) >= rule.afterValues)) return false;
+    for (const rule of matching) rule.fed.set(pair, (rule.fed.get(pair) ?? 0) + 1);
+    return true;
+  }
+
+  rules(): SilentLiveRule[] {
+    return [...this.#rules.values()].map(({ pattern, afterValues }) => ({ pattern, afterValues }));
+  }
+
+  clear(): void {
+    this.#rules.clear();
+  }
+
+  #matching(object: string): Rule[] {
+    const lower = object.toLowerCase();
+    return [...this.#rules.entries()].filter(([key]) => lower.includes(key)).map(([, rule]) => rule);
+  }
+}
