@@ -86,6 +86,23 @@ export class TimeoutError extends kind(StagelinkError, 'TimeoutError', 'STAGELIN
   }
 }
 
+/**
+ * The server sent an answer's headers, then the rest of it stopped arriving until the call's deadline: the machine
+ * is up (small answers come through), but large answers do not, as on a show network whose MTU differs between
+ * its two ends. Not a TimeoutError: the machine must not be shown as offline, and a TimeoutError means "nothing
+ * came back". Code that caught every call that ran out of time by `STAGELINK_ERR_TIMEOUT` also matches
+ * `STAGELINK_ERR_STALLED_ANSWER`.
+ */
+export class StalledAnswerError extends kind(StagelinkError, 'StalledAnswerError', 'STAGELINK_ERR_STALLED_ANSWER') {
+  constructor(
+    message: string,
+    readonly timeoutMs: number,
+    context?: RequestContext,
+  ) {
+    super(message, context);
+  }
+}
+
 /** The machine could not be reached (refused, reset, unknown host). */
 export class ConnectionError extends kind(StagelinkError, 'ConnectionError', 'STAGELINK_ERR_CONNECTION') {
   /** False when the request provably never left (refused, unknown host): resending it cannot repeat a cue. */

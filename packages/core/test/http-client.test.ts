@@ -9,10 +9,12 @@ import {
   MediaServer,
   NotFoundError,
   StagelinkError,
+  StalledAnswerError,
   StatusError,
   TimeoutError,
+  isUnreachable,
 } from '../src/index.js';
-import { json, ok, reset, silence, startScriptedServer, type ScriptedServer } from './support/scripted-server.js';
+import { json, ok, reset, silence, stallAfterHeaders, startScriptedServer, type ScriptedServer } from './support/scripted-server.js';
 
 const health = { status: ok, result: [] };
 let cleanup: (() => unknown)[] = [];
@@ -143,6 +145,31 @@ describe('deadlines and cancellation', () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(300);
     expect(server.received).toHaveLength(1);
+  });
+
+  it('tells an answer whose body stopped after its headers from no answer, within the call deadline, and keeps the link up', async () => {
+    const { server, ms } = await serverAnswering(stallAfterHeaders);
+    const started = performance.now();
+    const error = await ms.transport.transports({ timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(error).toBeInstanceOf(StalledAnswerError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'STAGELINK_ERR_STALLED_ANSWER', timeoutMs: 300, method: 'GET', url: `${server.url}/api/session/transport/transports` });
+    expect((error as Error).message).toMatch(/reachable, but large answers do not get through\. Check the show network's MTU/);
+    expect(isUnreachable(error)).toBe(false);
+    expect(ms.linkDown).toBeUndefined();
+    // Small answers still arrive, and the stalled read was not sent again.
+    await expect(ms.status.health()).resolves.toEqual([]);
+    expect(server.received.map((request) => request.url)).toEqual(['/api/session/transport/transports', '/api/session/status/health']);
+  });
+
+  it('gives TimeoutError, not a stalled answer, when the deadline passes in the back-off after an answer', async () => {
+    const busy = json(503, 'busy');
+    const { server } = await serverAnswering(busy, busy, busy, busy, busy, busy, busy, busy);
+    const patient = new MediaServer({ host: server.url, timeoutMs: 150, retries: 8 });
+    cleanup.push(() => patient.close());
+    const error = await patient.status.health().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
   });
 
   it('gives AbortedError when the caller aborts', async () => {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AbortedError, TimeoutError, type RequestContext } from '../errors.js';
+import { AbortedError, StalledAnswerError, TimeoutError, type RequestContext } from '../errors.js';
 
 /**
  * How one call ends early: its deadline (all retries included) or the caller's abort, whichever comes first.
@@ -10,6 +10,11 @@ import { AbortedError, TimeoutError, type RequestContext } from '../errors.js';
 export class CallDeadline extends EventEmitter<{ abort: [] }> {
   aborted = false;
   reason: Error | undefined;
+  /**
+   * True while an answer's headers have arrived and its body is being read: the deadline passing then means the
+   * body stopped (StalledAnswerError), not that nothing came back (TimeoutError).
+   */
+  receiving = false;
   readonly #timer: NodeJS.Timeout;
   readonly #callerSignal: AbortSignal | undefined;
   readonly #onCallerAbort: () => void;
@@ -18,7 +23,7 @@ export class CallDeadline extends EventEmitter<{ abort: [] }> {
     super();
     this.#callerSignal = callerSignal;
     this.#onCallerAbort = () => this.#abort(new AbortedError(`${context.method} ${context.url} was aborted by the caller.`, context));
-    this.#timer = setTimeout(() => this.#abort(new TimeoutError(timeoutMessage(context, timeoutMs), timeoutMs, context)), timeoutMs);
+    this.#timer = setTimeout(() => this.#abort(this.#timedOut(context, timeoutMs)), timeoutMs);
     if (callerSignal?.aborted) this.#onCallerAbort();
     else callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
   }
@@ -27,6 +32,15 @@ export class CallDeadline extends EventEmitter<{ abort: [] }> {
   clear(): void {
     clearTimeout(this.#timer);
     this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+  }
+
+  #timedOut(context: RequestContext, timeoutMs: number): Error {
+    if (!this.receiving) return new TimeoutError(timeoutMessage(context, timeoutMs), timeoutMs, context);
+    return new StalledAnswerError(
+      `${context.method} ${context.url} started to answer, but the rest of its answer did not arrive within ${timeoutMs} ms: the machine is reachable, but large answers do not get through. Check the show network's MTU: jumbo frames must be on for every switch and machine on the path, or off for all of them.`,
+      timeoutMs,
+      context,
+    );
   }
 
   #abort(reason: Error): void {

@@ -131,8 +131,13 @@ export class HttpClient {
       body: hasBody ? JSON.stringify(options.body) : null,
       signal: deadline,
     });
-    const text = await response.body.text();
-    return { status: response.statusCode, body: parseBody(text), context };
+    deadline.receiving = true;
+    try {
+      const text = await response.body.text();
+      return { status: response.statusCode, body: parseBody(text), context };
+    } finally {
+      deadline.receiving = false;
+    }
   }
 }
 

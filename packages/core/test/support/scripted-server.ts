@@ -55,3 +55,12 @@ export const silence: Reply = () => undefined;
 
 /** Drops the connection after reading the request: the client cannot know whether it was acted on. */
 export const reset: Reply = (req) => req.socket.destroy();
+
+/**
+ * Sends the headers and the first part of a JSON answer, then nothing more: what a show network with mismatched
+ * MTU does to answers larger than its smaller frame.
+ */
+export const stallAfterHeaders: Reply = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4000' });
+  res.write('{"status":{"code":0,"message":"","details":[]},"transports":[');
+};
