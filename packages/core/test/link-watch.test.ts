@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, MediaServer } from '../src/index.js';
+import { AbortedError, ConnectionError, MediaServer } from '../src/index.js';
 import { startScriptedServer, type ScriptedServer } from './support/scripted-server.js';
 
 describe('cues while the server does not answer', () => {
@@ -48,6 +48,17 @@ describe('cues while the server does not answer', () => {
     await client.status.health().catch(() => undefined);
     expect(back.received.map((request) => request.url)).toContain('/api/session/status/health');
     expect(client.linkDown).toBeUndefined();
+  });
+
+  it('stay refused after a call the caller aborted, which says nothing of the server', async () => {
+    const { client } = await afterRefusedCue({ retries: 0 });
+    const polled = new AbortController();
+    const poll = client.status.health({ signal: polled.signal });
+    polled.abort();
+    await expect(poll).rejects.toBeInstanceOf(AbortedError);
+    await expect(client.status.health({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortedError);
+    expect(client.linkDown?.reason).toMatch(/ECONNREFUSED/);
+    await expect(client.transport.play({ name: 'main' })).rejects.toThrow(/was not sent: the server has not answered since/);
   });
 
   it('can be sent anyway when the caller asks', async () => {

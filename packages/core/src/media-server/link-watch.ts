@@ -1,4 +1,4 @@
-import { ConnectionError, isUnreachable, reasonOf, type RequestContext } from '../errors.js';
+import { AbortedError, ClosedError, ConnectionError, isUnreachable, reasonOf, type RequestContext } from '../errors.js';
 
 /** Since when and why the server has not been answering. */
 export interface LinkDown {
@@ -24,8 +24,12 @@ export class LinkWatch {
     return this.#down;
   }
 
-  /** Records how a call ended: any answer means up; nothing back means down. */
+  /**
+   * Records how a call ended: any answer means up; nothing back means down. A call the caller aborted (the Stream
+   * Deck aborts its polls on a page change) or that the client's closing stopped says nothing of the server.
+   */
   observe(outcome: unknown): void {
+    if (outcome instanceof AbortedError || outcome instanceof ClosedError) return;
     if (outcome === undefined || !isUnreachable(outcome)) this.#down = undefined;
     else this.#down ??= { since: new Date(), reason: reasonOf(outcome) };
   }
