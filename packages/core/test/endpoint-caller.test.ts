@@ -1,6 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { HttpError, MediaServer, StatusError, UnexpectedAnswerError } from '../src/index.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { HttpClient } from '../src/http/http-client.js';
+import { endpoints } from '../src/media-server/catalogue.js';
+import { EndpointCaller, type DirectorCheck } from '../src/media-server/endpoint-caller.js';
+import { AbortedError, HttpError, MediaServer, StatusError, TimeoutError, UnexpectedAnswerError } from '../src/index.js';
 import { json, startScriptedServer, type Reply } from './support/scripted-server.js';
 
 /** A client of a server that answers with `replies`, both closed when the test ends. */
@@ -55,5 +59,57 @@ describe('answers that are not the API speaking (hardening)', () => {
   it('still takes hardware answers, which have no envelope, as they are', async () => {
     const ms = await clientOf([json(200, { message: 'ok' })]);
     await expect(ms.hardware.chassis.powerOn()).resolves.toEqual({ message: 'ok' });
+  });
+});
+
+describe('one deadline for a GO through a director follower, the director check included', () => {
+  const notTheDirector = json(200, { status: { code: 1, message: 'Not the director: ask DIRECTOR02', details: [] } });
+  const never = new Promise<never>(() => undefined);
+
+  /** A caller to a server that refuses the first cue as "not the director", following `director`. */
+  async function callerVia(director: DirectorCheck, timeoutMs: number) {
+    const server = await startScriptedServer([notTheDirector]);
+    const http = new HttpClient({ baseUrl: server.url, timeoutMs, retries: 0 });
+    onTestFinished(async () => {
+      await http.close();
+      await server.close();
+    });
+    const posts = () => server.received.filter((request) => request.method === 'POST').length;
+    return { caller: new EndpointCaller(http, director), posts };
+  }
+
+  /** Whether `call` settled within `ms`, and how. */
+  const settledWithin = (call: Promise<unknown>, ms: number) => Promise.race([call.then(() => 'resolved', (error: unknown) => error), delay(ms).then(() => 'still waiting')]);
+
+  it('does not resend a cue once its deadline has passed, however late the director check says the director moved', async () => {
+    const director: DirectorCheck = { ready: () => Promise.resolve(), check: () => delay(600).then(() => true) };
+    const { caller, posts } = await callerVia(director, 300);
+    await expect(caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } })).rejects.toBeInstanceOf(StatusError);
+    await delay(700);
+    expect(posts()).toBe(1);
+  });
+
+  it('still resends a refused cue to the new director when the check answers within the deadline', async () => {
+    const director: DirectorCheck = { ready: () => Promise.resolve(), check: () => delay(50).then(() => true) };
+    const { caller, posts } = await callerVia(director, 5000);
+    await caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } });
+    expect(posts()).toBe(2);
+  });
+
+  it('stops waiting for the director check the moment the caller aborts', async () => {
+    const { caller, posts } = await callerVia({ ready: () => Promise.resolve(), check: () => never }, 60_000);
+    const controller = new AbortController();
+    const call = caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } }, { signal: controller.signal });
+    await vi.waitFor(() => expect(posts()).toBe(1));
+    controller.abort();
+    expect(await settledWithin(call, 3000)).toBeInstanceOf(AbortedError);
+  });
+
+  it('counts the first search for the director within the deadline, and sends nothing when it does not end in time', async () => {
+    const { caller, posts } = await callerVia({ ready: () => never, check: () => never }, 300);
+    const failure = await settledWithin(caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } }), 3000);
+    expect(failure).toBeInstanceOf(TimeoutError);
+    expect((failure as Error).message).toMatch(/was not sent: the director of the session was still being looked for/);
+    expect(posts()).toBe(0);
   });
 });

@@ -91,6 +91,11 @@ export class HttpClient {
     }
   }
 
+  /** The deadline of a call that gives none of its own. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
   /** Closes the pool. Safe to call more than once: undici's Agent throws on a second close. */
   close(): Promise<void> {
     this.#closing ??= this.#agent.close();

@@ -1,5 +1,6 @@
 import type { DirectorFollower } from '../discovery/director-follower.js';
 import {
+  AbortedError,
   AuthError,
   ConfirmationRequiredError,
   ConflictError,
@@ -12,6 +13,7 @@ import {
   UnexpectedAnswerError,
   type RequestContext,
 } from '../errors.js';
+import { CallBudget } from '../http/call-budget.js';
 import type { HttpClient, HttpResponse, QueryValue } from '../http/http-client.js';
 import { pathSegment } from '../http/path-segment.js';
 import type { RequestOptions } from '../http/request-options.js';
@@ -40,14 +42,18 @@ export interface EndpointInput {
   params?: Record<string, string>;
 }
 
+/** What a call asks of the director follower: the first check, and a check now. */
+export type DirectorCheck = Pick<DirectorFollower, 'ready' | 'check'>;
+
 /**
  * Sends one catalogue endpoint and turns the answer into its result or a typed error. With a director
- * follower, a request the old director refused or never received goes once more to the new director.
+ * follower, a request the old director refused or never received goes once more to the new director, all within
+ * the call's one deadline and until its caller aborts.
  */
 export class EndpointCaller {
   constructor(
     private readonly http: HttpClient,
-    private readonly director?: DirectorFollower,
+    private readonly director?: DirectorCheck,
     private readonly link?: LinkWatch,
   ) {}
 
@@ -57,27 +63,39 @@ export class EndpointCaller {
         `${spec.method} ${spec.path} (${spec.summary}) was not sent: call it with { confirm: true } to confirm.`,
       );
     }
+    const context = () => ({ method: spec.method, url: this.http.baseUrl + fillPath(spec.path, input.params ?? {}) });
     // Before following the director: a cue refused here was never sent, and must be refused at once, not after
     // asking the session where its director went (the follower keeps checking that on its own).
-    if (options.failFast) await this.link?.clearForCue({ method: spec.method, url: this.http.baseUrl + fillPath(spec.path, input.params ?? {}) });
+    if (options.failFast) await this.link?.clearForCue(context());
     if (!this.director) return this.#send(spec, input, options);
-    await this.director.ready();
+    // One deadline for all of it: finding the director, the request, asking where the director went, a resend.
+    const timeoutMs = options.timeoutMs ?? this.http.timeoutMs;
+    const budget = new CallBudget(timeoutMs, options.signal);
+    const found = await budget.within(this.director.ready());
+    if ('interrupted' in found) throw notSentWhileFinding(context(), found.interrupted, timeoutMs);
     try {
-      return await this.#send<T>(spec, input, options);
+      return await this.#send<T>(spec, input, { ...options, timeoutMs: budget.remainingMs });
     } catch (error) {
-      if (!(await this.#directorMoved(spec, error))) throw error;
-      return this.#send(spec, input, options);
+      if (!(await this.#directorMoved(spec, error, budget, context()))) throw error;
+      return this.#send(spec, input, { ...options, timeoutMs: budget.remainingMs });
     }
   }
 
-  /** True when the director moved and the failed request is safe to send to the new one. */
-  async #directorMoved(spec: EndpointSpec, error: unknown): Promise<boolean> {
+  /**
+   * True when the director moved and the failed request is safe to send to the new one, with time left to send
+   * it. Asking the session where its director went counts against the call's deadline.
+   */
+  async #directorMoved(spec: EndpointSpec, error: unknown, budget: CallBudget, context: RequestContext): Promise<boolean> {
     const refusedBySession = error instanceof StatusError && spec.family === 'session';
     const unreachable = error instanceof ConnectionError || error instanceof TimeoutError;
     if (!this.director || !(refusedBySession || unreachable)) return false;
-    const moved = await this.director.check();
+    const checked = await budget.within(this.director.check());
+    if ('interrupted' in checked) {
+      if (checked.interrupted === 'aborted') throw abortedWhileFinding(context);
+      return false;
+    }
     const neverActedOn = refusedBySession || spec.method === 'GET' || (error instanceof ConnectionError && !error.mayHaveReachedServer);
-    return moved && neverActedOn;
+    return checked.value && neverActedOn && budget.remainingMs > 0;
   }
 
   async #send<T>(spec: EndpointSpec, input: EndpointInput, options: GuardedCallOptions): Promise<T> {
@@ -99,6 +117,19 @@ export class EndpointCaller {
     this.link?.observe(undefined);
     return resultOf<T>(spec, response);
   }
+}
+
+function notSentWhileFinding(context: RequestContext, why: 'deadline' | 'aborted', timeoutMs: number): TimeoutError | AbortedError {
+  if (why === 'aborted') return new AbortedError(`${context.method} ${context.url} was aborted by the caller before it was sent.`, context);
+  return new TimeoutError(
+    `${context.method} ${context.url} was not sent: the director of the session was still being looked for when its deadline of ${timeoutMs} ms passed. Check that the session's machines answer, or raise timeoutMs.`,
+    timeoutMs,
+    context,
+  );
+}
+
+function abortedWhileFinding(context: RequestContext): AbortedError {
+  return new AbortedError(`${context.method} ${context.url} was aborted by the caller while the director of the session was being looked for; it was not sent again.`, context);
 }
 
 function fillPath(path: string, params: Record<string, string>): string {
