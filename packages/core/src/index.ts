@@ -4,6 +4,7 @@ export type { TlsOptions } from './http/tls.js';
 export { originOf } from './http/host.js';
 export { MediaServer, type MediaServerOptions } from './media-server/media-server.js';
 export { discoverDirector, type DiscoverOptions, type DiscoveredDirector } from './discovery/discover.js';
+export { discoverMachines, type DiscoverMachinesOptions, type DiscoveredMachine } from './discovery/discover-machines.js';
 export type { DirectorChange } from './discovery/director-follower.js';
 export type { LinkDown } from './media-server/link-watch.js';
 export { CueLane, type CueLaneOptions, type CueSendOptions } from './media-server/cue-lane.js';

@@ -4,7 +4,18 @@
  * Applications need only `@stagelink/core`.
  */
 export { fullJitter } from './http/backoff.js';
-export { DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE, onMdnsSocketError } from './discovery/dnssd.js';
+export {
+  DIRECTOR_SERVICE_TYPE,
+  API_SERVICE_TYPE,
+  SHIPPING_DIRECTOR_SERVICE_TYPE,
+  HOST_SERVICE_TYPE,
+  HTTP_SERVICE_TYPE,
+  API_INSTANCE_NAME,
+  numberedInstance,
+  type DirectorTxt,
+  type HostTxt,
+} from './discovery/service-names.js';
+export { onMdnsSocketError } from './discovery/dnssd.js';
 export { parseTxtRecord } from './discovery/txt-record.js';
 export { API_DESCRIPTION_PATH } from './media-server/api-description.js';
 export { TRANSPORT_REF_COMMANDS } from './media-server/catalogue.js';

@@ -5,7 +5,10 @@ import { queryDirector, type HostMap } from './query.js';
 export interface DiscoverOptions {
   /** A machine of the session to ask first (default `localhost`). */
   host?: string;
-  /** Listen for DNS-SD announcements when the query finds nothing. */
+  /**
+   * Listen for DNS-SD announcements when the query finds nothing: the documents' names and the ones shipping
+   * builds announce (`_d3director._tcp` with the API as `d3api` of `_http._tcp`, on the port it announces).
+   */
   dnssd?: boolean;
   /** Multicast interface for DNS-SD, e.g. `127.0.0.1`. */
   dnssdInterface?: string;

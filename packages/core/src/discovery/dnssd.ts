@@ -1,11 +1,15 @@
 import type { EventEmitter } from 'node:events';
 import { Bonjour, type Service, type ServiceConfig } from 'bonjour-service';
 import { reasonOf } from '../errors.js';
+import { directorAmong, machinesAmong, type AnnouncedDirector, type AnnouncedMachine, type Announcement } from './announcements.js';
+import {
+  API_SERVICE_TYPE,
+  DIRECTOR_SERVICE_TYPE,
+  HOST_SERVICE_TYPE,
+  HTTP_SERVICE_TYPE,
+  SHIPPING_DIRECTOR_SERVICE_TYPE,
+} from './service-names.js';
 import { parseTxtRecord } from './txt-record.js';
-
-/** The spec's DNS-SD names: `_svcdirector._tcp.local.` and `_svcapi._http._tcp.local.` */
-export const DIRECTOR_SERVICE_TYPE = 'svcdirector';
-export const API_SERVICE_TYPE = 'svcapi._http';
 
 export interface DnssdOptions {
   /** How long to listen for announcements. */
@@ -15,64 +19,79 @@ export interface DnssdOptions {
   signal?: AbortSignal;
 }
 
-export interface DnssdDirector {
-  hostname: string;
-  url: string;
-  session?: string;
+/** Both vocabularies, always: a network may hold machines of either, and a director of one with an API of the other. */
+const SESSION_SERVICE_TYPES = [DIRECTOR_SERVICE_TYPE, API_SERVICE_TYPE, SHIPPING_DIRECTOR_SERVICE_TYPE, HOST_SERVICE_TYPE, HTTP_SERVICE_TYPE];
+
+/**
+ * Listens for a director (`_svcdirector._tcp` or `_d3director._tcp`) whose machine also announces its API
+ * (`_svcapi._http._tcp`, or `d3api` of `_http._tcp`). Resolves undefined when none answers in time; never throws
+ * for network trouble (mDNS socket errors are reported through `onProblem`).
+ */
+export async function browseDirector(options: DnssdOptions = {}, onProblem: (message: string) => void = () => undefined): Promise<AnnouncedDirector | undefined> {
+  const heard = await listen(options, onProblem, (sofar) => directorAmong(sofar)?.named === true);
+  return directorAmong(heard)?.director;
+}
+
+/** Lists the machines that announce themselves (`_d3host._tcp`) within the time given; never throws, as browseDirector. */
+export async function browseMachines(options: DnssdOptions = {}, onProblem: (message: string) => void = () => undefined): Promise<AnnouncedMachine[]> {
+  return machinesAmong(await listen(options, onProblem, () => false));
 }
 
 /**
- * Listens for a director (`_svcdirector._tcp`, session in its TXT record) and the API server of the same
- * host (`_svcapi._http._tcp`). Resolves undefined when none answers in time; never throws for network
- * trouble (mDNS socket errors are reported through `onProblem`).
+ * Listens for the session's announcements until `enough` is satisfied with what was heard, the time is up, the
+ * signal aborts or the mDNS socket fails; resolves with everything heard by then.
  */
-export function browseDirector(options: DnssdOptions = {}, onProblem: (message: string) => void = () => undefined): Promise<DnssdDirector | undefined> {
+function listen(options: DnssdOptions, onProblem: (message: string) => void, enough: (heard: Announcement[]) => boolean): Promise<Announcement[]> {
   // Passed on to multicast-dns; bonjour-service's types name only the service fields. Binding the wildcard
   // address is what lets a socket whose interface is 127.0.0.1 receive the multicast answers.
   const bonjourOptions = (options.interface ? { interface: options.interface, bind: '0.0.0.0' } : {}) as Partial<ServiceConfig>;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (director: DnssdDirector | undefined): void => {
+    const timer = setTimeout(() => finish(), options.timeoutMs ?? 3000);
+    const browsers: { type: string; browser: ReturnType<Bonjour['find']> }[] = [];
+    const heard = (): Announcement[] => browsers.flatMap(({ type, browser }) => browser.services.map((service) => announcementOf(type, service)));
+    const finish = (): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      options.signal?.removeEventListener('abort', finish);
+      const all = heard();
       bonjour.destroy();
-      resolve(director);
+      resolve(all);
     };
-    const onAbort = (): void => finish(undefined);
     const onError = (error: unknown): void => {
-      onProblem(`DNS-SD: ${reasonOf(error)}`);
-      finish(undefined);
+      finish();
+      try {
+        onProblem(`DNS-SD: ${reasonOf(error)}`);
+      } catch {
+        // The caller's own listener failing must not become an uncaught error of the mDNS socket.
+      }
     };
     const bonjour = new Bonjour(bonjourOptions, onError);
     onMdnsSocketError(bonjour, onError);
-    const directors: Service[] = [];
-    const apis: Service[] = [];
-    const match = (): void => {
-      for (const director of directors) {
-        const api = apis.find((candidate) => candidate.host === director.host);
-        if (api) finish(describe(director, api));
-      }
+    const check = (): void => {
+      if (!settled && enough(heard())) finish();
     };
-    bonjour.find({ type: DIRECTOR_SERVICE_TYPE }, (service) => (directors.push(service), match()));
-    bonjour.find({ type: API_SERVICE_TYPE }, (service) => (apis.push(service), match()));
-    const timer = setTimeout(() => finish(undefined), options.timeoutMs ?? 3000);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    for (const type of SESSION_SERVICE_TYPES) {
+      const browser = bonjour.find({ type }, check);
+      browser.on('srv-update', check).on('txt-update', check);
+      browsers.push({ type, browser });
+    }
+    options.signal?.addEventListener('abort', finish, { once: true });
+    if (options.signal?.aborted) finish();
   });
 }
 
-function describe(director: Service, api: Service): DnssdDirector {
-  const txt = parseTxtRecord((director as Service & { rawTxt?: unknown }).rawTxt);
-  const session = typeof txt.session === 'string' ? txt.session : undefined;
-  const host = addressOf(api);
-  return { hostname: director.host, url: `http://${host.includes(':') ? `[${host}]` : host}:${api.port}`, ...(session ? { session } : {}) };
-}
-
-/** The SRV target when it is an address already; otherwise the first IPv4 address announced. */
-function addressOf(service: Service): string {
-  if (/^[\d.]+$/.test(service.host)) return service.host;
-  return service.addresses?.find((address) => /^[\d.]+$/.test(address)) ?? service.host;
+function announcementOf(type: string, service: Service): Announcement {
+  return {
+    type,
+    instance: service.name,
+    target: service.host,
+    port: service.port,
+    addresses: service.addresses ?? [],
+    from: service.referer?.address,
+    txt: parseTxtRecord((service as Service & { rawTxt?: unknown }).rawTxt),
+  };
 }
 
 /**
