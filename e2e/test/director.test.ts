@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, discoverDirector, livePresets, MediaServer, StatusError, type DirectorChange, type LiveStatus } from '@stagelink/core';
+import { ConnectionError, discoverDirector, discoverMachines, livePresets, MediaServer, StatusError, type DirectorChange, type LiveStatus } from '@stagelink/core';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 import { control, eventually } from './support/simulator.js';
 
@@ -10,7 +10,7 @@ afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
-async function session(options: { dnssd?: boolean } = {}): Promise<Simulator> {
+async function session(options: { dnssd?: boolean; dialect?: 'spec' | 'r34' } = {}): Promise<Simulator> {
   const sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, seed: 3, ...options });
   open.push(sim);
   hosts = hostsOf(sim);
@@ -67,6 +67,31 @@ describe('director discovery', () => {
     // The announcement names the director's address (an r34 director's machine name would not resolve here).
     expect(found).toMatchObject({ url: machine(sim, 'director').url, solo: false, via: 'dnssd' });
     expect(found.session).toBe(sim.state.project.projectPath);
+  });
+
+  it.skipIf(!loopbackMulticast)('finds a director announced only under the shipping names, at its API port, with its session', async () => {
+    const sim = await session({ dnssd: true, dialect: 'r34' });
+    const found = await discoverDirector({ host: '127.0.0.1:9', dnssd: true, dnssdInterface: '127.0.0.1', timeoutMs: 5000 });
+    // The port is the one `d3api` announces; the name the one `_d3host` announces for the director's address.
+    expect(found).toEqual({ hostname: 'DIRECTOR01', url: machine(sim, 'director').url, session: sim.state.project.projectPath, solo: false, via: 'dnssd' });
+  });
+
+  it.skipIf(!loopbackMulticast)('lists the machines a shipping session announces, each once, with its role, version and API url', async () => {
+    const sim = await session({ dnssd: true, dialect: 'r34' });
+    const problems: string[] = [];
+    const machines = await discoverMachines({ dnssdInterface: '127.0.0.1', timeoutMs: 2000, onProblem: (problem) => problems.push(problem) });
+    const { major, minor, hotfix, revision } = sim.state.project.version;
+    const expected = sim.machines().map(({ hostname, role, url }) => ({
+      hostname,
+      role,
+      url,
+      version: `${major}.${minor}.${hotfix}.${revision}`,
+      project: sim.state.project.projectPath,
+      branch: `r${major}.${minor}`,
+    }));
+    // The director announces its API on two interfaces (`d3api`, `d3api (2)`): still one machine.
+    expect(machines).toEqual([...expected].sort((a, b) => a.hostname.localeCompare(b.hostname)));
+    expect(problems).toEqual([]);
   });
 
   it('reports a DNS-SD port held by another program as a problem, not a crash', async (context) => {

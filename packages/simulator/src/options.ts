@@ -39,7 +39,10 @@ export interface SimulatorOptions {
   log?: LogSink;
   /** Time source of the session model, for tests that move time by hand. */
   clock?: Clock;
-  /** Announce the director over DNS-SD, on loopback only (`_svcdirector._tcp`, `_svcapi._http._tcp`). */
+  /**
+   * Announce the session over DNS-SD, on loopback only, with the dialect's names: the documents' `_svcdirector._tcp`
+   * and `_svcapi._http._tcp`, or r34's `_d3director._tcp`, `_d3host._tcp` and `d3api` of `_http._tcp`.
+   */
   dnssd?: boolean;
 }
 

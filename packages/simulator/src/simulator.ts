@@ -1,6 +1,7 @@
 import { ControlPanel } from './control.js';
 import { registerCoreActions } from './control-actions.js';
-import { DirectorAnnouncer } from './dnssd/announcer.js';
+import { sessionToAnnounce } from './dnssd/announcements.js';
+import { SessionAnnouncer } from './dnssd/announcer.js';
 import { startDriveService, type DriveService } from './drive/drive-service.js';
 import { Faults } from './faults.js';
 import { startHttpServer } from './http-server.js';
@@ -66,7 +67,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const shutdown = new AbortController();
   // Reads the state through `state`, which reset replaces.
   const live = new LiveUpdateServer(liveWorld(resolved.dialect, () => state), resolved.seed);
-  const announcer = options.dnssd ? new DirectorAnnouncer((message) => log({ event: 'error', message })) : undefined;
+  const announcer = options.dnssd ? new SessionAnnouncer(resolved.dialect, (message) => log({ event: 'error', message })) : undefined;
   const target = {
     faults,
     get state() {
@@ -86,12 +87,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     resolved.scenario === 'session'
       ? await startSessionMachines(resolved.port, { ...app, live, onDirectorMoved: () => announce() })
       : await startSingleMachine(resolved, app, live);
-  // Announced by an address where the dialect's machine names do not resolve (no shipping build announces itself).
-  const announce = (): void => {
-    const director = state.machines.local.hostname;
-    const reachable = state.words.hostnames ? (state.addressOf(director) ?? director) : director;
-    announcer?.announce({ hostname: reachable, port: servers.port, session: state.project.projectPath });
-  };
+  const announce = (): void => announcer?.announce(sessionToAnnounce(state, servers.port, servers.machines()));
   announce();
   const drive = await startDriveService({ host: resolved.host, port: resolved.drivePort, seed: resolved.seed }).catch(async (error: unknown) => {
     await servers.close();
