@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { livePresets, type LiveStatus } from '../src/index.js';
 import { LiveClient } from '../src/live/live-client.js';
+import type { SubscribeFrame, UnsubscribeFrame } from '../src/live/protocol.js';
+import { silentLogger } from '../src/http/logger.js';
 import { startLiveServer } from './support/live-server.js';
 
 const open: { close(): Promise<void> | void }[] = [];
@@ -27,5 +29,59 @@ describe('LiveClient', () => {
     await vi.waitFor(() => expect(statuses).toContain('online'));
     expect(warnings.join('\n')).toContain('no machine of the session answered');
     expect(unhandled).toEqual([]);
+  });
+});
+
+/** A live-update server that lists every subscription and feeds it only while `feeding` is on. */
+async function startQuietServer() {
+  const { WebSocketServer } = await import('ws');
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise<void>((resolve) => wss.once('listening', resolve));
+  const state = { feeding: false, subscribes: 0, unsubscribes: 0 };
+  let nextId = 0;
+  wss.on('connection', (ws) => {
+    const listed = new Map<number, { objectPath: string; propertyPath: string }>();
+    const list = () => ws.send(JSON.stringify({ subscriptions: [...listed].map(([id, pair]) => ({ id, ...pair })) }));
+    const feed = setInterval(() => {
+      if (state.feeding) ws.send(JSON.stringify({ valuesChanged: [...listed.keys()].map((id) => ({ id, value: 60 })) }));
+    }, 20);
+    ws.on('close', () => clearInterval(feed));
+    ws.on('message', (data: Buffer) => {
+      const frame = JSON.parse(data.toString('utf8')) as Partial<SubscribeFrame & UnsubscribeFrame>;
+      if (frame.subscribe) {
+        state.subscribes++;
+        listed.set(nextId++, { objectPath: frame.subscribe.object, propertyPath: frame.subscribe.properties[0] ?? '' });
+      }
+      if (frame.unsubscribe) {
+        state.unsubscribes++;
+        if ('ids' in frame.unsubscribe) for (const id of frame.unsubscribe.ids) listed.delete(id);
+      }
+      list();
+    });
+  });
+  const { port } = wss.address() as { port: number };
+  return { origin: `http://127.0.0.1:${port}`, state, close: () => new Promise<void>((resolve) => wss.close(() => resolve())) };
+}
+
+describe('LiveClient staleness', () => {
+  const quick = { silenceMinMs: 100, answerWaitMs: 150, probeBaseMs: 100, probeCapMs: 200 };
+
+  it('tells a subscription stale while its values stopped and the socket stayed up, and live again with values', async () => {
+    const server = await startQuietServer();
+    open.push(server);
+    const live = new LiveClient(() => server.origin, quick, silentLogger);
+    open.push(live);
+    const linkStatuses: string[] = [];
+    live.on('status', (status) => linkStatuses.push(status));
+    const statuses: LiveStatus[] = [];
+    const subscription = live.subscribe(livePresets.localFps(), () => undefined, { onStatus: (status) => statuses.push(status) });
+
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('stale'), { timeout: 5000 });
+    expect(subscription.status).toBe('stale');
+    server.state.feeding = true;
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('online'), { timeout: 5000 });
+    expect(statuses).toEqual(['connecting', 'online', 'stale', 'online']);
+    expect(linkStatuses).not.toContain('stale');
+    expect(server.state.subscribes - server.state.unsubscribes).toBe(1);
   });
 });

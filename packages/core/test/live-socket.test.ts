@@ -77,3 +77,27 @@ describe('LiveSocket reconnects', () => {
     expectNextAttemptAfter(99);
   });
 });
+
+describe('LiveSocket listeners', () => {
+  it('keeps reconnecting when the listener told of a drop throws', async () => {
+    const server = await startLiveServer();
+    let attempts = 0;
+    const problems: string[] = [];
+    const socket = new LiveSocket(() => (attempts++, server.url), { ...DEFAULT_LIVE_TIMING, reconnectBaseMs: 10, reconnectCapMs: 20 }, {
+      onOpen: () => undefined,
+      onClose: () => {
+        throw new Error('a host listener broke');
+      },
+      onFrame: () => undefined,
+      onProblem: (problem) => problems.push(problem.message),
+    }, silentLogger);
+    try {
+      socket.start();
+      await vi.waitFor(() => expect(attempts).toBeGreaterThanOrEqual(3), { timeout: 5000 });
+      expect(problems[0]).toContain('a host listener broke');
+    } finally {
+      await socket.stop();
+      await server.close();
+    }
+  });
+});

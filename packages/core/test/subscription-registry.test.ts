@@ -9,21 +9,21 @@ const PROPERTY = 'object.seriesAverage("Actual", 1)';
 function consumer(intervalMs = 100) {
   const values: LiveValue[] = [];
   const errors: LiveUpdateError[] = [];
-  const it: Consumer = { intervalMs, lastDelivery: -Infinity, onValue: (v) => values.push(v), onError: (e) => errors.push(e) };
-  return { it, values, errors };
+  const stale: boolean[] = [];
+  const it: Consumer = { intervalMs, onValue: (v) => values.push(v), onError: (e) => errors.push(e), onStale: (s) => stale.push(s) };
+  return { it, values, errors, stale };
 }
 
 describe('SubscriptionRegistry', () => {
   let sent: ClientFrame[];
-  let now: number;
   let registry: SubscriptionRegistry;
-  const problems: LiveUpdateError[] = [];
+  let problems: LiveUpdateError[];
 
   beforeEach(() => {
     vi.useFakeTimers();
     sent = [];
-    now = 0;
-    registry = new SubscriptionRegistry({ send: (f) => (sent.push(f), true), isOpen: () => true, now: () => now, onProblem: (p) => problems.push(p) });
+    problems = [];
+    registry = new SubscriptionRegistry({ send: (f) => (sent.push(f), true), isOpen: () => true, now: () => Date.now(), onProblem: (p) => problems.push(p) });
   });
   afterEach(() => {
     registry.dispose();
@@ -73,7 +73,7 @@ describe('SubscriptionRegistry', () => {
     expect(sent).toHaveLength(2);
   });
 
-  it('remakes the server subscription when a faster consumer arrives, and thins values for the slower one', () => {
+  it('remakes the server subscription when a faster consumer arrives, and paces values for the slower one', () => {
     const slow = consumer(300);
     const fast = consumer(100);
     registry.add(OBJECT, PROPERTY, slow.it);
@@ -84,11 +84,27 @@ describe('SubscriptionRegistry', () => {
     expect(sent[2]).toMatchObject({ subscribe: { configuration: { updateFrequencyMs: 100 } } });
     list([2, OBJECT, PROPERTY]);
     for (let i = 0; i < 6; i++) {
-      now = i * 100;
       registry.onFrame({ valuesChanged: [{ id: 2, value: i }] });
+      vi.advanceTimersByTime(100);
     }
     expect(fast.values.map((v) => v.value)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(slow.values.map((v) => v.value)).toEqual([0, 3]);
+    // At most one value per interval (less 10 % slack), the newest when each interval ends: it ends on the latest.
+    expect(slow.values.map((v) => v.value)).toEqual([0, 2, 5]);
+  });
+
+  it('hands a slower consumer the latest value when the server sends nothing after it', () => {
+    const fast = consumer(100);
+    const slow = consumer(1000);
+    registry.add(OBJECT, PROPERTY, fast.it);
+    registry.add(OBJECT, PROPERTY, slow.it);
+    list([0, OBJECT, PROPERTY]);
+    registry.onFrame({ valuesChanged: [{ id: 0, value: 0.5 }] });
+    vi.advanceTimersByTime(40);
+    registry.onFrame({ valuesChanged: [{ id: 0, value: 0.7 }] });
+    expect(slow.values.map((v) => v.value)).toEqual([0.5]);
+    vi.advanceTimersByTime(2500);
+    expect(slow.values.map((v) => v.value)).toEqual([0.5, 0.7]);
+    expect(fast.values.map((v) => v.value)).toEqual([0.5, 0.7]);
   });
 
   it('gives a refused subscription to its consumers and retries an object that is not loaded yet', () => {
@@ -96,7 +112,7 @@ describe('SubscriptionRegistry', () => {
     registry.add(OBJECT, PROPERTY, a.it);
     registry.onFrame({ error: `Unable to subscribe to ${OBJECT} / ${PROPERTY} - Unable to find object` });
     expect(a.errors[0]?.message).toContain('Unable to find object');
-    vi.advanceTimersByTime(11_000);
+    vi.advanceTimersByTime(1500);
     expect(sent.filter((f) => 'subscribe' in f)).toHaveLength(2);
   });
 
@@ -208,6 +224,206 @@ describe('SubscriptionRegistry', () => {
       registry.onOpen();
       list([4, OBJECT, PROPERTY]);
       expect(sent.filter((f) => 'set' in f)).toEqual([]);
+    });
+  });
+  describe('answers matched by what they name, on a director that answers late', () => {
+    const MISSING = 'subsystem:MonitoringManager.findRemoteMonitor("NOSUCHMONITOR:d3", "fps")';
+
+    it('fails the pair an error names, not the subscribe in flight when it arrives', () => {
+      const missing = consumer();
+      const fps = consumer();
+      registry.add(MISSING, PROPERTY, missing.it);
+      registry.add(OBJECT, PROPERTY, fps.it);
+      vi.advanceTimersByTime(FRAME_SPACING_MS); // no answer yet: the FPS subscribe goes out
+      expect(sent).toHaveLength(2);
+      registry.onFrame({ error: `Unable to subscribe to ${MISSING} / ${PROPERTY} - NoSuchMonitor` });
+      expect(fps.errors).toEqual([]);
+      expect(missing.errors[0]?.message).toContain('NoSuchMonitor');
+      list([3, OBJECT, PROPERTY]);
+      registry.onFrame({ valuesChanged: [{ id: 3, value: 59.94 }] });
+      expect(fps.values.map((v) => v.value)).toEqual([59.94]);
+    });
+
+    it('matches an object whose own text holds " / " and " - " by the whole pair, the longest first', () => {
+      const odd = 'subsystem:Tricky.find("a / b - c")';
+      const short = consumer();
+      const long = consumer();
+      registry.add('subsystem:Tricky.find("a', PROPERTY, short.it);
+      registry.add(odd, PROPERTY, long.it);
+      registry.onFrame({ error: `Unable to subscribe to ${odd} / ${PROPERTY} - Invalid property` });
+      expect(long.errors).toHaveLength(1);
+      expect(short.errors).toEqual([]);
+    });
+
+    it('blames an error that names no pair only when exactly one subscribe awaits its answer', () => {
+      const a = consumer();
+      const b = consumer();
+      registry.add(OBJECT, PROPERTY, a.it);
+      registry.onFrame({ error: 'Unable to subscribe: something went wrong' });
+      expect(a.errors).toHaveLength(1);
+      registry.add(OBJECT, 'object.first()', consumer().it);
+      registry.add(OBJECT, 'object.second()', b.it);
+      vi.advanceTimersByTime(FRAME_SPACING_MS);
+      registry.onFrame({ error: 'Unable to subscribe: something went wrong' });
+      expect(b.errors).toEqual([]);
+      expect(problems.at(-1)?.message).toContain('something went wrong');
+    });
+
+    it('activates a pair from a list that comes after the next subscribe went out', () => {
+      const first = consumer();
+      const second = consumer();
+      registry.add(OBJECT, PROPERTY, first.it);
+      registry.add(OBJECT, 'object.other()', second.it);
+      vi.advanceTimersByTime(FRAME_SPACING_MS);
+      list([1, OBJECT, PROPERTY]);
+      list([1, OBJECT, PROPERTY], [2, OBJECT, 'object.other()']);
+      registry.onFrame({ valuesChanged: [{ id: 1, value: 'a' }, { id: 2, value: 'b' }] });
+      expect(first.values.map((v) => v.value)).toEqual(['a']);
+      expect(second.values.map((v) => v.value)).toEqual(['b']);
+    });
+
+    it('never fails the next subscribe for a refused write', () => {
+      const written = consumer();
+      const next = consumer();
+      registry.add(OBJECT, PROPERTY, written.it);
+      void registry.write(OBJECT, PROPERTY, 0.5);
+      list([0, OBJECT, PROPERTY]);
+      registry.add(OBJECT, 'object.next()', next.it);
+      registry.onFrame({ error: `Unable to set ${OBJECT} / ${PROPERTY} - read-only property` });
+      registry.onFrame({ error: 'Unable to set: no subscription with id 9' });
+      expect(next.errors).toEqual([]);
+      expect(written.errors).toEqual([]);
+      expect(problems.map((p) => p.message).join('\n')).toContain(`refused a write of ${PROPERTY} on ${OBJECT}`);
+    });
+
+    it('does not hand a pair back an id it unsubscribed when a late list still holds it', () => {
+      const fast = consumer(100);
+      registry.add(OBJECT, PROPERTY, consumer(300).it);
+      list([1, OBJECT, PROPERTY]);
+      registry.add(OBJECT, PROPERTY, fast.it); // remade: unsubscribe 1, subscribe again
+      vi.advanceTimersByTime(FRAME_SPACING_MS);
+      list([1, OBJECT, PROPERTY]); // late: from before the unsubscribe
+      registry.onFrame({ valuesChanged: [{ id: 1, value: 'old' }] });
+      list();
+      list([2, OBJECT, PROPERTY]);
+      registry.onFrame({ valuesChanged: [{ id: 2, value: 'new' }] });
+      expect(fast.values.map((v) => v.value)).toEqual(['new']);
+    });
+
+    it('follows a pair the server renumbered and subscribes again one it dropped', () => {
+      const a = consumer();
+      const b = consumer();
+      registry.add(OBJECT, PROPERTY, a.it);
+      list([1, OBJECT, PROPERTY]);
+      registry.add(OBJECT, 'object.other()', b.it);
+      list([7, OBJECT, PROPERTY], [2, OBJECT, 'object.other()']);
+      registry.onFrame({ valuesChanged: [{ id: 7, value: 'renumbered' }] });
+      expect(a.values.map((v) => v.value)).toEqual(['renumbered']);
+      list([7, OBJECT, PROPERTY]);
+      expect(sent.at(-1)).toMatchObject({ subscribe: { object: OBJECT, properties: ['object.other()'] } });
+    });
+  });
+
+  describe('silence', () => {
+    const subscribes = () => sent.filter((f) => 'subscribe' in f).length;
+    const unsubscribes = () => sent.filter((f) => 'unsubscribe' in f).length;
+
+    it('probes a pair that went quiet and reports nothing when the probe brings the current value', () => {
+      const a = consumer();
+      registry.add(OBJECT, PROPERTY, a.it);
+      list([0, OBJECT, PROPERTY]);
+      for (let second = 0; second < 30; second++) {
+        const before = subscribes();
+        vi.advanceTimersByTime(1000);
+        if (subscribes() > before) {
+          list([second + 1, OBJECT, PROPERTY]);
+          registry.onFrame({ valuesChanged: [{ id: second + 1, value: 0.5 }] }); // a brightness: the same value
+        }
+      }
+      expect(a.stale).toEqual([]);
+      expect(subscribes()).toBeGreaterThan(3);
+      expect(subscribes() - unsubscribes()).toBe(1); // one server subscription, whatever the probes
+    });
+
+    it('reports a pair stale when its probe brings nothing, and live with the next value', () => {
+      const a = consumer();
+      registry.add(OBJECT, PROPERTY, a.it);
+      list([0, OBJECT, PROPERTY]);
+      registry.onFrame({ valuesChanged: [{ id: 0, value: 60 }] });
+      vi.advanceTimersByTime(5000);
+      expect(sent.slice(-1)).toEqual([{ unsubscribe: { ids: [0] } }]);
+      list();
+      list([1, OBJECT, PROPERTY]);
+      expect(a.stale).toEqual([]);
+      vi.advanceTimersByTime(5000);
+      expect(a.stale).toEqual([true]);
+      vi.advanceTimersByTime(60_000);
+      expect(a.stale).toEqual([true]);
+      list([5, OBJECT, PROPERTY]); // a later probe is answered
+      registry.onFrame({ valuesChanged: [{ id: 5, value: 59.94 }] });
+      expect(a.stale).toEqual([true, false]);
+      expect(a.values.map((v) => v.value)).toEqual([60, 59.94]);
+    });
+
+    it('keeps probing a stale pair on a growing pause', () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      list([0, OBJECT, PROPERTY]);
+      const times: number[] = [];
+      let last = subscribes();
+      for (let t = 0; t < 120_000; t += 500) {
+        vi.advanceTimersByTime(500);
+        if (subscribes() > last) times.push(t + 500);
+        last = subscribes();
+      }
+      const gaps = times.slice(1).map((time, i) => time - (times[i] as number));
+      expect(gaps.length).toBeGreaterThan(3);
+      expect(gaps[1]).toBeGreaterThan(gaps[0] as number);
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(20_000);
+    });
+
+    it('asks again for a pair whose id never came and reports it stale', () => {
+      const a = consumer();
+      registry.add(OBJECT, PROPERTY, a.it);
+      vi.advanceTimersByTime(5000);
+      expect(a.stale).toEqual([true]);
+      vi.advanceTimersByTime(5000);
+      expect(subscribes()).toBe(2);
+      list([4, OBJECT, PROPERTY]);
+      registry.onFrame({ valuesChanged: [{ id: 4, value: 1 }] });
+      expect(a.stale).toEqual([true, false]);
+    });
+
+    it('tells a consumer joining a stale pair that it is stale', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      vi.advanceTimersByTime(5000);
+      const late = consumer();
+      registry.add(OBJECT, PROPERTY, late.it);
+      await Promise.resolve();
+      expect(late.stale).toEqual([true]);
+    });
+  });
+
+  describe('writes held for an id', () => {
+    it('fails a write whose subscription gets no id within the bound, unsent', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      const written = registry.write(OBJECT, PROPERTY, 0.5);
+      const outcome = expect(written).rejects.toThrow(/did not confirm the subscription within 2000 ms/);
+      vi.advanceTimersByTime(2000);
+      await outcome;
+      list([0, OBJECT, PROPERTY]);
+      expect(sent.filter((f) => 'set' in f)).toEqual([]);
+    });
+
+    it('subscribes a pair a write waits on before the others after a reconnect', () => {
+      for (const property of ['object.a()', 'object.b()', 'object.c()', PROPERTY]) registry.add(OBJECT, property, consumer().it);
+      registry.onClose();
+      registry.onOpen();
+      void registry.write(OBJECT, PROPERTY, 1).catch(() => undefined);
+      const subscribed = sent.slice(-2).map((f) => ('subscribe' in f ? f.subscribe.properties[0] : undefined));
+      list([9, OBJECT, 'object.a()']);
+      const next = sent.at(-1);
+      expect(subscribed[1]).toBe('object.a()');
+      expect(next).toMatchObject({ subscribe: { properties: [PROPERTY] } });
     });
   });
 });

@@ -3,15 +3,28 @@ import { ClosedError, LiveUpdateError, reasonOf } from '../errors.js';
 import type { Logger } from '../http/logger.js';
 import { livePresets, type LiveRequest } from './presets.js';
 import { LIVE_UPDATE_PATH } from './protocol.js';
-import { DEFAULT_LIVE_TIMING, LiveSocket, type LiveSocketTiming, type LiveStatus } from './live-socket.js';
+import { DEFAULT_LIVE_TIMING, LiveSocket, type LinkStatus, type LiveSocketTiming } from './live-socket.js';
+import type { LivenessTiming } from './liveness.js';
 import { subscribeFirstKnown, subscribeRemoteMonitor, type Subscriber } from './resolved-requests.js';
+import { Staleness } from './staleness.js';
 import { SubscriptionRegistry, type Consumer, type LiveValue } from './subscription-registry.js';
 import type { TlsOptions } from '../http/tls.js';
 
+/**
+ * One subscription's state: the link's (`connecting`, `online`, `offline`), or `stale` while the link is up but
+ * this subscription's values stopped and asking again brought none. `offline` means no link to the server;
+ * `stale` is this value only.
+ */
+export type LiveStatus = LinkStatus | 'stale';
+
+/** The socket's timing and when a subscription counts as silent (docs/api-notes.md, "Live update"). */
+export type LiveTiming = LiveSocketTiming & LivenessTiming;
+
 export interface LiveSubscribeOptions {
   /**
-   * Told the current status right after subscribing, `offline` the moment the stream drops (so nothing shows a
-   * stale value as live), and `online` again.
+   * Told the current status right after subscribing, `offline` the moment the stream drops, `stale` when this
+   * subscription's values stopped while the stream stayed up (so nothing shows a stale value as live), and
+   * `online` again.
    */
   onStatus?(status: LiveStatus): void;
   /** A refused subscription or a property that failed to evaluate. */
@@ -25,7 +38,7 @@ export class LiveSubscription {
   #closed = false;
 
   constructor(
-    private readonly client: LiveClient,
+    private readonly readStatus: () => LiveStatus,
     private readonly release: () => void,
     private readonly writer: (value: unknown, property?: string) => Promise<void>,
   ) {}
@@ -42,7 +55,7 @@ export class LiveSubscription {
   }
 
   get status(): LiveStatus {
-    return this.#closed ? 'offline' : this.client.status;
+    return this.#closed ? 'offline' : this.readStatus();
   }
 
   get closed(): boolean {
@@ -57,7 +70,8 @@ export class LiveSubscription {
 }
 
 interface LiveClientEvents {
-  status: [LiveStatus];
+  /** The link's status: never `stale`, which is a subscription's own. */
+  status: [LinkStatus];
   /** A problem no subscription owns: a malformed frame, an unattributed server error. */
   problem: [LiveUpdateError];
 }
@@ -71,8 +85,8 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
   readonly #socket: LiveSocket;
   readonly #registry: SubscriptionRegistry;
   readonly #subscriptions = new Set<LiveSubscription>();
-  readonly #statusListeners = new Set<(status: LiveStatus) => void>();
-  #status: LiveStatus = 'offline';
+  readonly #statusListeners = new Set<() => void>();
+  #status: LinkStatus = 'offline';
   #closed = false;
 
   /**
@@ -81,7 +95,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
    */
   constructor(
     origin: () => string,
-    timing: Partial<LiveSocketTiming>,
+    timing: Partial<LiveTiming>,
     private readonly logger: Logger,
     private readonly originKnown: () => Promise<void> = () => Promise.resolve(),
     tls?: TlsOptions,
@@ -105,10 +119,11 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
       isOpen: () => this.#socket.isOpen,
       now: () => performance.now(),
       onProblem: (problem) => this.#problem(problem),
-    });
+    }, timing);
   }
 
-  get status(): LiveStatus {
+  /** The link's status; a subscription's own `status` can also be `stale`. */
+  get status(): LinkStatus {
     return this.#status;
   }
 
@@ -116,20 +131,32 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     if (this.#closed) throw new ClosedError('This media-server client is closed: create a new one to subscribe.');
     checkRequest(request);
     const onError = (error: LiveUpdateError): void => this.#safely(() => options.onError?.(error));
-    const plain: Subscriber = { subscribe: (each, onEach, onEachError) => this.#subscribeToPair(each, onEach, onEachError) };
+    const staleness = new Staleness(() => tellStatus());
+    const plain: Subscriber = { subscribe: (each, onEach, onEachError) => this.#subscribeToPair(each, onEach, onEachError, staleness) };
     const { remoteMonitor, otherObjects } = request;
     const handle = remoteMonitor
       ? subscribeRemoteMonitor(plain, { ...request, remoteMonitor }, onValue, onError)
       : otherObjects?.length
         ? subscribeFirstKnown(plain, { ...request, otherObjects }, onValue, onError)
-        : this.#subscribeToPair(request, onValue, onError);
-    return this.#withStatus(handle, options);
+        : this.#subscribeToPair(request, onValue, onError, staleness);
+    const { subscription, tellStatus } = this.#withStatus(handle, options, staleness);
+    return subscription;
   }
 
   /** Subscribes one object's properties as the request names them. */
-  #subscribeToPair(request: LiveRequest, onValue: (value: LiveValue) => void, onError: (error: LiveUpdateError) => void): LiveSubscription {
+  #subscribeToPair(request: LiveRequest, onValue: (value: LiveValue) => void, onError: (error: LiveUpdateError) => void, staleness: Staleness): LiveSubscription {
     const { object, properties, intervalMs } = checkRequest(request);
-    const consumer: Consumer = { intervalMs, lastDelivery: -Infinity, onValue: (value) => this.#safely(() => onValue(value)), onError };
+    const stalePairs = new Set<string>();
+    const consumer: Consumer = {
+      intervalMs,
+      onValue: (value) => this.#safely(() => onValue(value)),
+      onError,
+      onStale: (stale, pair) => {
+        if (stale) stalePairs.add(pair);
+        else stalePairs.delete(pair);
+        staleness.mark(pair, stale);
+      },
+    };
     const write = (value: unknown, property?: string): Promise<void> => {
       const target = property ?? (properties.length === 1 ? properties[0] : undefined);
       if (target === undefined || !properties.includes(target)) {
@@ -139,8 +166,9 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     };
     const subscription = this.#track(() => {
       for (const property of properties) this.#registry.remove(object, property, consumer);
+      staleness.release([...stalePairs]);
       if (this.#registry.size === 0) this.#goIdle();
-    }, write);
+    }, write, () => this.#status);
     for (const property of properties) this.#registry.add(object, property, consumer);
     if (!this.#socket.isStarted) {
       this.#setStatus('connecting');
@@ -149,8 +177,8 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     return subscription;
   }
 
-  #track(release: () => void, write: (value: unknown, property?: string) => Promise<void>): LiveSubscription {
-    const subscription = new LiveSubscription(this, () => {
+  #track(release: () => void, write: (value: unknown, property?: string) => Promise<void>, readStatus: () => LiveStatus): LiveSubscription {
+    const subscription = new LiveSubscription(readStatus, () => {
       this.#subscriptions.delete(subscription);
       release();
     }, write);
@@ -158,19 +186,30 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     return subscription;
   }
 
-  /** The consumer's own subscription: told the status now and on every change, released with what it holds. */
-  #withStatus(handle: Pick<LiveSubscription, 'close' | 'set'>, options: LiveSubscribeOptions): LiveSubscription {
-    const onStatus = (status: LiveStatus): void => this.#safely(() => options.onStatus?.(status));
-    this.#statusListeners.add(onStatus);
+  /**
+   * The consumer's own subscription: its status is the link's, or `stale` while the link is up and one of its
+   * pairs is; told now and on every change, released with what it holds.
+   */
+  #withStatus(handle: Pick<LiveSubscription, 'close' | 'set'>, options: LiveSubscribeOptions, staleness: Staleness) {
+    const status = (): LiveStatus => (this.#status === 'online' && staleness.isStale ? 'stale' : this.#status);
+    let told: LiveStatus | undefined;
+    const tellStatus = (): void => {
+      if (subscription.closed || told === undefined || status() === told) return;
+      told = status();
+      this.#safely(() => options.onStatus?.(told as LiveStatus));
+    };
+    this.#statusListeners.add(tellStatus);
     const subscription = this.#track(() => {
-      this.#statusListeners.delete(onStatus);
+      this.#statusListeners.delete(tellStatus);
       handle.close();
-    }, (value, property) => handle.set(value, property));
+    }, (value, property) => handle.set(value, property), status);
     // A consumer joining a shared socket learns where it stands without waiting for the next change.
     queueMicrotask(() => {
-      if (!subscription.closed) onStatus(this.#status);
+      if (subscription.closed) return;
+      told = status();
+      this.#safely(() => options.onStatus?.(told as LiveStatus));
     });
-    return subscription;
+    return { subscription, tellStatus };
   }
 
   /** Closes every subscription and the socket; resolves when the socket is gone. */
@@ -205,11 +244,12 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     });
   }
 
-  #setStatus(status: LiveStatus): void {
+  #setStatus(status: LinkStatus): void {
     if (status === this.#status) return;
     this.#status = status;
-    this.emit('status', status);
-    for (const listener of this.#statusListeners) listener(status);
+    // One listener that throws must not keep the others from hearing of it.
+    for (const listener of this.listeners('status')) this.#safely(() => listener.call(this, status));
+    for (const listener of this.#statusListeners) listener();
   }
 
   #problem(problem: LiveUpdateError): void {

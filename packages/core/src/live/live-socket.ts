@@ -6,10 +6,10 @@ import { ReconnectBackoff } from './reconnect-backoff.js';
 import type { TlsOptions } from '../http/tls.js';
 
 /**
- * `connecting` while a first connection is made; after that a value is either live (`online`) or not
- * (`offline`, also when nothing is subscribed).
+ * The link's state: `connecting` while a first connection is made; after that the socket is either up
+ * (`online`) or not (`offline`, also when nothing is subscribed).
  */
-export type LiveStatus = 'connecting' | 'online' | 'offline';
+export type LinkStatus = 'connecting' | 'online' | 'offline';
 
 export interface LiveSocketTiming {
   /** A server can accept TCP while starting up and never answer the upgrade. */
@@ -103,7 +103,7 @@ export class LiveSocket {
     ws.on('open', () => {
       this.#backoff.opened();
       this.#startHeartbeat(ws, () => alive, (value) => (alive = value));
-      this.handlers.onOpen();
+      this.#notify(() => this.handlers.onOpen());
     });
     ws.on('pong', () => (alive = true));
     ws.on('message', (data: WebSocket.RawData) => {
@@ -154,8 +154,18 @@ export class LiveSocket {
     if (this.#ws !== ws) return;
     clearInterval(this.#heartbeatTimer);
     this.#ws = undefined;
-    this.handlers.onClose();
+    // Scheduled before anyone is told: a listener that throws must not stop the reconnect for good.
     if (this.#started) this.#scheduleReconnect();
+    this.#notify(() => this.handlers.onClose());
+  }
+
+  /** A handler that throws inside a socket event would be an uncaught exception: it ends the host process. */
+  #notify(handler: () => void): void {
+    try {
+      handler();
+    } catch (error) {
+      this.handlers.onProblem(new LiveUpdateError(`The live-update stream of ${this.url()} could not tell its listeners (${reasonOf(error)}).`));
+    }
   }
 
   #scheduleReconnect(): void {

@@ -1,5 +1,8 @@
 import { LiveUpdateError } from '../errors.js';
 import { fullJitter } from '../http/backoff.js';
+import { DeliveryPace } from './delivery-pace.js';
+import { idNamedIn, isObjectNotLoaded, isWriteRefusal, pairNamedIn } from './error-attribution.js';
+import { DEFAULT_LIVENESS_TIMING, probePauseMs, silenceWindowMs, type LivenessTiming } from './liveness.js';
 import { isPropertyError, type ClientFrame, type ServerFrame, type SubscriptionEntry, type ValueChange } from './protocol.js';
 
 export interface LiveValue {
@@ -12,8 +15,8 @@ export interface Consumer {
   intervalMs: number;
   onValue(value: LiveValue): void;
   onError(error: LiveUpdateError): void;
-  /** Time of the last value handed over, for consumers slower than the server subscription. */
-  lastDelivery: number;
+  /** The pair's values stopped and a probe brought none (true), or values came again (false). */
+  onStale(stale: boolean, pair: string): void;
 }
 
 /** One server subscription: the server keys them by the exact (object, property) strings. */
@@ -21,7 +24,7 @@ interface Pair {
   key: string;
   object: string;
   property: string;
-  consumers: Set<Consumer>;
+  consumers: Map<Consumer, DeliveryPace>;
   id?: number;
   /** The interval the server subscription was made with; it cannot be changed, only remade. */
   serverIntervalMs?: number;
@@ -30,8 +33,12 @@ interface Pair {
   error?: LiveUpdateError;
   /** The server's latest value on this subscription, for consumers that join it afterwards. */
   latest?: { value: unknown } | { error: LiveUpdateError };
-  /** Every consumer left while the subscribe was in flight: unsubscribe as soon as the id is known. */
-  orphaned?: boolean;
+  /** Values stopped and the last probe brought none; cleared by the next value. */
+  stale: boolean;
+  /** Probes (or asks for a missing id) that brought nothing since the last value. */
+  probes: number;
+  /** Fires when the pair has shown no sign of life for as long as it may. */
+  lifeTimer?: NodeJS.Timeout;
   retries: number;
   retryTimer?: NodeJS.Timeout;
   /** Writes waiting for the server's id for this pair. */
@@ -42,6 +49,7 @@ interface PendingWrite {
   value: unknown;
   sent(): void;
   failed(error: LiveUpdateError): void;
+  timer: NodeJS.Timeout;
 }
 
 type Operation = { kind: 'subscribe'; pair: Pair } | { kind: 'unsubscribe'; id: number };
@@ -60,85 +68,105 @@ export const FRAME_SPACING_MS = 250;
 const NOT_LOADED_RETRY_BASE_MS = 500;
 const NOT_LOADED_RETRY_CAP_MS = 10_000;
 
+const keyOf = (object: string, property: string): string => `${object}\u0000${property}`;
+
 /**
  * Maps consumers onto server subscriptions: identical (object, property) pairs share one, reference-counted;
- * the fastest interval asked for wins and slower consumers are thinned out; every pair is subscribed again
- * after a reconnect. Knows the protocol (docs/api-notes.md, "Live update"), not the socket.
+ * the fastest interval asked for wins and slower consumers are paced, ending on the latest value; every pair is
+ * subscribed again after a reconnect. Answers are matched to pairs by what they name, never by timing, and a pair
+ * that goes quiet is probed and, when the probe brings nothing, reported stale. Knows the protocol
+ * (docs/api-notes.md, "Live update"), not the socket.
  */
 export class SubscriptionRegistry {
   readonly #pairs = new Map<string, Pair>();
   readonly #byId = new Map<number, Pair>();
-  readonly #awaitingId = new Set<Pair>();
+  /** Pairs whose consumers all left while their subscribe was in flight: unsubscribed once their id is known. */
+  readonly #orphans = new Map<string, Pair>();
+  /**
+   * Ids this client unsubscribed that the server may still list: a list answered late can predate the
+   * unsubscribe, and must not hand such an id back to a pair. Forgotten once a list no longer holds them.
+   */
+  readonly #retiredIds = new Set<number>();
   #queue: Operation[] = [];
   #inFlight: Operation | undefined;
   #spacingTimer: NodeJS.Timeout | undefined;
+  readonly #timing: LivenessTiming;
 
-  constructor(private readonly wire: RegistryWire) {}
+  constructor(
+    private readonly wire: RegistryWire,
+    timing: Partial<LivenessTiming> = {},
+  ) {
+    this.#timing = { ...DEFAULT_LIVENESS_TIMING, ...timing };
+  }
 
   get size(): number {
     return this.#pairs.size;
   }
 
   add(object: string, property: string, consumer: Consumer): void {
-    const key = `${object}\u0000${property}`;
-    let pair = this.#pairs.get(key);
-    if (!pair) {
-      pair = { key, object, property, consumers: new Set(), state: 'queued', retries: 0, writes: [] };
+    const key = keyOf(object, property);
+    const pace = new DeliveryPace(consumer.intervalMs, () => this.wire.now());
+    const existing = this.#pairs.get(key) ?? this.#adoptOrphan(key);
+    if (!existing) {
+      const pair: Pair = { key, object, property, consumers: new Map([[consumer, pace]]), state: 'queued', stale: false, probes: 0, retries: 0, writes: [] };
       this.#pairs.set(key, pair);
-      pair.consumers.add(consumer);
       this.#enqueue({ kind: 'subscribe', pair });
       return;
     }
-    pair.consumers.add(consumer);
-    if (pair.state === 'active') {
-      this.#ensureRate(pair);
-      this.#giveLatest(pair, consumer);
+    existing.consumers.set(consumer, pace);
+    if (existing.state === 'active') {
+      this.#ensureRate(existing);
+      this.#giveLatest(existing, consumer);
     }
-    if (pair.state === 'failed') this.#tellLateJoiner(pair, consumer);
+    if (existing.state === 'failed') this.#tellLateJoiner(existing, consumer);
+    if (existing.stale) this.#tellStale(existing, consumer);
   }
 
   /**
    * Writes a value through the pair's server subscription: at once when the server has given its id, else as soon
-   * as it does. Rejects when the pair is not watched, failed, or the stream is down: a write is never kept
-   * for a later connection, where it would land late.
+   * as it does, within `heldWriteMs`. Rejects when the pair is not watched, failed, the stream is down or the id
+   * does not come in time: a write is never kept for later, where it would land late.
    */
   write(object: string, property: string, value: unknown): Promise<void> {
-    const pair = this.#pairs.get(`${object}\u0000${property}`);
+    const pair = this.#pairs.get(keyOf(object, property));
     const where = `${property} on ${object}`;
     if (!pair) return Promise.reject(new LiveUpdateError(`${where} is not watched by this client: subscribe to it before writing.`));
     if (pair.state === 'failed') return Promise.reject(new LiveUpdateError(`${where} cannot be written: ${pair.error?.message ?? 'the server refused it'}`));
+    if (pair.state !== 'active' && !this.wire.isOpen()) return Promise.reject(writeError(pair, 'the live-update stream is not connected'));
     return new Promise((sent, failed) => {
-      pair.writes.push({ value, sent, failed });
+      const timer = setTimeout(() => {
+        pair.writes = pair.writes.filter((write) => write.timer !== timer);
+        failed(writeError(pair, `the server did not confirm the subscription within ${this.#timing.heldWriteMs} ms, so it was not sent`));
+      }, this.#timing.heldWriteMs);
+      pair.writes.push({ value, sent, failed, timer });
       if (pair.state === 'active') this.#flushWrites(pair);
-      else if (!this.wire.isOpen()) this.#failWrites(pair, 'the live-update stream is not connected');
+      else this.#hurry(pair);
     });
   }
 
   remove(object: string, property: string, consumer: Consumer): void {
-    const key = `${object}\u0000${property}`;
+    const key = keyOf(object, property);
     const pair = this.#pairs.get(key);
-    if (!pair?.consumers.delete(consumer) || pair.consumers.size > 0) return;
+    const pace = pair?.consumers.get(consumer);
+    if (!pair || !pace) return;
+    pace.cancel();
+    pair.consumers.delete(consumer);
+    if (pair.consumers.size > 0) return;
     this.#pairs.delete(key);
-    clearTimeout(pair.retryTimer);
+    this.#quiet(pair);
     this.#failWrites(pair, 'its last subscription closed');
     if (pair.state === 'active' && pair.id !== undefined) {
-      this.#byId.delete(pair.id);
-      this.#enqueue({ kind: 'unsubscribe', id: pair.id });
+      this.#unsubscribe(pair.id);
     } else if (pair.state === 'sent') {
-      pair.orphaned = true;
-    } else {
-      this.#queue = this.#queue.filter((op) => !(op.kind === 'subscribe' && op.pair === pair));
+      this.#orphans.set(key, pair);
     }
+    this.#queue = this.#queue.filter((op) => !(op.kind === 'subscribe' && op.pair === pair));
   }
 
   /** A new socket: the server knows nothing, subscribe everything again. */
   onOpen(): void {
     this.#forgetServerState();
-    for (const pair of this.#pairs.values()) {
-      pair.state = 'queued';
-      pair.latest = undefined;
-      this.#enqueue({ kind: 'subscribe', pair });
-    }
+    for (const pair of this.#pairs.values()) this.#requeue(pair);
   }
 
   onClose(): void {
@@ -160,18 +188,55 @@ export class SubscriptionRegistry {
   }
 
   #forgetServerState(): void {
-    for (const pair of this.#pairs.values()) this.#failWrites(pair, 'the live-update stream dropped');
+    for (const pair of this.#pairs.values()) {
+      this.#failWrites(pair, 'the live-update stream dropped');
+      this.#quiet(pair);
+      // The link's own status says offline now; a stale mark would outlive it into the next connection.
+      this.#setStale(pair, false);
+      pair.probes = 0;
+    }
     clearTimeout(this.#spacingTimer);
     this.#spacingTimer = undefined;
     this.#queue = [];
     this.#inFlight = undefined;
     this.#byId.clear();
-    this.#awaitingId.clear();
+    this.#orphans.clear();
+    this.#retiredIds.clear();
+  }
+
+  /** Stops what waits on the server for this pair: its life timer and the values paced for its consumers. */
+  #quiet(pair: Pair): void {
+    clearTimeout(pair.lifeTimer);
+    pair.lifeTimer = undefined;
+    for (const pace of pair.consumers.values()) pace.cancel();
+  }
+
+  #adoptOrphan(key: string): Pair | undefined {
+    const orphan = this.#orphans.get(key);
+    if (!orphan) return undefined;
+    this.#orphans.delete(key);
+    this.#pairs.set(key, orphan);
+    return orphan;
+  }
+
+  #unsubscribe(id: number): void {
+    this.#byId.delete(id);
+    this.#retiredIds.add(id);
+    this.#enqueue({ kind: 'unsubscribe', id });
   }
 
   #enqueue(op: Operation): void {
     this.#queue.push(op);
     this.#sendNext();
+  }
+
+  /** A write waits on this pair's subscribe: send it before the other pairs queued after a reconnect. */
+  #hurry(pair: Pair): void {
+    const index = this.#queue.findIndex((op) => op.kind === 'subscribe' && op.pair === pair);
+    if (index <= 0) return;
+    const [op] = this.#queue.splice(index, 1) as [Operation];
+    const firstSubscribe = this.#queue.findIndex((each) => each.kind === 'subscribe');
+    this.#queue.splice(firstSubscribe === -1 ? this.#queue.length : firstSubscribe, 0, op);
   }
 
   #sendNext(): void {
@@ -185,7 +250,7 @@ export class SubscriptionRegistry {
     this.#inFlight = op;
     if (op.kind === 'subscribe') {
       op.pair.state = 'sent';
-      this.#awaitingId.add(op.pair);
+      this.#expectLife(op.pair, this.#timing.answerWaitMs);
     }
     this.#spacingTimer = setTimeout(() => this.#completeInFlight(), FRAME_SPACING_MS);
   }
@@ -206,25 +271,41 @@ export class SubscriptionRegistry {
     this.#sendNext();
   }
 
+  /** The FULL list of this socket's subscriptions: every pair is matched by its key, whatever was asked last. */
   #onSubscriptions(entries: SubscriptionEntry[]): void {
-    const idByKey = new Map(entries.map((entry) => [`${entry.objectPath}\u0000${entry.propertyPath}`, entry.id]));
-    for (const pair of this.#awaitingId) {
-      const id = idByKey.get(pair.key);
+    const listed = new Set(entries.map((entry) => entry.id));
+    for (const id of this.#retiredIds) if (!listed.has(id)) this.#retiredIds.delete(id);
+    const current = entries.filter((entry) => !this.#retiredIds.has(entry.id));
+    const idByKey = new Map(current.map((entry) => [keyOf(entry.objectPath, entry.propertyPath), entry.id]));
+    for (const [key, orphan] of this.#orphans) {
+      const id = idByKey.get(key);
       if (id === undefined) continue;
-      this.#awaitingId.delete(pair);
-      this.#activate(pair, id);
+      this.#orphans.delete(key);
+      this.#quiet(orphan);
+      this.#unsubscribe(id);
+    }
+    for (const pair of this.#pairs.values()) {
+      const id = idByKey.get(pair.key);
+      if (pair.state === 'active') this.#checkActive(pair, id);
+      else if (id !== undefined && pair.state !== 'queued') this.#activate(pair, id);
     }
     this.#completeInFlight();
   }
 
+  /** A pair the server dropped or renumbered without closing the socket must not stay active on a dead id. */
+  #checkActive(pair: Pair, listedId: number | undefined): void {
+    if (listedId === pair.id) return;
+    if (pair.id !== undefined) this.#byId.delete(pair.id);
+    if (listedId === undefined) return this.#requeue(pair);
+    pair.id = listedId;
+    this.#byId.set(listedId, pair);
+  }
+
   #activate(pair: Pair, id: number): void {
     pair.id = id;
-    if (pair.orphaned) {
-      this.#enqueue({ kind: 'unsubscribe', id });
-      return;
-    }
     pair.state = 'active';
     pair.retries = 0;
+    pair.error = undefined;
     this.#byId.set(id, pair);
     this.#ensureRate(pair);
     this.#flushWrites(pair);
@@ -233,76 +314,158 @@ export class SubscriptionRegistry {
   #flushWrites(pair: Pair): void {
     if (pair.id === undefined || pair.writes.length === 0) return;
     const writes = pair.writes.splice(0);
+    for (const write of writes) clearTimeout(write.timer);
     const frame: ClientFrame = { set: writes.map(({ value }) => ({ id: pair.id as number, value })) };
     if (!this.wire.send(frame)) {
-      pair.writes.unshift(...writes);
-      this.#failWrites(pair, 'the live-update stream is not connected');
+      const error = writeError(pair, 'the live-update stream is not connected');
+      for (const write of writes) write.failed(error);
       return;
     }
     for (const write of writes) write.sent();
   }
 
   #failWrites(pair: Pair, reason: string): void {
-    const error = new LiveUpdateError(`${pair.property} on ${pair.object} was not written: ${reason}.`);
-    for (const write of pair.writes.splice(0)) write.failed(error);
+    const error = writeError(pair, reason);
+    for (const write of pair.writes.splice(0)) {
+      clearTimeout(write.timer);
+      write.failed(error);
+    }
   }
 
   /** The server cannot change a pair's interval: remake it when a faster consumer arrives. */
   #ensureRate(pair: Pair): void {
     if (pair.id === undefined || pair.serverIntervalMs === undefined) return;
     if (this.#fastestInterval(pair) >= pair.serverIntervalMs) return;
-    this.#byId.delete(pair.id);
+    this.#subscribeAgain(pair);
+  }
+
+  /** Unsubscribes the pair's server subscription, if it has one, and subscribes it again. */
+  #subscribeAgain(pair: Pair): void {
+    if (pair.state === 'active' && pair.id !== undefined) this.#unsubscribe(pair.id);
+    this.#requeue(pair);
+  }
+
+  #requeue(pair: Pair): void {
     pair.state = 'queued';
     pair.latest = undefined;
-    this.#enqueue({ kind: 'unsubscribe', id: pair.id });
     this.#enqueue({ kind: 'subscribe', pair });
   }
 
   #fastestInterval(pair: Pair): number {
-    return Math.min(...[...pair.consumers].map((consumer) => consumer.intervalMs));
+    return Math.min(...[...pair.consumers.keys()].map((consumer) => consumer.intervalMs));
   }
 
-  #onValues(changes: NonNullable<ServerFrame['valuesChanged']>): void {
-    const now = this.wire.now();
+  #onValues(changes: ValueChange[]): void {
     for (const change of changes) {
       const pair = this.#byId.get(change.id);
       if (!pair) continue;
+      this.#sawLife(pair);
       if (isPropertyError(change.value)) {
         const error = new LiveUpdateError(`${pair.property} on ${pair.object} failed: ${change.value.errorType}: ${change.value.message}`);
         pair.latest = { error };
-        for (const consumer of pair.consumers) consumer.onError(error);
+        for (const consumer of pair.consumers.keys()) consumer.onError(error);
         continue;
       }
       pair.latest = { value: change.value };
-      for (const consumer of pair.consumers) this.#deliver(pair, consumer, change.value, now);
+      for (const consumer of pair.consumers.keys()) this.#deliver(pair, consumer);
     }
   }
 
-  #deliver(pair: Pair, consumer: Consumer, value: unknown, now: number): void {
-    const slower = consumer.intervalMs > (pair.serverIntervalMs ?? 0);
-    // 10 % slack so a consumer at 250 ms fed every 100 ms gets every third value, not every fourth.
-    if (slower && now - consumer.lastDelivery < consumer.intervalMs * 0.9) return;
-    consumer.lastDelivery = now;
-    consumer.onValue({ object: pair.object, property: pair.property, value });
+  /** Hands the pair's latest value over, now or at the end of a slower consumer's interval. */
+  #deliver(pair: Pair, consumer: Consumer): void {
+    pair.consumers.get(consumer)?.offer(pair.serverIntervalMs ?? 0, () => {
+      const latest = pair.latest;
+      if (latest && 'value' in latest && pair.consumers.has(consumer)) {
+        consumer.onValue({ object: pair.object, property: pair.property, value: latest.value });
+      }
+    });
   }
 
-  /** Errors carry no request id: with one request in flight, it is that one's. */
-  #onError(message: string): void {
-    const op = this.#inFlight;
-    if (op?.kind !== 'subscribe') {
-      this.wire.onProblem(new LiveUpdateError(`The live-update server reported: ${message}`));
-      this.#completeInFlight();
+  /** A value (or a property error, which the server sends on every interval) proves the subscription is fed. */
+  #sawLife(pair: Pair): void {
+    pair.probes = 0;
+    this.#setStale(pair, false);
+    this.#expectLife(pair, silenceWindowMs(pair.serverIntervalMs ?? 0, this.#timing));
+  }
+
+  #expectLife(pair: Pair, withinMs: number): void {
+    clearTimeout(pair.lifeTimer);
+    pair.lifeTimer = setTimeout(() => this.#noLife(pair), withinMs);
+  }
+
+  /**
+   * Nothing came in time. After a value: the pair went quiet, which a value that does not change also does, so
+   * ask again (the server answers a subscribe with the current value). After a subscribe: nothing came of it, so
+   * its consumers are told stale, and it is asked again after a pause that grows.
+   */
+  #noLife(pair: Pair): void {
+    pair.lifeTimer = undefined;
+    if (this.#pairs.get(pair.key) !== pair || pair.state === 'failed' || !this.wire.isOpen()) return;
+    if (pair.state === 'active' && pair.probes === 0 && !pair.stale) {
+      pair.probes = 1;
+      this.#subscribeAgain(pair);
       return;
     }
-    const pair = op.pair;
-    this.#awaitingId.delete(pair);
+    this.#setStale(pair, true);
+    pair.lifeTimer = setTimeout(() => {
+      pair.lifeTimer = undefined;
+      if (this.#pairs.get(pair.key) !== pair || pair.state === 'failed' || !this.wire.isOpen()) return;
+      pair.probes++;
+      if (pair.state === 'queued') return this.#expectLife(pair, this.#timing.answerWaitMs);
+      this.#subscribeAgain(pair);
+    }, probePauseMs(pair.probes - 1, this.#timing));
+  }
+
+  #setStale(pair: Pair, stale: boolean): void {
+    if (pair.stale === stale) return;
+    pair.stale = stale;
+    for (const consumer of pair.consumers.keys()) consumer.onStale(stale, pair.key);
+  }
+
+  /**
+   * An error frame carries no request id. It is applied to the pair it names, else to the subscription id it
+   * names, else, only when exactly one subscribe awaits its answer, to that one; anything else is the
+   * connection's problem. A refused write never fails a subscription.
+   */
+  #onError(message: string): void {
+    const id = idNamedIn(message);
+    const named = pairNamedIn(message, [...this.#pairs.values(), ...this.#orphans.values()]) ?? this.#pairWithId(id);
+    if (isWriteRefusal(message)) {
+      const where = named ? ` of ${named.property} on ${named.object}` : '';
+      this.wire.onProblem(new LiveUpdateError(`The live-update server refused a write${where}: ${message}`));
+      if (named?.state === 'active' && /no subscription/i.test(message)) this.#subscribeAgain(named);
+    } else {
+      // An id that no pair holds any more (one this client unsubscribed) is not about a subscribe in flight.
+      const pair = named ?? (id === undefined ? this.#onlyAwaiting() : undefined);
+      if (pair) this.#fail(pair, message);
+      else this.wire.onProblem(new LiveUpdateError(`The live-update server reported: ${message}`));
+    }
+    const inFlight = this.#inFlight;
+    if (!named || inFlight?.kind !== 'subscribe' || inFlight.pair === named) this.#completeInFlight();
+  }
+
+  #pairWithId(id: number | undefined): Pair | undefined {
+    return id === undefined ? undefined : this.#byId.get(id);
+  }
+
+  #onlyAwaiting(): Pair | undefined {
+    const awaiting = [...this.#pairs.values()].filter((pair) => pair.state === 'sent');
+    return awaiting.length === 1 ? awaiting[0] : undefined;
+  }
+
+  #fail(pair: Pair, message: string): void {
+    if (this.#orphans.get(pair.key) === pair) {
+      this.#orphans.delete(pair.key);
+      return;
+    }
+    if (pair.id !== undefined) this.#byId.delete(pair.id);
+    this.#quiet(pair);
+    this.#setStale(pair, false);
     pair.state = 'failed';
     pair.error = new LiveUpdateError(`Could not watch ${pair.property} on ${pair.object}: ${message}`);
     this.#failWrites(pair, message);
-    for (const consumer of pair.consumers) consumer.onError(pair.error);
-    // The project may still be loading: that object will exist soon.
-    if (/unable to find object/i.test(message) && !pair.orphaned) this.#retryLater(pair);
-    this.#completeInFlight();
+    for (const consumer of pair.consumers.keys()) consumer.onError(pair.error);
+    if (isObjectNotLoaded(message)) this.#retryLater(pair);
   }
 
   /**
@@ -316,7 +479,7 @@ export class SubscriptionRegistry {
     queueMicrotask(() => {
       if (pair.latest !== latest || !pair.consumers.has(consumer)) return;
       if ('error' in latest) consumer.onError(latest.error);
-      else this.#deliver(pair, consumer, latest.value, this.wire.now());
+      else this.#deliver(pair, consumer);
     });
   }
 
@@ -327,14 +490,23 @@ export class SubscriptionRegistry {
     });
   }
 
+  #tellStale(pair: Pair, consumer: Consumer): void {
+    queueMicrotask(() => {
+      if (pair.stale && pair.consumers.has(consumer)) consumer.onStale(true, pair.key);
+    });
+  }
+
   #retryLater(pair: Pair): void {
+    clearTimeout(pair.retryTimer);
     const delay = NOT_LOADED_RETRY_BASE_MS + fullJitter(pair.retries++, NOT_LOADED_RETRY_BASE_MS, NOT_LOADED_RETRY_CAP_MS);
     pair.retryTimer = setTimeout(() => {
-      if (this.#pairs.get(pair.key) !== pair || pair.state !== 'failed') return;
-      pair.state = 'queued';
-      this.#enqueue({ kind: 'subscribe', pair });
+      if (this.#pairs.get(pair.key) === pair && pair.state === 'failed') this.#requeue(pair);
     }, delay);
   }
+}
+
+function writeError(pair: Pair, reason: string): LiveUpdateError {
+  return new LiveUpdateError(`${pair.property} on ${pair.object} was not written: ${reason}.`);
 }
 
 function isSubscriptionEntry(entry: unknown): entry is SubscriptionEntry {

@@ -24,7 +24,8 @@ import { StatusApi } from './status.js';
 import { SystemApi } from './system.js';
 import { TransportApi } from './transport.js';
 import { LiveClient } from '../live/live-client.js';
-import type { LiveSocketTiming } from '../live/live-socket.js';
+import type { LiveTiming } from '../live/live-client.js';
+import { DEFAULT_LIVENESS_TIMING } from '../live/liveness.js';
 
 /**
  * How long a cue waits, while the server is known down, for the server to answer one question: a director on
@@ -40,8 +41,11 @@ export interface MediaServerOptions {
   /** Retries of a retryable failure (default 2). */
   retries?: number;
   logger?: Logger;
-  /** Live-update timing: connect timeout, heartbeat and reconnect back-off. */
-  live?: Partial<LiveSocketTiming>;
+  /**
+   * Live-update timing: connect timeout, heartbeat, reconnect back-off, and when a quiet subscription is asked
+   * again and reported stale.
+   */
+  live?: Partial<LiveTiming>;
   /**
    * Send every request to the director of the session, found from `host`, and follow it when the role
    * moves to another machine (default false). Hardware requests then also go to the director.
@@ -123,7 +127,9 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.hardware = this.#smc ?? new HardwareApi(api, logger);
     this.#api = api;
     const director = this.#director;
-    this.live = new LiveClient(() => this.origin, options.live ?? {}, logger, director ? () => director.ready() : undefined, options.tls);
+    // A write held for its subscription's id fails within the call's deadline when that is the shorter.
+    const live = { heldWriteMs: Math.min(DEFAULT_LIVENESS_TIMING.heldWriteMs, options.timeoutMs ?? Infinity), ...options.live };
+    this.live = new LiveClient(() => this.origin, live, logger, director ? () => director.ready() : undefined, options.tls);
     // A dropped stream is often the first sign that the director went away.
     if (this.#director) this.live.on('status', (status) => status === 'offline' && void this.#director?.check());
   }
