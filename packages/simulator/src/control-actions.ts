@@ -1,6 +1,7 @@
 import type { ControlPanel } from './control.js';
-import { MAX_LATENCY_MS, optionalWholeNumber, wholeNumber } from './control-params.js';
+import { MAX_LATENCY_MS, optionalWholeNumber, requestPath, wholeNumber } from './control-params.js';
 import type { Faults } from './faults.js';
+import { MAX_BODY_BYTES } from './http-server.js';
 import type { SessionState } from './state/session-state.js';
 
 export interface ControlTarget {
@@ -10,7 +11,10 @@ export interface ControlTarget {
   reset(): void;
 }
 
-/** The media-server port's own actions: status, latency, failNext, login, reset, projectOption and selectTransport. */
+/**
+ * The media-server port's own actions: status, latency, failNext, login, reset, projectOption, selectTransport,
+ * stallBody and slowAnswer.
+ */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
   panel.register('status', () => undefined); // changes nothing: answers the summary
   panel.register('latency', (params) => {
@@ -36,4 +40,16 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
   });
   // The API has no call that selects the active transport; tests and demos pick it here.
   panel.register('selectTransport', (params) => target.state.transports.selectActive(params.ref('transport')));
+  // Faults venues report: large answers that stop after their headers (an MTU mismatch), commands that answer late.
+  panel.register('stallBody', (params) => {
+    const path = requestPath(params, 'path');
+    const on = params.boolean('on');
+    const afterBytes = params.raw('afterBytes') === undefined ? undefined : wholeNumber(params, 'afterBytes', 0, MAX_BODY_BYTES);
+    target.faults.stalledAnswers.set(path, on, afterBytes);
+  });
+  panel.register('slowAnswer', (params) => {
+    const ms = wholeNumber(params, 'ms', 0, MAX_LATENCY_MS);
+    const path = params.raw('path') === undefined ? undefined : requestPath(params, 'path');
+    target.faults.slowAnswers.set(ms, path);
+  });
 }

@@ -1,3 +1,6 @@
+import { SlowAnswers } from './slow-answers.js';
+import { StalledAnswers } from './stalled-answers.js';
+
 export interface FailNext {
   status: number;
   remaining: number;
@@ -5,6 +8,10 @@ export interface FailNext {
 
 /** Faults tests switch on through the control endpoint; they apply to every request but control itself. */
 export class Faults {
+  /** `stallBody`: answers to these paths stop after their headers and part of the body. */
+  readonly stalledAnswers = new StalledAnswers();
+  /** `slowAnswer`: commands take effect at once and answer late. */
+  readonly slowAnswers = new SlowAnswers();
   #latencyMs = 0;
   #jitterMs = 0;
   #failNext: FailNext | undefined;
@@ -50,5 +57,7 @@ export class Faults {
     this.#latencyMs = 0;
     this.#jitterMs = 0;
     this.#failNext = undefined;
+    this.stalledAnswers.clear();
+    this.slowAnswers.clear();
   }
 }

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { LogSink } from './log.js';
 import type { Answer } from './routes/route.js';
+import { bytesBeforeStall, type AnswerStall } from './stalled-answers.js';
 
 /** Bodies above this are refused with 413: no endpoint of the spec needs more. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -16,7 +17,12 @@ export interface IncomingJson {
   authorization?: string;
 }
 
-export type JsonHandler = (request: IncomingJson) => Promise<Answer>;
+/** An answer as the server sends it: `stall` (the `stallBody` fault) stops its body part way. */
+export interface HttpAnswer extends Answer {
+  stall?: AnswerStall;
+}
+
+export type JsonHandler = (request: IncomingJson) => Promise<HttpAnswer>;
 
 export interface RunningHttpServer {
   /** The node:http server: attach an `upgrade` listener to it for the live-update WebSocket. */
@@ -57,7 +63,7 @@ export async function startHttpServer(options: { host: string; port: number; han
 async function respond(request: IncomingMessage, response: ServerResponse, options: { handle: JsonHandler; log: LogSink }): Promise<void> {
   const started = performance.now();
   const method = request.method ?? 'GET';
-  let answer: Answer;
+  let answer: HttpAnswer;
   try {
     const text = await readBody(request);
     const url = requestUrl(request.url ?? '/');
@@ -68,8 +74,9 @@ async function respond(request: IncomingMessage, response: ServerResponse, optio
     if (!(error instanceof BodyTooLarge) && !response.destroyed) options.log({ event: 'error', method, path: request.url, message: String(error) });
   }
   if (response.destroyed) return;
-  send(response, answer);
-  options.log({ event: 'request', method, path: request.url, status: answer.status, ms: Math.round(performance.now() - started) });
+  const stalledAfterBytes = send(response, answer);
+  const stalled = stalledAfterBytes === undefined ? {} : { stalledAfterBytes };
+  options.log({ event: 'request', method, path: request.url, status: answer.status, ms: Math.round(performance.now() - started), ...stalled });
 }
 
 /**
@@ -90,16 +97,27 @@ function lastResort(error: unknown): Answer {
   return { status: 500, body: { message: `Internal simulator error: ${reasonOf(error)}` } };
 }
 
-/** JSON, unless the answer says it is plain text (a string body). */
-function send(response: ServerResponse, answer: Answer): void {
+/**
+ * JSON, unless the answer says it is plain text (a string body). A stalled answer announces its whole length,
+ * sends part of its body and is never ended: the socket stays open until the client or `close()` ends it.
+ * Answers how many bytes a stalled answer sent.
+ */
+function send(response: ServerResponse, answer: HttpAnswer): number | undefined {
   const plain = typeof answer.body === 'string' && answer.headers?.['content-type']?.startsWith('text/plain') === true;
-  const text = plain ? String(answer.body) : JSON.stringify(answer.body);
+  const body = Buffer.from(plain ? String(answer.body) : JSON.stringify(answer.body), 'utf8');
   response.writeHead(answer.status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': body.length,
     ...answer.headers,
   });
-  response.end(text);
+  if (!answer.stall) {
+    response.end(body);
+    return undefined;
+  }
+  const sent = bytesBeforeStall(answer.stall, body.length);
+  if (sent > 0) response.write(body.subarray(0, sent));
+  else response.flushHeaders();
+  return sent;
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -7,7 +7,7 @@ import { BadRequest, LoginRequired } from './http-errors.js';
 import type { IncomingJson, JsonHandler } from './http-server.js';
 import type { LogSink } from './log.js';
 import { apiDescription } from './api-description.js';
-import { EndpointRouter, type CatalogueEndpoint, type RouteMatch } from './router.js';
+import { EndpointRouter, familyOfPath, type CatalogueEndpoint, type RouteMatch } from './router.js';
 import type { DialectWords } from './state/dialect.js';
 import { failureAnswer, plainText } from './routes/answers.js';
 import { routeHandlers } from './routes/index.js';
@@ -37,7 +37,8 @@ export interface SmcAccount {
 
 /**
  * The media server's request pipeline: control requests first (no faults apply to them), then latency,
- * failNext, routing by the catalogue, and the answer in the shape of the endpoint's family.
+ * failNext, routing by the catalogue, and the answer in the shape of the endpoint's family, answered late
+ * (`slowAnswer`) or stalled part way through its body (`stallBody`) when those faults name the request.
  */
 export function createMediaServerApp(options: MediaServerAppOptions): JsonHandler {
   const router = new EndpointRouter();
@@ -46,25 +47,36 @@ export function createMediaServerApp(options: MediaServerAppOptions): JsonHandle
     if (path === CONTROL_PATH) return control(request, options);
     const wait = options.faults.nextDelayMs();
     if (wait > 0) await delay(wait, undefined, { signal: options.signal });
-    const words = options.state().words;
-    if (path === API_DESCRIPTION_PATH && options.serves !== 'hardware') return apiDescription(words);
-    const match = offered(router.match(request.method, path), words, options.serves ?? 'all');
-    const failure = options.faults.takeFailure();
-    const family = match.kind === 'endpoint' ? match.endpoint.family : match.family;
-    if (failure !== undefined) {
-      return failureAnswer(family, failure, StatusCode.internal, `Failure injected by ${CONTROL_PATH} failNext: answering ${failure}.`, words);
-    }
-    if (match.kind === 'unknown') return notOfferedAnswer(family, 404, `No such endpoint: ${request.method} ${path}.`, words);
-    if (match.kind === 'wrong-method') {
-      const allowed = match.allowed.join(', ');
-      const answer = notOfferedAnswer(family, 405, `${request.method} ${path} is not allowed: use ${allowed}.`, words);
-      return { ...answer, headers: { ...answer.headers, allow: allowed } };
-    }
-    const refusal = options.refuse?.(match.endpoint);
-    if (refusal) return refusal;
-    const authorized = options.account ? carriesAccount(request.authorization, options.account) && !options.state().hardware.accountsErased : undefined;
-    return dispatch(match.endpoint, { params: match.params, query: request.url.searchParams, body: jsonOnFirstUse(request.text), authorized }, options);
+    const answer = serve(request, router, options);
+    // The request has taken effect: only its answer is late (slowAnswer) or stops part way (stallBody).
+    const late = options.faults.slowAnswers.delayMs(request.method, path, familyOfPath(path));
+    if (late > 0) await delay(late, undefined, { signal: options.signal });
+    const stall = options.faults.stalledAnswers.stallFor(path);
+    return stall ? { ...answer, stall } : answer;
   };
+}
+
+/** Routes a request by the catalogue and answers it in the shape of the endpoint's family. */
+function serve(request: IncomingJson, router: EndpointRouter, options: MediaServerAppOptions): Answer {
+  const path = request.url.pathname;
+  const words = options.state().words;
+  if (path === API_DESCRIPTION_PATH && options.serves !== 'hardware') return apiDescription(words);
+  const match = offered(router.match(request.method, path), words, options.serves ?? 'all');
+  const failure = options.faults.takeFailure();
+  const family = match.kind === 'endpoint' ? match.endpoint.family : match.family;
+  if (failure !== undefined) {
+    return failureAnswer(family, failure, StatusCode.internal, `Failure injected by ${CONTROL_PATH} failNext: answering ${failure}.`, words);
+  }
+  if (match.kind === 'unknown') return notOfferedAnswer(family, 404, `No such endpoint: ${request.method} ${path}.`, words);
+  if (match.kind === 'wrong-method') {
+    const allowed = match.allowed.join(', ');
+    const answer = notOfferedAnswer(family, 405, `${request.method} ${path} is not allowed: use ${allowed}.`, words);
+    return { ...answer, headers: { ...answer.headers, allow: allowed } };
+  }
+  const refusal = options.refuse?.(match.endpoint);
+  if (refusal) return refusal;
+  const authorized = options.account ? carriesAccount(request.authorization, options.account) && !options.state().hardware.accountsErased : undefined;
+  return dispatch(match.endpoint, { params: match.params, query: request.url.searchParams, body: jsonOnFirstUse(request.text), authorized }, options);
 }
 
 async function control(request: IncomingJson, options: MediaServerAppOptions): Promise<Answer> {

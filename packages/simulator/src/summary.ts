@@ -22,6 +22,8 @@ export function summarise(state: SessionState, faults: Faults, actions: readonly
     loggedIn: state.hardware.loggedIn,
     latencyMs: faults.latencyMs,
     failNext: faults.failNext ?? null,
+    stallBody: faults.stalledAnswers.list(),
+    slowAnswer: faults.slowAnswers.summary,
     activeTransport: state.transports.active().map((transport) => transport.name),
     transports: state.transports.list().map(({ name, playmode, currentTrack }) => ({ name, playmode, currentTrack: currentTrack.name })),
     failedOver: state.machines.parts.flatMap(({ actor, standIn }) => (standIn ? [{ actor: actor.hostname, understudy: standIn.hostname }] : [])),
