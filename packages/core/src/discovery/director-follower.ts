@@ -1,5 +1,5 @@
 import type { Logger } from '../http/logger.js';
-import { directorFrom, machineOrigin, queryDirector, type HostMap } from './query.js';
+import { machineOrigin, queryDirector, type HostMap, type QueriedDirector } from './query.js';
 import { isUnreachable, reasonOf } from '../errors.js';
 import { HttpClient } from '../http/http-client.js';
 import type { TlsOptions } from '../http/tls.js';
@@ -33,6 +33,8 @@ const QUERY_TIMEOUT_MS = 1500;
  */
 export class DirectorFollower {
   readonly #known = new Set<string>();
+  /** The address the user gave. */
+  readonly #seed: string;
   #current: string;
   #director: DirectorChange | undefined;
   #check: Promise<boolean> | undefined;
@@ -49,6 +51,7 @@ export class DirectorFollower {
     private readonly logger: Logger,
     private readonly options: DirectorFollowerOptions = {},
   ) {
+    this.#seed = seedOrigin;
     this.#current = seedOrigin;
     this.#known.add(seedOrigin);
     this.#firstCheck = this.check();
@@ -83,43 +86,63 @@ export class DirectorFollower {
   }
 
   async #findDirector(): Promise<boolean> {
-    // The current director first, and only once: one that is powered off costs a whole query timeout.
+    // Each machine once per check, the current director first: one that is powered off costs a whole query timeout.
+    const asked = new Map<string, Promise<QueriedDirector | Error>>();
     for (const origin of new Set([this.#current, ...this.#known])) {
       if (this.#stopped) return false;
-      const director = await this.#ask(origin);
+      const director = await this.#directorAccordingTo(origin, asked);
       if (director) return this.#found(director);
     }
     return false;
   }
 
-  /** The director as `origin` names it, at an address that answers from here; undefined when there is none. */
-  async #ask(origin: string): Promise<DirectorChange | undefined> {
-    let named: DirectorChange;
-    try {
-      const { session } = await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS, tls: this.options.tls });
-      this.#learnMachines(origin, session.director ? [session.director, ...session.actors, ...session.understudies] : []);
-      const { hostname, url, solo } = directorFrom(origin, session, this.options.hosts);
-      named = { hostname, url, solo };
-    } catch (error) {
-      this.logger.debug?.(`director check: ${origin} did not answer: ${reasonOf(error)}`);
-      return undefined;
-    }
-    if (named.url === origin || named.url === this.#current) return named;
+  /**
+   * The director, when `origin` answers and either is it or names a machine that confirms it; undefined otherwise.
+   * A machine counts as the director when it names itself (its hostname in any case, or through the hosts map) or
+   * runs solo; a machine it names must name itself too. So a machine that names another is never taken for the
+   * director, and two machines naming each other during a takeover move the follower nowhere, rather than back
+   * and forth on every check.
+   */
+  async #directorAccordingTo(origin: string, asked: Map<string, Promise<QueriedDirector | Error>>): Promise<DirectorChange | undefined> {
+    const answer = await this.#ask(origin, asked);
+    if (answer instanceof Error) return undefined;
+    if (answer.url === origin) return changeOf(answer);
     // Already found out of reach by name and used at the machine that named it: no need to look again each check.
     const known = this.#director;
-    if (known?.hostname === named.hostname && known.url === origin) return known;
-    return this.#reachable(named, origin);
+    if (origin === this.#seed && known?.hostname === answer.hostname && known.url === origin) return known;
+    const named = await this.#ask(answer.url, asked);
+    if (!(named instanceof Error)) return named.url === answer.url ? changeOf(named) : undefined;
+    return this.#directorAtSeed(changeOf(answer), origin, named);
+  }
+
+  /** What `origin` says of its session's director; the error when it did not answer. Asked once per check. */
+  #ask(origin: string, asked: Map<string, Promise<QueriedDirector | Error>>): Promise<QueriedDirector | Error> {
+    let answer = asked.get(origin);
+    if (!answer) {
+      answer = queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS, tls: this.options.tls, hosts: this.options.hosts }).then(
+        (queried) => {
+          const { director, actors, understudies } = queried.session;
+          this.#learnMachines(origin, director ? [director, ...actors, ...understudies] : []);
+          return queried;
+        },
+        (error: unknown) => {
+          this.logger.debug?.(`director check: ${origin} did not answer: ${reasonOf(error)}`);
+          return error instanceof Error ? error : new Error(reasonOf(error));
+        },
+      );
+      asked.set(origin, answer);
+    }
+    return answer;
   }
 
   /**
-   * The director at its own address when that answers; else, when the machine that named it is the director
-   * itself (its session commands work), at that machine's address: a control desk often cannot resolve a
-   * director's Windows machine name, although the address the user typed is that very machine.
+   * The address the user gave, as the director, when it names a director whose name cannot be reached from here
+   * and it carries out session commands itself: a control desk often cannot resolve a director's Windows machine
+   * name, although the address the user typed is that very machine. Only that address: any other machine must
+   * name itself.
    */
-  async #reachable(director: DirectorChange, namedBy: string): Promise<DirectorChange | undefined> {
-    const problem = await answers(director.url, this.options.tls);
-    if (problem === undefined) return director;
-    if (!isUnreachable(problem) || !(await servesSession(namedBy, this.options.tls))) return undefined;
+  async #directorAtSeed(director: DirectorChange, namedBy: string, problem: Error): Promise<DirectorChange | undefined> {
+    if (namedBy !== this.#seed || !isUnreachable(problem) || !(await servesSession(namedBy, this.options.tls))) return undefined;
     if (!this.#toldUnreachable.has(director.hostname)) {
       this.#toldUnreachable.add(director.hostname);
       this.logger.warn(
@@ -156,14 +179,9 @@ export class DirectorFollower {
   }
 }
 
-/** Undefined when `origin` answers the session query; else why not. */
-async function answers(origin: string, tls: TlsOptions | undefined): Promise<unknown> {
-  try {
-    await queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS, tls });
-    return undefined;
-  } catch (error) {
-    return error;
-  }
+/** The director as a change to report: without the session answer it came from. */
+function changeOf({ hostname, url, solo }: QueriedDirector): DirectorChange {
+  return { hostname, url, solo };
 }
 
 /** True when the machine carries out session commands: it directs the session (others refuse them). */
