@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SIDE_SCREENS_UID, type Simulator } from '@stagelink/simulator';
+import { SIDE_SCREENS_UID, startSimulator, type Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
 import { allNodes, eventually, helper, hostnames, liveStats, type Msg, nextMessage, statuses, useSimulator } from './support/harness.js';
 
@@ -154,6 +154,32 @@ describe('stagelink-server', () => {
       else {
         expect(nowhere.status).toBe(502);
         expect((nowhere.body as { error: string }).error).toMatch(/No director found: http:\/\/127\.0\.0\.1:9 did not answer/);
+      }
+    }, 20_000);
+
+    // DNS-SD stays on loopback, which needs IFF_MULTICAST on lo (.ci/run sets it).
+    const loopbackMulticast = (Number(readFileSync('/sys/class/net/lo/flags', 'utf8')) & 0x1000) !== 0;
+    it.skipIf(!loopbackMulticast)('lists the machines a shipping session announces, with role, version and API address, to pick one', async () => {
+      const announcing = await startSimulator({ scenario: 'session', dialect: 'r34', dnssd: true, port: 0, drivePort: 0 });
+      try {
+        await helper.load(allNodes(), serverOnly());
+        const answer = await helper.request().get('/stagelink/discover-machines');
+        expect(answer.status).toBe(200);
+        // A simulator of another suite running beside this one may announce the same machine names: each must
+        // be listed once, as a machine with an API address a picker can make the host.
+        const listed = answer.body as { hostname: string; role?: string; version?: string; url?: string }[];
+        const { major, minor } = announcing.state.project.version;
+        expect(listed).toEqual(
+          expect.arrayContaining(
+            announcing.machines().map(
+              ({ hostname, role }): unknown =>
+                expect.objectContaining({ hostname, role, version: expect.stringMatching(`^${major}\\.${minor}\\.`) as unknown, url: expect.stringMatching(/^http:\/\/127\.0\.0\.\d+:\d+$/) as unknown }),
+            ),
+          ),
+        );
+        expect(new Set(listed.map((machine) => machine.hostname)).size).toBe(listed.length);
+      } finally {
+        await announcing.close();
       }
     }, 20_000);
 

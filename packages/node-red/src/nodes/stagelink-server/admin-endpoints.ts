@@ -1,5 +1,16 @@
 import { lookup } from 'node:dns/promises';
-import { type CallOptions, discoverDirector, type DiscoveredDirector, MediaServer, parseHostMap, reasonOf, sessionMachines } from '@stagelink/core';
+import {
+  type CallOptions,
+  ConnectionError,
+  discoverDirector,
+  type DiscoveredDirector,
+  discoverMachines,
+  type DiscoveredMachine,
+  MediaServer,
+  parseHostMap,
+  reasonOf,
+  sessionMachines,
+} from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import type { NodeAPI, Request, Response } from '../../shared/node-red.js';
 
@@ -84,6 +95,24 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
       (error: unknown) => res.status(502).json({ error: reasonOf(error) }),
     );
   });
+
+  // The same button's list of machines that announce themselves on the desk's network (every shipping machine
+  // does), for the user to pick one. Empty when none did; 502 when DNS-SD could not listen at all.
+  RED.httpAdmin.get('/stagelink/discover-machines', RED.auth.needsPermission('stagelink-server.read'), (_req, res) => {
+    void announcedMachines().then(
+      (machines) => res.json(machines),
+      (error: unknown) => res.status(502).json({ error: reasonOf(error) }),
+    );
+  });
+}
+
+async function announcedMachines(): Promise<DiscoveredMachine[]> {
+  const problems: string[] = [];
+  const machines = await discoverMachines({ timeoutMs: EDITOR_TIMEOUT_MS, onProblem: (problem) => problems.push(problem) });
+  if (machines.length === 0 && problems.length > 0) {
+    throw new ConnectionError(`No machine could be heard (${problems.join('; ')}). Check that no other program holds UDP port 5353.`);
+  }
+  return machines;
 }
 
 export interface Discovered extends DiscoveredDirector {
