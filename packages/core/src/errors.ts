@@ -103,6 +103,33 @@ export class StalledAnswerError extends kind(StagelinkError, 'StalledAnswerError
   }
 }
 
+/** What a transport cue whose answer came late did, as far as one re-read of the transports can tell. */
+export type LateOutcome = 'landed' | 'unknown';
+
+/**
+ * A transport cue whose answer did not come within its deadline, while the machine still answers. It was not sent
+ * again (a cue that timed out may already have been carried out); the transports were read once more instead.
+ * `outcome` is `landed` (code `STAGELINK_ERR_LATE_LANDED`) only when that read shows what the cue asked for and
+ * the state before it did not; otherwise `unknown` (code `STAGELINK_ERR_LATE_UNKNOWN`). Not unreachable: the
+ * machine answered the re-read.
+ */
+export class LateAnswerError extends StagelinkError {
+  override name = 'LateAnswerError';
+  override readonly code: string;
+
+  constructor(
+    message: string,
+    readonly outcome: LateOutcome,
+    /** The cue's deadline. */
+    readonly timeoutMs: number,
+    context?: RequestContext,
+    options?: { cause?: unknown },
+  ) {
+    super(message, context, options);
+    this.code = outcome === 'landed' ? 'STAGELINK_ERR_LATE_LANDED' : 'STAGELINK_ERR_LATE_UNKNOWN';
+  }
+}
+
 /** The machine could not be reached (refused, reset, unknown host). */
 export class ConnectionError extends kind(StagelinkError, 'ConnectionError', 'STAGELINK_ERR_CONNECTION') {
   /** False when the request provably never left (refused, unknown host): resending it cannot repeat a cue. */

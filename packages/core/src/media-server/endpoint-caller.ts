@@ -19,6 +19,7 @@ import { pathSegment } from '../http/path-segment.js';
 import type { RequestOptions } from '../http/request-options.js';
 import type { EndpointSpec } from './catalogue.js';
 import type { LinkWatch } from './link-watch.js';
+import type { TransportMemory } from './transport-memory.js';
 import type { Envelope } from './types.js';
 
 export interface CallOptions extends RequestOptions {
@@ -55,6 +56,7 @@ export class EndpointCaller {
     private readonly http: HttpClient,
     private readonly director?: DirectorCheck,
     private readonly link?: LinkWatch,
+    private readonly transports?: TransportMemory,
   ) {}
 
   async call<T>(spec: EndpointSpec, input: EndpointInput = {}, options: GuardedCallOptions = {}): Promise<T> {
@@ -100,6 +102,8 @@ export class EndpointCaller {
 
   async #send<T>(spec: EndpointSpec, input: EndpointInput, options: GuardedCallOptions): Promise<T> {
     const path = fillPath(spec.path, input.params ?? {});
+    // Any session command may move a transport: what this client read of them before no longer tells their state.
+    const settled = spec.family === 'session' && spec.method !== 'GET' ? this.transports?.moving() : undefined;
     let response: HttpResponse;
     try {
       response = await this.http.request({
@@ -113,6 +117,8 @@ export class EndpointCaller {
     } catch (error) {
       this.link?.observe(error);
       throw error;
+    } finally {
+      settled?.();
     }
     this.link?.observe(undefined);
     return resultOf<T>(spec, response);

@@ -23,6 +23,7 @@ import { ShotRecorderApi } from './shot-recorder.js';
 import { StatusApi } from './status.js';
 import { SystemApi } from './system.js';
 import { TransportApi } from './transport.js';
+import { TransportMemory } from './transport-memory.js';
 import { LiveClient } from '../live/live-client.js';
 import type { LiveTiming } from '../live/live-client.js';
 import { DEFAULT_LIVENESS_TIMING } from '../live/liveness.js';
@@ -109,10 +110,11 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
       : undefined;
     // Asked, without retries, before a cue while the link is down: the session is what every director serves.
     const link: LinkWatch = new LinkWatch(() => queryDirector(this.origin, { timeoutMs: LINK_PROBE_TIMEOUT_MS, tls: options.tls }));
-    const api = new EndpointCaller(this.#http, this.#director, link);
+    const transports = new TransportMemory();
+    const api = new EndpointCaller(this.#http, this.#director, link, transports);
     this.#link = link;
     this.status = new StatusApi(api);
-    this.transport = new TransportApi(api);
+    this.transport = new TransportApi(api, transports);
     this.mixedReality = new MixedRealityApi(api);
     this.quickcal = new QuickcalApi(api);
     this.failover = new FailoverApi(api);

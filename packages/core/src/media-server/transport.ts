@@ -1,10 +1,12 @@
-import { InvalidInputError, StagelinkError } from '../errors.js';
+import { AbortedError, InvalidInputError, isUnreachable, LateAnswerError, reasonOf, StagelinkError, TimeoutError } from '../errors.js';
 import { endpoints, type EndpointSpec } from './catalogue.js';
 import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
 import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery, shown } from './input-checks.js';
+import { askedOf, LATE_ANSWER_CHECK_MS, lateVerdict, type LateVerdict } from './late-answer.js';
 import { playmodeToSend } from './playmode.js';
 import { transportCommandNamed, type OperationWord } from './operation-names.js';
 import { requiredField, TRANSPORT_COMMAND_NAMES, type TransportCommand, type TransportCommandFields } from './transport-commands.js';
+import { TransportMemory, type TransportsBefore } from './transport-memory.js';
 import type { Multitransport, Ref, SetList, Track, TrackAnnotations, Transport } from './types.js';
 
 /**
@@ -62,9 +64,17 @@ export interface SetSpeed {
 
 type OneOrMany<T> = T | readonly T[];
 
-/** Transport commands. Each takes one item or an array, so one request can cue several transports at once. */
+/**
+ * Transport commands. Each takes one item or an array, so one request can cue several transports at once. A cue
+ * whose answer does not come within its deadline is never sent again: the transports are read once more, and the
+ * cue fails with a LateAnswerError that says whether it landed (see lateVerdict).
+ */
 export class TransportApi {
-  constructor(private readonly api: EndpointCaller) {}
+  constructor(
+    private readonly api: EndpointCaller,
+    /** What the client last read of the transports: the state before a cue, for a cue whose answer comes late. */
+    private readonly memory: TransportMemory = new TransportMemory(),
+  ) {}
 
   async activeTransport(options?: CallOptions): Promise<Transport[]> {
     return this.api.call(endpoints.activeTransport, {}, options);
@@ -83,7 +93,10 @@ export class TransportApi {
   }
 
   async transports(options?: CallOptions): Promise<{ transports: Transport[]; multitransports: Multitransport[] }> {
-    return this.api.call(endpoints.transports, {}, options);
+    const read = this.memory.reading();
+    const answer = await this.api.call<{ transports: Transport[]; multitransports: Multitransport[] }>(endpoints.transports, {}, options);
+    read(answer.transports);
+    return answer;
   }
 
   async play(transports: OneOrMany<Ref>, options?: CallOptions): Promise<void> {
@@ -242,7 +255,8 @@ export class TransportApi {
     try {
       await this.gotoTrack(asArray(transports).map((transport) => ({ transport, track })), options);
     } catch (error) {
-      throw withStep(error, `Going to track ${trackName} failed, so ${target} was not sent`);
+      const step = error instanceof LateAnswerError ? 'answered late' : 'failed';
+      throw withStep(error, `Going to track ${trackName} ${step}, so ${target} was not sent`);
     }
     try {
       await this.#post(spec, body, options);
@@ -261,7 +275,38 @@ export class TransportApi {
   }
 
   async #post(spec: EndpointSpec, body: CueBody | { transports: Ref[] }, options: CallOptions | undefined): Promise<void> {
-    await this.api.call(spec, { body }, cueOptions(options));
+    const before = this.memory.before();
+    try {
+      await this.api.call(spec, { body }, cueOptions(options));
+    } catch (error) {
+      // A cue refused before it went out (the link down, no director found in time) was not late: it was not sent.
+      if (!(error instanceof TimeoutError) || this.memory.movesSince(before) === 0) throw error;
+      throw await this.#lateAnswer(spec, body.transports, before, error, options);
+    }
+  }
+
+  /**
+   * Why a cue that got no answer in time failed, after one re-read of the transports within LATE_ANSWER_CHECK_MS:
+   * a LateAnswerError when the machine answers it, the cue's own TimeoutError when it does not (the machine is
+   * not answering at all: a front end shows it offline).
+   */
+  async #lateAnswer(spec: EndpointSpec, items: readonly unknown[], before: TransportsBefore, timeout: TimeoutError, options: CallOptions | undefined): Promise<Error> {
+    const command = spec.path.slice(spec.path.lastIndexOf('/') + 1) as TransportCommand;
+    let verdict: LateVerdict;
+    try {
+      const { transports } = await this.transports({ signal: options?.signal, timeoutMs: LATE_ANSWER_CHECK_MS });
+      verdict = lateVerdict(askedOf(command, items), before.transports, transports, this.memory.movesSince(before) - 1);
+    } catch (error) {
+      if (isUnreachable(error) || error instanceof AbortedError) return timeout;
+      verdict = { outcome: 'unknown', why: `reading the transports again failed too (${reasonOf(error)})` };
+    }
+    const where = `${timeout.method ?? spec.method} ${timeout.url ?? spec.path}`;
+    const message =
+      verdict.outcome === 'landed'
+        ? `${where} got no answer within ${timeout.timeoutMs} ms, but it landed: ${verdict.why}. It was not sent again.`
+        : `${where} got no answer within ${timeout.timeoutMs} ms, and whether it landed is unknown: ${verdict.why}. It was not sent again: check the transport before you send it again.`;
+    const context = timeout.method && timeout.url ? { method: timeout.method, url: timeout.url } : undefined;
+    return new LateAnswerError(message, verdict.outcome, timeout.timeoutMs, context, { cause: timeout });
   }
 }
 
