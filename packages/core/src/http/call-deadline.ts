@@ -12,7 +12,8 @@ export class CallDeadline extends EventEmitter<{ abort: [] }> {
   reason: Error | undefined;
   /**
    * True while an answer's headers have arrived and its body is being read: the deadline passing then means the
-   * body stopped (StalledAnswerError), not that nothing came back (TimeoutError).
+   * body stopped (StalledAnswerError), not that nothing came back (TimeoutError): docs/api-notes.md, "Answers that
+   * stall or come late".
    */
   receiving = false;
   readonly #timer: NodeJS.Timeout;

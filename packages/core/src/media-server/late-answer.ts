@@ -49,7 +49,7 @@ export interface LateVerdict {
  * Whether a cue whose answer came late landed: only when the transports now show what it asked for and did not
  * just before it was sent, and no other request that may move a transport went out meanwhile. Anything else is
  * unknown: a cue reported as landed that did not (or that is still queued on the director) is worse than one
- * reported as unknown.
+ * reported as unknown (docs/api-notes.md, "Answers that stall or come late").
  */
 export function lateVerdict(
   asked: readonly AskedState[] | undefined,
