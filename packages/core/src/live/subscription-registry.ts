@@ -39,6 +39,8 @@ interface Pair {
   probes: number;
   /** Fires when the pair has shown no sign of life for as long as it may. */
   lifeTimer?: NodeJS.Timeout;
+  /** The timer waits out a silence window after a value (not a subscribe's answer); values only move this on. */
+  silenceSince?: number;
   retries: number;
   retryTimer?: NodeJS.Timeout;
   /** Writes waiting for the server's id for this pair. */
@@ -208,6 +210,7 @@ export class SubscriptionRegistry {
   #quiet(pair: Pair): void {
     clearTimeout(pair.lifeTimer);
     pair.lifeTimer = undefined;
+    pair.silenceSince = undefined;
     for (const pace of pair.consumers.values()) pace.cancel();
   }
 
@@ -385,11 +388,19 @@ export class SubscriptionRegistry {
   #sawLife(pair: Pair): void {
     pair.probes = 0;
     this.#setStale(pair, false);
-    this.#expectLife(pair, silenceWindowMs(pair.serverIntervalMs ?? 0, this.#timing));
+    // A timer per value would churn at every interval of every pair: the running one is moved on when it fires.
+    const watching = pair.silenceSince !== undefined;
+    pair.silenceSince = this.wire.now();
+    if (!watching) this.#expectLife(pair, this.#silenceWindow(pair), pair.silenceSince);
   }
 
-  #expectLife(pair: Pair, withinMs: number): void {
+  #silenceWindow(pair: Pair): number {
+    return silenceWindowMs(pair.serverIntervalMs ?? 0, this.#timing);
+  }
+
+  #expectLife(pair: Pair, withinMs: number, silenceSince?: number): void {
     clearTimeout(pair.lifeTimer);
+    pair.silenceSince = silenceSince;
     pair.lifeTimer = setTimeout(() => this.#noLife(pair), withinMs);
   }
 
@@ -401,6 +412,10 @@ export class SubscriptionRegistry {
   #noLife(pair: Pair): void {
     pair.lifeTimer = undefined;
     if (this.#pairs.get(pair.key) !== pair || pair.state === 'failed' || !this.wire.isOpen()) return;
+    const since = pair.silenceSince;
+    const left = since === undefined ? 0 : since + this.#silenceWindow(pair) - this.wire.now();
+    if (left > 0) return this.#expectLife(pair, left, since);
+    pair.silenceSince = undefined;
     if (pair.state === 'active' && pair.probes === 0 && !pair.stale) {
       pair.probes = 1;
       this.#subscribeAgain(pair);
