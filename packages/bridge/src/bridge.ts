@@ -7,6 +7,7 @@ import {
   RollingAverage,
   sessionMachines,
   type HealthEntry,
+  type LinkStatus,
   type LiveStatus,
   type LiveSubscription,
   type Machine,
@@ -21,6 +22,7 @@ import { resolveOptions, type BridgeOptions, type ResolvedBridgeOptions } from '
 import { machineHealthPayload, sessionHealthPayload, transportPayload } from './payloads.js';
 import { RetainedState, type StatePayload } from './retained-state.js';
 import { SessionPoller, type PollRound } from './session-poller.js';
+import { readFailureReason, STALE_REASONS, type StaleReason } from './stale-reasons.js';
 import { Topics } from './topics.js';
 
 export interface Bridge {
@@ -64,6 +66,8 @@ class SessionBridge {
   readonly #commands: CommandRunner;
   readonly #machines = new Map<string, MachineWatch>();
   readonly #failing = new Map<string, string>();
+  /** Live values whose subscription said `stale`, until it says `online` again (for the log). */
+  readonly #stopped = new Set<string>();
   #director: string | undefined;
   #closing: Promise<void> | undefined;
 
@@ -122,9 +126,9 @@ class SessionBridge {
     if (json !== undefined) this.#link.publishRetained(topic, json);
   }
 
-  /** Republishes a topic's last value with `"stale": true`, at once; a topic never published stays empty. */
-  #markStale(topic: string): void {
-    const stale = this.#state.staleVersion(topic);
+  /** Republishes a topic's last value with `"stale": true` and why, at once; a topic never published stays empty. */
+  #markStale(topic: string, reason: StaleReason): void {
+    const stale = this.#state.staleVersion(topic, reason);
     if (stale) this.#publish(topic, stale);
   }
 
@@ -143,14 +147,20 @@ class SessionBridge {
   #onRound({ session, health, transports }: PollRound): void {
     if (session.status === 'fulfilled') this.#onSession(session.value);
     this.#note('session', session);
+    // A failed read leaves its topics' last values marked stale, never "offline": a stalled answer comes from a
+    // machine that is there, and the reason says which it was.
     if (health.status === 'fulfilled') this.#onHealth(health.value);
     else {
-      for (const hostname of this.#machines.keys()) this.#markStale(this.topics.machineHealth(hostname));
-      this.#markStale(this.topics.sessionHealth);
+      const reason = readFailureReason(health.reason);
+      for (const hostname of this.#machines.keys()) this.#markStale(this.topics.machineHealth(hostname), reason);
+      this.#markStale(this.topics.sessionHealth, reason);
     }
     this.#note('health', health);
     if (transports.status === 'fulfilled') this.#onTransports(transports.value);
-    else for (const topic of this.#state.topics()) if (topic.startsWith(`${this.topics.prefix}/transports/`)) this.#markStale(topic);
+    else {
+      const reason = readFailureReason(transports.reason);
+      for (const topic of this.#state.topics()) if (topic.startsWith(`${this.topics.prefix}/transports/`)) this.#markStale(topic, reason);
+    }
     this.#note('transports', transports);
   }
 
@@ -237,7 +247,10 @@ class SessionBridge {
           const average = watch.average.push(value);
           watch.throttle.offer({ value, average, alert: classifyFps(average, this.options.fpsTarget) });
         },
-        { onError: (error) => this.#liveProblem(`fps ${hostname}`, error) },
+        {
+          onError: (error) => this.#liveProblem(`fps ${hostname}`, error),
+          onStatus: (status) => this.#fpsStatus(watch, status),
+        },
       );
     } catch (error) {
       this.#liveProblem(`fps ${hostname}`, error);
@@ -253,7 +266,10 @@ class SessionBridge {
         ({ value }) => {
           if (typeof value === 'boolean') this.#publish(topic, { value });
         },
-        { onError: (error) => this.#liveProblem(`takeover ${hostname}`, error) },
+        {
+          onError: (error) => this.#liveProblem(`takeover ${hostname}`, error),
+          onStatus: (status) => this.#subscriptionStatus(`takeover ${hostname}`, status, () => this.#markStale(topic, STALE_REASONS.valuesStopped)),
+        },
       );
     } catch (error) {
       this.#liveProblem(`takeover ${hostname}`, error);
@@ -267,13 +283,35 @@ class SessionBridge {
   }
 
   /** The stream dropped: every live value is marked stale at once, and averages start again when it is back. */
-  #liveStatus(status: LiveStatus): void {
+  #liveStatus(status: LinkStatus): void {
     this.options.log.info('live update', { status });
     if (status === 'online') return;
     for (const watch of this.#machines.values()) {
       watch.average.reset();
-      watch.throttle.markStale();
-      this.#markStale(this.topics.machineTakeover(watch.machine.hostname));
+      watch.throttle.markStale(STALE_REASONS.noLink);
+      this.#markStale(this.topics.machineTakeover(watch.machine.hostname), STALE_REASONS.noLink);
+    }
+  }
+
+  /** This machine's FPS stopped while the stream is up: its topic alone is marked, its average starts again. */
+  #fpsStatus(watch: MachineWatch, status: LiveStatus): void {
+    this.#subscriptionStatus(`fps ${watch.machine.hostname}`, status, () => {
+      watch.average.reset();
+      watch.throttle.markStale(STALE_REASONS.valuesStopped);
+    });
+  }
+
+  /**
+   * One subscription's own status: `stale` marks its topic (the link's statuses are #liveStatus's, for every
+   * topic at once); the next value clears the mark, as any value does.
+   */
+  #subscriptionStatus(what: string, status: LiveStatus, markStale: () => void): void {
+    if (status === 'stale') {
+      if (!this.#stopped.has(what)) this.options.log.warn('live value stopped', { what });
+      this.#stopped.add(what);
+      markStale();
+    } else if (status === 'online' && this.#stopped.delete(what)) {
+      this.options.log.info('live value back', { what });
     }
   }
 

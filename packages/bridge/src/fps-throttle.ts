@@ -1,10 +1,12 @@
 import { Throttle, type Clock, type FpsAlert } from '@stagelink/core';
+import type { StaleReason } from './stale-reasons.js';
 
 export interface FpsPayload {
   value: number;
   average: number;
   alert: FpsAlert;
   stale?: true;
+  reason?: StaleReason;
 }
 
 /**
@@ -31,11 +33,14 @@ export class FpsThrottle {
     this.#throttle.push(payload);
   }
 
-  /** The value can no longer be seen: said at once, whatever the rate, and anything waiting is dropped. */
-  markStale(): void {
+  /**
+   * The value can no longer be seen: said at once with the reason, whatever the rate, and anything waiting is
+   * dropped. Said again only when the reason changes.
+   */
+  markStale(reason: StaleReason): void {
     this.#throttle.cancel();
-    if (!this.#last || this.#last.stale) return;
-    this.#last = { ...this.#last, stale: true };
+    if (!this.#last || (this.#last.stale && this.#last.reason === reason)) return;
+    this.#last = { ...this.#last, stale: true, reason };
     this.publish(this.#last);
   }
 

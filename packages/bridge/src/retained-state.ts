@@ -1,10 +1,12 @@
+import type { StaleReason } from './stale-reasons.js';
+
 /** A state payload: a JSON object, or text (the bridge's own `online` / `offline`). */
 export type StatePayload = Record<string, unknown> | string;
 
 /**
  * The last payload of every retained topic, so that a broker that restarted (and forgot everything) or a bridge
  * that reconnected gets all of it again, and so that a value the bridge can no longer see is republished with
- * `"stale": true` rather than left looking live.
+ * `"stale": true` and the reason rather than left looking live.
  */
 export class RetainedState {
   readonly #payloads = new Map<string, StatePayload>();
@@ -23,11 +25,14 @@ export class RetainedState {
     return this.#payloads.get(topic);
   }
 
-  /** The topic's last object payload with `"stale": true`; undefined when it has none or is already stale. */
-  staleVersion(topic: string): Record<string, unknown> | undefined {
+  /**
+   * The topic's last object payload with `"stale": true` and `reason`; undefined when it has none or is already
+   * stale for that reason. A new reason replaces the old one: the newest is what a consumer can act on.
+   */
+  staleVersion(topic: string, reason: StaleReason): Record<string, unknown> | undefined {
     const payload = this.#payloads.get(topic);
-    if (typeof payload !== 'object' || payload.stale === true) return undefined;
-    return { ...payload, stale: true };
+    if (typeof payload !== 'object' || (payload.stale === true && payload.reason === reason)) return undefined;
+    return { ...payload, stale: true, reason };
   }
 
   topics(): string[] {

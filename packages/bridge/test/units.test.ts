@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '@stagelink/core';
+import { StalledAnswerError, TimeoutError, type Clock } from '@stagelink/core';
 import { parseCliArgs } from '../src/cli-args.js';
 import { commandDeadline } from '../src/command-age.js';
 import { parseCommand, readEnvelope, readPayload } from '../src/commands.js';
@@ -7,6 +7,8 @@ import { FpsThrottle, type FpsPayload } from '../src/fps-throttle.js';
 import { lineLog, redactUrl } from '../src/log.js';
 import { OptionError, resolveOptions } from '../src/options.js';
 import { RecentIds } from '../src/recent-ids.js';
+import { RetainedState } from '../src/retained-state.js';
+import { readFailureReason, STALE_REASONS } from '../src/stale-reasons.js';
 import { defaultPrefix, Topics, topicSegment } from '../src/topics.js';
 
 describe('topics', () => {
@@ -167,10 +169,42 @@ describe('FPS throttle', () => {
     throttle.offer(fps(59.7, 'warning'));
     advance(300);
     expect(sent).toHaveLength(2);
-    throttle.markStale();
-    expect(sent.at(-1)?.payload).toMatchObject({ value: 59.7, stale: true });
+    throttle.markStale(STALE_REASONS.noLink);
+    expect(sent.at(-1)?.payload).toMatchObject({ value: 59.7, stale: true, reason: 'no link' });
     throttle.offer(fps(59.7, 'warning'));
     advance(300);
     expect(sent.at(-1)?.payload).toEqual(fps(59.7, 'warning'));
+  });
+
+  it('says a stale value again only when the reason changes, and the next value clears both', () => {
+    const { throttle, sent, advance } = harness(250, 0.05);
+    throttle.offer(fps(60));
+    throttle.markStale(STALE_REASONS.valuesStopped);
+    throttle.markStale(STALE_REASONS.valuesStopped);
+    expect(sent.map((message) => message.payload.reason)).toEqual([undefined, 'values stopped']);
+    throttle.markStale(STALE_REASONS.noLink);
+    expect(sent.at(-1)?.payload).toEqual({ ...fps(60), stale: true, reason: 'no link' });
+    advance(300);
+    throttle.offer(fps(60));
+    expect(sent.at(-1)?.payload).toEqual(fps(60));
+  });
+});
+
+describe('stale marks', () => {
+  it('keeps the last value, adds the reason, and repeats nothing while the reason holds', () => {
+    const state = new RetainedState();
+    state.set('p/session/health', { severity: 'ok' });
+    const mtu = state.staleVersion('p/session/health', STALE_REASONS.largeAnswersFail);
+    expect(mtu).toEqual({ severity: 'ok', stale: true, reason: 'large answers fail (MTU?)' });
+    state.set('p/session/health', mtu as Record<string, unknown>);
+    expect(state.staleVersion('p/session/health', STALE_REASONS.largeAnswersFail)).toBeUndefined();
+    expect(state.staleVersion('p/session/health', STALE_REASONS.readFailed)).toEqual({ severity: 'ok', stale: true, reason: 'read failed' });
+    expect(state.staleVersion('p/never/published', STALE_REASONS.noLink)).toBeUndefined();
+  });
+
+  it('tells a stalled answer (the machine is there) from a read that failed otherwise', () => {
+    expect(readFailureReason(new StalledAnswerError('stalled', 1500))).toBe('large answers fail (MTU?)');
+    expect(readFailureReason(new TimeoutError('no answer', 1500))).toBe('read failed');
+    expect(readFailureReason(new Error('anything'))).toBe('read failed');
   });
 });
