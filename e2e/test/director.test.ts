@@ -213,6 +213,21 @@ describe('following the director', () => {
     expect(ms.origin).not.toBe(stopped.url);
   });
 
+  it('finds the director through a backup address while the machine it was given is off', async () => {
+    const sim = await session();
+    const off = machine(sim, 'actor');
+    await control(sim.mediaServer.url, { action: 'stopMachine', hostname: off.hostname });
+    const ms = new MediaServer({ host: off.url, backupHosts: [machine(sim, 'understudy').url], followDirector: true, hosts });
+    open.push(ms);
+    await expect(ms.transport.play({ name: 'main' })).resolves.toBeUndefined();
+    expect(ms.origin).toBe(machine(sim, 'director').url);
+  });
+
+  it('refuses backup addresses without following the director, and a backup that is not an address', () => {
+    expect(() => new MediaServer({ host: '127.0.0.1', backupHosts: ['127.0.0.2'] })).toThrow(/followDirector/);
+    expect(() => new MediaServer({ host: '127.0.0.1', backupHosts: [''], followDirector: true })).toThrow(/No media-server host given/);
+  });
+
   it('logs a director listener that throws and keeps following, with no unhandled rejection', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);

@@ -9,6 +9,11 @@ import { endpoints } from '../media-server/catalogue.js';
 export interface DirectorFollowerOptions {
   /** How often every known machine is asked again. */
   intervalMs?: number;
+  /**
+   * More machines of the session the user gave (an understudy, an editor), asked in order after the first: the
+   * director is found while that one is off, and they count as given addresses for names that do not resolve.
+   */
+  backupOrigins?: readonly string[];
   /** Addresses for machine names this computer cannot resolve. */
   hosts?: HostMap;
   /** How to trust the machines' `https://` certificates. */
@@ -33,8 +38,8 @@ const QUERY_TIMEOUT_MS = 1500;
  */
 export class DirectorFollower {
   readonly #known = new Set<string>();
-  /** The address the user gave. */
-  readonly #seed: string;
+  /** The addresses the user gave: the first, then the backups. */
+  readonly #given: ReadonlySet<string>;
   #current: string;
   #director: DirectorChange | undefined;
   #check: Promise<boolean> | undefined;
@@ -51,9 +56,9 @@ export class DirectorFollower {
     private readonly logger: Logger,
     private readonly options: DirectorFollowerOptions = {},
   ) {
-    this.#seed = seedOrigin;
+    this.#given = new Set([seedOrigin, ...(options.backupOrigins ?? [])]);
     this.#current = seedOrigin;
-    this.#known.add(seedOrigin);
+    for (const origin of this.#given) this.#known.add(origin);
     this.#firstCheck = this.check();
     this.#timer = setInterval(() => void this.check(), options.intervalMs ?? DIRECTOR_CHECK_INTERVAL_MS);
     // A client someone forgot to close must not keep the process alive.
@@ -109,10 +114,10 @@ export class DirectorFollower {
     if (answer.url === origin) return changeOf(answer);
     // Already found out of reach by name and used at the machine that named it: no need to look again each check.
     const known = this.#director;
-    if (origin === this.#seed && known?.hostname === answer.hostname && known.url === origin) return known;
+    if (this.#given.has(origin) && known?.hostname === answer.hostname && known.url === origin) return known;
     const named = await this.#ask(answer.url, asked);
     if (!(named instanceof Error)) return named.url === answer.url ? changeOf(named) : undefined;
-    return this.#directorAtSeed(changeOf(answer), origin, named);
+    return this.#directorAtGiven(changeOf(answer), origin, named);
   }
 
   /** What `origin` says of its session's director; the error when it did not answer. Asked once per check. */
@@ -136,13 +141,13 @@ export class DirectorFollower {
   }
 
   /**
-   * The address the user gave, as the director, when it names a director whose name cannot be reached from here
+   * An address the user gave, as the director, when it names a director whose name cannot be reached from here
    * and it carries out session commands itself: a control desk often cannot resolve a director's Windows machine
-   * name, although the address the user typed is that very machine. Only that address: any other machine must
+   * name, although the address the user typed is that very machine. Only given addresses: any other machine must
    * name itself.
    */
-  async #directorAtSeed(director: DirectorChange, namedBy: string, problem: Error): Promise<DirectorChange | undefined> {
-    if (namedBy !== this.#seed || !isUnreachable(problem) || !(await servesSession(namedBy, this.options.tls))) return undefined;
+  async #directorAtGiven(director: DirectorChange, namedBy: string, problem: Error): Promise<DirectorChange | undefined> {
+    if (!this.#given.has(namedBy) || !isUnreachable(problem) || !(await servesSession(namedBy, this.options.tls))) return undefined;
     if (!this.#toldUnreachable.has(director.hostname)) {
       this.#toldUnreachable.add(director.hostname);
       this.logger.warn(

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { DirectorFollower, type DirectorChange } from '../discovery/director-follower.js';
 import { queryDirector, type HostMap } from '../discovery/query.js';
+import { InvalidInputError } from '../errors.js';
 import { originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
 import type { TlsOptions } from '../http/tls.js';
@@ -52,6 +53,11 @@ export interface MediaServerOptions {
    * moves to another machine (default false). Hardware requests then also go to the director.
    */
   followDirector?: boolean;
+  /**
+   * More machines of the session (an understudy, an editor), each a hostname, `host:port` or URL, asked in order
+   * after `host` when looking for the director, so it is found while `host` is off. Needs `followDirector`.
+   */
+  backupHosts?: readonly string[];
   /**
    * Addresses of machines by hostname (any case), for hostnames the control desk cannot resolve, e.g.
    * `{ DIRECTOR01: '10.0.0.5', ACTOR01: '10.0.0.6' }`. Without it, a director out of reach by name is still used
@@ -105,8 +111,9 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.host = originOf(options.host);
     const logger = options.logger ?? silentLogger;
     this.#http = new HttpClient({ baseUrl: this.host, timeoutMs: options.timeoutMs, retries: options.retries, tls: options.tls });
+    const backupOrigins = backupOriginsOf(options);
     this.#director = options.followDirector
-      ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, { hosts: options.hosts, tls: options.tls })
+      ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, { hosts: options.hosts, tls: options.tls, backupOrigins })
       : undefined;
     // Asked, without retries, before a cue while the link is down: the session is what every director serves.
     const link: LinkWatch = new LinkWatch(() => queryDirector(this.origin, { timeoutMs: LINK_PROBE_TIMEOUT_MS, tls: options.tls }));
@@ -183,4 +190,12 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.#director?.stop();
     await Promise.all([this.live.close(), this.#http.close(), this.#smc?.close()]);
   }
+}
+
+function backupOriginsOf({ backupHosts = [], followDirector }: MediaServerOptions): string[] {
+  if (!Array.isArray(backupHosts)) throw new InvalidInputError('backupHosts must be a list of addresses, e.g. ["10.0.0.6", "10.0.0.7:8080"].');
+  if (backupHosts.length > 0 && !followDirector) {
+    throw new InvalidInputError('backupHosts are asked when looking for the director: set followDirector to true to use them.');
+  }
+  return backupHosts.map((host) => originOf(host));
 }
