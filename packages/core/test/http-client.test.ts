@@ -187,7 +187,7 @@ describe('deadlines and cancellation', () => {
     cleanup.push(() => patient.close());
     const started = performance.now();
     await expect(patient.status.health()).rejects.toBeInstanceOf(TimeoutError);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('sends nothing when the signal is already aborted', async () => {
