@@ -10,10 +10,13 @@ import {
   fpsFace,
   healthFace,
   KEY_SIZE,
+  largeAnswersFailFace,
+  lateCueFace,
   levelFeedback,
   noLinkFace,
   problemFace,
   setupFace,
+  staleFace,
   svgDataUrl,
   TEXT_MARGIN,
   waitingFace,
@@ -62,6 +65,11 @@ const CUE_FACES: Face[][] = [
     cue('a long name', { name: 'Overture and Opening Chorus' }),
     cue('a long name, PLAYING', { name: 'Overture and Opening Chorus', activity: 'playing' }),
   ],
+  [
+    cue('MTU? (large answers fail)', { activity: 'large-answers-fail' }),
+    { caption: 'LANDED LATE (cue answered late)', svg: lateCueFace('landed') },
+    { caption: 'OUTCOME UNKNOWN (cue answered late)', svg: lateCueFace('unknown') },
+  ],
 ];
 
 const FPS_FACES: Face[][] = [
@@ -86,10 +94,12 @@ const SHARED_FACES: Face[][] = [
     { caption: 'NO LINK (server down)', svg: noLinkFace('SESSION') },
     { caption: 'SET UP (settings)', svg: setupFace('FPS') },
     { caption: 'PROBLEM (bad answer)', svg: problemFace(MACHINE) },
+    { caption: 'STALE (values stopped)', svg: staleFace('LOCAL') },
+    { caption: 'MTU? (large answers fail)', svg: largeAnswersFailFace('SESSION') },
   ],
   [
     { caption: 'CONNECTING', svg: waitingFace('LOCAL', 'connecting') },
-    { caption: 'NO DATA (values stopped)', svg: waitingFace('LOCAL', 'no data') },
+    { caption: 'NO DATA (no value yet)', svg: waitingFace('LOCAL', 'no data') },
     { caption: 'LOADING (no settings yet)', svg: waitingFace('HEALTH', 'loading') },
   ],
 ];
@@ -98,7 +108,7 @@ const SECTIONS: FaceSection[] = [
   { title: 'Transport cue key', rows: CUE_FACES },
   { title: 'FPS key', rows: FPS_FACES },
   { title: 'Health key: the session, then one machine', rows: HEALTH_FACES },
-  { title: 'Every key: no link, not set up, a problem; then waiting for a value', rows: SHARED_FACES },
+  { title: 'Every key: no link, not set up, a problem, a stale value, large answers failing; then waiting for a value', rows: SHARED_FACES },
 ];
 
 const [cueRow = [], cueMore = []] = CUE_FACES;
@@ -128,6 +138,7 @@ const DIALS: { caption: string; view: LevelView }[][] = [
     { caption: 'NO LINK', view: { kind: 'noLink', property: 'brightness', transport: TRANSPORT } },
   ],
   [
+    { caption: 'MTU? (large answers fail)', view: { kind: 'largeAnswersFail', property: 'volume', transport: TRANSPORT } },
     { caption: 'NOT FOUND', view: { kind: 'missing', property: 'volume', transport: 'backstage' } },
     { caption: 'SET UP', view: { kind: 'setup', transport: TRANSPORT } },
     { caption: 'SET UP, no transport chosen', view: { kind: 'setup', transport: undefined } },

@@ -157,10 +157,17 @@
     return why ? value + ' (' + why + ')' : value;
   }
 
+  /** Why a saved value cannot be checked, by the state of the plugin's answer. */
+  var CANNOT_CHECK = {
+    offline: 'server unreachable, cannot check',
+    // The server answers, but its list stopped part way (the network's MTU): it is not offline.
+    stalled: 'large answers fail (MTU?), cannot check',
+  };
+
   /** The server gave no list: whether the saved value is still on it cannot be told. */
   function cannotCheck(select, state) {
     var value = text(settings[select.getAttribute('data-setting')]);
-    ensureOption(select, value, state === 'offline' ? 'server unreachable, cannot check' : 'cannot check now');
+    ensureOption(select, value, CANNOT_CHECK[state] || 'cannot check now');
     select.value = value;
   }
 

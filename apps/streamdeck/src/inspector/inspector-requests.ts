@@ -8,15 +8,15 @@
  *             `invalid`, with core's reason)
  * Answer   `{ "response": <request>, "requestId"?, "host": <origin or "">,
  *             "items": [{ "value", "label" }] }`  or  `{ ..., "error": "what went wrong" }`
- * The connection answer carries `"state": "online" | "offline" | "unset" | "invalid" | "refused"` and a
- * `"message"` line instead of items. An error answer carries the same `"state"` (never "online"), so that a page
+ * The connection answer carries `"state": "online" | "offline" | "stalled" | "unset" | "invalid" | "refused"` and
+ * a `"message"` line instead of items. An error answer carries the same `"state"` (never "online"), so that a page
  * can tell a server it could not reach ("offline": whether a saved value is still on it cannot be told) from
- * one that answered.
+ * one that answered, and one whose large answers stop part way ("stalled": reachable, MTU?) from both.
  */
 import { type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
 import type { Translate } from '../i18n.js';
 import { asSettings, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
-import { isLinkDown } from '../state/connection/link.js';
+import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { DirectorMove, ServerLease, ServerPool } from '../state/connection/server-pool.js';
 import { sectionLabel } from './section-label.js';
 
@@ -69,7 +69,8 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
     try {
       return { ...base, host: origin, items: await items(server, request, textSetting(payload.track), t) };
     } catch (error) {
-      return { ...base, host: origin, state: isLinkDown(error) ? 'offline' : 'refused', error: reasonOf(error) };
+      const { state, message } = failure(error, t);
+      return { ...base, host: origin, state, error: message };
     }
   } finally {
     lease.release();
@@ -91,8 +92,15 @@ async function connection(server: MediaServer, move: DirectorMove | undefined, t
     const moved = move && Date.now() - move.at < DIRECTOR_MOVE_NOTICE_MS ? ` ${t('inspector.directorMoved', { to: move.to, from: move.from })}` : '';
     return { state: 'online', message: `${connected}${moved}` };
   } catch (error) {
-    return { state: isLinkDown(error) ? 'offline' : 'refused', message: reasonOf(error) };
+    return failure(error, t);
   }
+}
+
+/** A request that failed, as the page shows it: which state, and the sentence (core's, led by ours for MTU?). */
+function failure(error: unknown, t: Translate): { state: string; message: string } {
+  if (isLinkDown(error)) return { state: 'offline', message: reasonOf(error) };
+  if (largeAnswersFail(error)) return { state: 'stalled', message: `${t('inspector.largeAnswersFail')} ${reasonOf(error)}` };
+  return { state: 'refused', message: reasonOf(error) };
 }
 
 async function items(server: MediaServer, request: Exclude<InspectorRequest, 'connection'>, track: string | undefined, t: Translate): Promise<DropdownItem[]> {

@@ -1,10 +1,14 @@
+import type { LateOutcome } from '@stagelink/core';
 import { fitsOnOneLine, splitInTwo } from './fit-text.js';
 import { keyFace, type FaceLine } from './key-layout.js';
 import { inkOn, palette } from './palette.js';
 import type { StatusSymbol } from './symbols.js';
 
-/** What the transport key knows about its transport, from the shared, gently polled transport list. */
-export type TransportActivity = 'playing' | 'stopped' | 'unknown' | 'missing' | 'no-link';
+/**
+ * What the transport key knows about its transport, from the shared, gently polled transport list;
+ * `large-answers-fail` when the list's answer stops part way (the server is up: cues still go).
+ */
+export type TransportActivity = 'playing' | 'stopped' | 'unknown' | 'missing' | 'no-link' | 'large-answers-fail';
 
 export interface CueView {
   /** The command in words: PLAY, GO TO TRACK, ... */
@@ -38,6 +42,7 @@ const ACTIVITY_STATES: Record<TransportActivity, CueState | undefined> = {
   unknown: undefined,
   missing: { word: 'NOT FOUND', symbol: 'not-found', colour: palette.caution },
   'no-link': { word: 'NO LINK', symbol: 'no-link', colour: palette.text },
+  'large-answers-fail': { word: 'MTU?', symbol: 'cut-short', colour: palette.caution },
 };
 
 /**
@@ -63,6 +68,21 @@ export function cueFace(view: CueView): string {
     ...(state && !view.titled ? { symbol: { shape: state.symbol, colour: bottom.colour } } : {}),
     name: top,
     state: bottom,
+  });
+}
+
+/**
+ * A cue whose answer came late, for a few seconds after: core sent it once and read the transport again, which
+ * shows the cue's state there (`landed`) or cannot tell (`unknown`). Both lines say it, as the words do not fit
+ * one: LANDED over LATE, OUTCOME over UNKNOWN. The log names the cue.
+ */
+export function lateCueFace(outcome: LateOutcome, titled = false): string {
+  const [top, bottom, symbol]: [string, string, StatusSymbol] = outcome === 'landed' ? ['LANDED', 'LATE', 'ok'] : ['OUTCOME', 'UNKNOWN', 'unknown'];
+  return keyFace({
+    background: palette.neutral,
+    ...(titled ? {} : { symbol: { shape: symbol, colour: palette.caution } }),
+    name: { text: top, size: 24, colour: palette.text, bold: true },
+    state: { text: bottom, size: 26, colour: palette.caution, bold: true },
   });
 }
 

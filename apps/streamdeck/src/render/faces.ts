@@ -1,7 +1,8 @@
 /**
- * Faces every kind of key shares: the link to the server is down, the key is waiting for its first value, it
- * is not set up, or the server answered with something it cannot use. None of them ever shows a number, so
- * nothing stale can pass for live; what exactly went wrong is in the plugin log and the settings page.
+ * Faces every kind of key shares: the link to the server is down, the key's live value stopped, large answers
+ * do not get through, the key is waiting for its first value, it is not set up, or the server answered with
+ * something it cannot use. None of them ever shows a number, so nothing stale can pass for live; what exactly
+ * went wrong is in the plugin log and the settings page.
  */
 import { keyFace } from './key-layout.js';
 import { palette } from './palette.js';
@@ -25,11 +26,28 @@ export function noLinkFace(name: string): string {
   return sharedFace(name, { background: palette.noLink, symbol: 'no-link', word: 'NO LINK', size: 28, colour: palette.text });
 }
 
+/**
+ * The link is up, but this key's live value stopped coming and asking the server again brought none (core's
+ * `stale`): the last value is not shown as if it were current. Not NO LINK: other keys of the server still work.
+ */
+export function staleFace(name: string): string {
+  return sharedFace(name, { background: palette.neutral, symbol: 'stale', word: 'STALE', size: 28, colour: palette.caution });
+}
+
+/**
+ * The server answers, but large answers stop part way (core's StalledAnswerError): small requests such as cues
+ * still get through, so it is not NO LINK. The usual cause is the show network's MTU (jumbo frames on only one
+ * side), hence the word; the plugin log has core's whole sentence.
+ */
+export function largeAnswersFailFace(name: string): string {
+  return sharedFace(name, { background: palette.neutral, symbol: 'cut-short', word: 'MTU?', size: 28, colour: palette.caution });
+}
+
 export type WaitingReason = 'connecting' | 'no data' | 'loading';
 
 const WAITING_WORDS: Record<WaitingReason, string> = {
   connecting: 'CONNECTING',
-  // The link is up but the values stopped coming.
+  // The link is up (again) and the first value has not come yet.
   'no data': 'NO DATA',
   // The Stream Deck app has not sent the plugin's settings yet.
   loading: 'LOADING',

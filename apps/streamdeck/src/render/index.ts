@@ -1,6 +1,6 @@
 /** `@stagelink/streamdeck/render`: the key faces and the dial strip, pure functions from what a key knows to SVG. */
-export { cueFace, type CueView } from './cue-face.js';
-export { noLinkFace, problemFace, setupFace, waitingFace } from './faces.js';
+export { cueFace, lateCueFace, type CueView } from './cue-face.js';
+export { largeAnswersFailFace, noLinkFace, problemFace, setupFace, staleFace, waitingFace } from './faces.js';
 export { TEXT_MARGIN } from './fit-text.js';
 export { fpsFace } from './fps-face.js';
 export { healthFace } from './health-face.js';

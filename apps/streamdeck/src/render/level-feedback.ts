@@ -16,6 +16,8 @@ export type LevelView =
   | { kind: 'noLink'; property: LevelProperty; transport: string }
   /** The first value has not come yet. */
   | { kind: 'waiting'; property: LevelProperty; transport: string }
+  /** The server answers, but its transport list stops part way (MTU?): no value to show, though cues still go. */
+  | { kind: 'largeAnswersFail'; property: LevelProperty; transport: string }
   /** The server has no transport of that name. */
   | { kind: 'missing'; property: LevelProperty; transport: string }
   /** The dial's settings are incomplete; what to set is in the log and the inspector. */
@@ -42,7 +44,7 @@ export const STRIP_COLOURS = {
   /** Muted or blacked out: the show is dark or silent on purpose. */
   off: '#e69f00',
   sending: '#56b4e9',
-  /** Something the operator has to fix: no link, no such transport, settings missing. */
+  /** Something the operator has to fix: no link, large answers failing, no such transport, settings missing. */
   problem: '#d55e00',
 } as const;
 
@@ -62,6 +64,8 @@ export function levelFeedback(view: LevelView): LevelFeedback {
       return { transport: view.transport, value: NO_VALUE, state: { value: 'NO LINK', color: STRIP_COLOURS.problem }, level: DIM_BAR };
     case 'waiting':
       return { transport: view.transport, value: NO_VALUE, state: { value: propertyWord(view.property), color: STRIP_COLOURS.quiet }, level: DIM_BAR };
+    case 'largeAnswersFail':
+      return { transport: view.transport, value: NO_VALUE, state: { value: 'MTU?', color: STRIP_COLOURS.problem }, level: DIM_BAR };
     case 'missing':
       return { transport: view.transport, value: NO_VALUE, state: { value: 'NOT FOUND', color: STRIP_COLOURS.problem }, level: DIM_BAR };
     case 'setup':

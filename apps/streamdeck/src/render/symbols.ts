@@ -13,6 +13,9 @@ export type StatusSymbol =
   | 'waiting'
   | 'set-up'
   | 'problem'
+  | 'stale'
+  | 'cut-short'
+  | 'unknown'
   | 'playing'
   | 'sending'
   | 'engaged'
@@ -54,6 +57,17 @@ export function statusSymbol(symbol: StatusSymbol, colour: string): string {
       return line(55, 20, 89, 20, colour, 3) + dot(64, 20, 6, colour) + line(55, 40, 89, 40, colour, 3) + dot(80, 40, 6, colour);
     case 'problem':
       return ring(72, 30, 17, colour) + exclamation(21, colour);
+    case 'stale':
+      // A clock: the value is from a while ago.
+      return ring(72, 30, 17, colour) + line(72, 30, 72, 19, colour, 3) + line(72, 30, 80, 35, colour, 3);
+    case 'cut-short':
+      // A page torn off at the bottom: the answer started and stopped part way.
+      return `<polyline points="58,42 58,13 86,13 86,42" ${stroke(colour, 3)}/>` +
+        `<polyline points="58,42 63,47 68,42 73,47 78,42 83,47 86,44" ${stroke(colour, 3)}/>` +
+        line(64, 22, 80, 22, colour, 3) + line(64, 31, 80, 31, colour, 3);
+    case 'unknown':
+      // A question mark: nobody can tell yet.
+      return `<polyline points="62,21 65,15 72,13 79,15 82,21 80,26 72,31 72,37" ${stroke(colour)}/>` + dot(72, 45, 2.5, colour);
     case 'playing':
       return `<polygon points="61,13 89,30 61,47" fill="${colour}"/>`;
     case 'sending':

@@ -1,7 +1,8 @@
 /**
  * The FPS key: the live FPS of the local machine or a named one, from the live-update stream, on the colour
  * of core's alert level for the rolling average against the target. NO LINK the moment the stream drops;
- * NO DATA when values stop coming although the stream is up. It subscribes only while on screen.
+ * STALE when core reports the subscription stale (its values stopped while the stream stayed up, and asking
+ * again brought none); NO DATA while connected without a value yet. It subscribes only while on screen.
  */
 import {
   classifyFps,
@@ -15,14 +16,11 @@ import {
   RollingAverage,
 } from '@stagelink/core';
 import { fpsFace } from '../render/fps-face.js';
-import { noLinkFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
+import { noLinkFace, problemFace, setupFace, staleFace, waitingFace } from '../render/faces.js';
 import { numberSetting, textSetting, type FpsKeySettings, type HostChoice } from '../settings.js';
 import { hostLabel } from './host-binding.js';
 import type { KeySurface, TileContext } from './tile.js';
 import { TileBase } from './tile-base.js';
-
-/** Monitors send every 100 ms: a value older than this means the monitor stopped, not that it is steady. */
-export const FPS_STALE_AFTER_MS = 3000;
 
 export class FpsTile extends TileBase<FpsKeySettings> {
   readonly #average = new RollingAverage();
@@ -34,7 +32,6 @@ export class FpsTile extends TileBase<FpsKeySettings> {
   #hostText = '';
   #target: number | undefined;
   #latest: number | undefined;
-  #staleTimer: NodeJS.Timeout | undefined;
 
   constructor(surface: KeySurface, context: TileContext) {
     super((svg) => surface.setImage(svg), context);
@@ -73,7 +70,6 @@ export class FpsTile extends TileBase<FpsKeySettings> {
   }
 
   protected override stop(): void {
-    clearTimeout(this.#staleTimer);
     this.#subscription?.close();
     this.#subscription = undefined;
     this.#watching = undefined;
@@ -115,34 +111,26 @@ export class FpsTile extends TileBase<FpsKeySettings> {
     }
     this.#latest = value;
     this.#average.push(value);
-    this.#armStaleTimer();
     this.#render('online');
   }
 
   #onStatus(status: LiveStatus): void {
     if (this.disposed) return;
     if (status !== 'online') {
-      // Old samples must not colour new ones after a reconnect.
+      // Old samples must not colour new ones after a reconnect or after the values stopped.
       this.#average.reset();
       this.#latest = undefined;
-      clearTimeout(this.#staleTimer);
     }
     this.#render(status);
-  }
-
-  #armStaleTimer(): void {
-    clearTimeout(this.#staleTimer);
-    this.#staleTimer = setTimeout(() => {
-      if (this.disposed) return;
-      this.#latest = undefined;
-      this.#average.reset();
-      this.#render(this.#subscription?.status ?? 'offline');
-    }, FPS_STALE_AFTER_MS);
   }
 
   #render(status: LiveStatus): void {
     if (status === 'offline') {
       this.presenter.show(noLinkFace(this.#machineLabel));
+      return;
+    }
+    if (status === 'stale') {
+      this.presenter.show(staleFace(this.#machineLabel));
       return;
     }
     const average = this.#average.value;

@@ -4,10 +4,10 @@
  * docs/api-notes.md). A press polls at once.
  */
 import { type HealthEntry, reasonOf, worstHealth } from '@stagelink/core';
-import { noLinkFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
+import { largeAnswersFailFace, noLinkFace, problemFace, setupFace, waitingFace } from '../render/faces.js';
 import { healthFace } from '../render/health-face.js';
 import { textSetting, type HealthKeySettings, type HostChoice } from '../settings.js';
-import { isLinkDown } from '../state/connection/link.js';
+import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { PollState } from '../state/connection/shared-poll.js';
 import type { KeySurface, TileContext } from './tile.js';
 import { TileBase } from './tile-base.js';
@@ -55,7 +55,8 @@ export class HealthTile extends TileBase<HealthKeySettings> {
           this.presenter.show(noLinkFace(scope));
           return;
         }
-        this.#showProblem(scope, reasonOf(state.error));
+        this.reasons.tell(reasonOf(state.error));
+        this.presenter.show(largeAnswersFail(state.error) ? largeAnswersFailFace(scope) : problemFace(scope));
         return;
       case 'online':
         if (!Array.isArray(state.value)) {

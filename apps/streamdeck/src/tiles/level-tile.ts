@@ -14,7 +14,7 @@ import { numberSetting, textSetting, type HostChoice, type LevelDialSettings } f
 import { LevelChanger } from '../state/levels/level-changer.js';
 import { LevelMemory } from '../state/levels/level-memory.js';
 import { LiveLevelWriter } from '../state/levels/live-level-writer.js';
-import { isLinkDown } from '../state/connection/link.js';
+import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { ServerLease, TransportList } from '../state/connection/server-pool.js';
 import type { PollState } from '../state/connection/shared-poll.js';
 import { asTransportList, levelSource } from '../state/cues/transport-activity.js';
@@ -189,6 +189,11 @@ export class LevelTile extends TileBase<LevelDialSettings> {
     this.#linkDown = state.status === 'offline' && isLinkDown(state.error);
     if (state.status !== 'online') {
       changer.forget();
+      if (state.status === 'offline' && largeAnswersFail(state.error)) {
+        this.reasons.tell(reasonOf(state.error));
+        this.#show({ kind: 'largeAnswersFail', ...target });
+        return;
+      }
       this.#show(this.#linkDown ? { kind: 'noLink', ...target } : { kind: 'waiting', ...target });
       return;
     }

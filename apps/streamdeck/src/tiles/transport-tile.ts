@@ -5,17 +5,19 @@
  * polled gently and shared by every key and dial of the host, and is drawn in the face: the key has one manifest
  * state, so a multi-action step has no state to choose and an icon set on the key is never swapped for another.
  * Cues go through the server's cue lane, so presses land in the order they were made; a cue still out after a
- * moment shows as sending.
+ * moment shows as sending, and one whose answer came late says for a while whether it landed or nobody can tell
+ * (core never sends it twice).
  */
 import { reasonOf } from '@stagelink/core';
-import { commandWord, cueFace, type TransportActivity } from '../render/cue-face.js';
+import { commandWord, cueFace, lateCueFace, type TransportActivity } from '../render/cue-face.js';
 import { setupFace, waitingFace } from '../render/faces.js';
 import type { HostChoice, TransportKeySettings } from '../settings.js';
 import { fireCue, readCue, type CueReading } from '../state/cues/cue.js';
-import { isLinkDown } from '../state/connection/link.js';
+import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { TransportList } from '../state/connection/server-pool.js';
 import type { PollState } from '../state/connection/shared-poll.js';
 import { activityOf, asTransportList, engagedOf } from '../state/cues/transport-activity.js';
+import { lateOutcomeOf, type LateOutcome } from '../state/cues/late-outcome.js';
 import { hostProblem } from './host-binding.js';
 import type { KeySurface, TileContext } from './tile.js';
 import { TileBase } from './tile-base.js';
@@ -24,6 +26,8 @@ import { TileBase } from './tile-base.js';
 export const SENDING_FACE_DELAY_MS = 150;
 /** How long a "hold to fire" key must stay down before its cue goes. */
 export const HOLD_TO_FIRE_MS = 600;
+/** How long a key says LANDED LATE or OUTCOME UNKNOWN after a cue whose answer came late. */
+export const LATE_OUTCOME_SHOWN_MS = 10_000;
 
 export class TransportTile extends TileBase<TransportKeySettings> {
   #reading: CueReading = { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
@@ -35,6 +39,9 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   #cuesOut = 0;
   #sendingTimer: NodeJS.Timeout | undefined;
   #showSending = false;
+  /** What the latest cue whose answer came late did, while the key says so. */
+  #late: LateOutcome | undefined;
+  #lateTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly surface: KeySurface,
@@ -104,6 +111,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
       return;
     }
     const { cue } = reading;
+    this.#showLate(undefined);
     this.#cueGiven();
     lease.cues.send(() => fireCue(lease.server, cue)).then(
       () => {
@@ -113,8 +121,18 @@ export class TransportTile extends TileBase<TransportKeySettings> {
       },
       (error: unknown) => {
         this.#cueSettled();
-        this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin} failed: ${reasonOf(error)}`);
-        this.surface.showAlert();
+        const late = lateOutcomeOf(error);
+        if (!late) {
+          this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin} failed: ${reasonOf(error)}`);
+          this.surface.showAlert();
+          return;
+        }
+        const what = late === 'landed' ? 'landed late' : 'outcome unknown (check the transport before pressing again)';
+        this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin}: ${what}; it was not sent again. ${reasonOf(error)}`);
+        if (late === 'landed') this.surface.showOk();
+        else this.surface.showAlert();
+        this.#showLate(late);
+        lease.transports.refresh();
       },
     );
   }
@@ -122,7 +140,25 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   protected override stop(): void {
     clearTimeout(this.#sendingTimer);
     clearTimeout(this.#holdTimer);
+    clearTimeout(this.#lateTimer);
+    this.#late = undefined;
     super.stop();
+  }
+
+  /** Says what a late cue did for a while (undefined: back to the cue's own face at once). */
+  #showLate(outcome: LateOutcome | undefined): void {
+    clearTimeout(this.#lateTimer);
+    this.#lateTimer = undefined;
+    const changed = outcome !== this.#late;
+    this.#late = outcome;
+    if (outcome) {
+      this.#lateTimer = setTimeout(() => {
+        this.#lateTimer = undefined;
+        this.#late = undefined;
+        this.#rerender();
+      }, LATE_OUTCOME_SHOWN_MS);
+    }
+    if (changed) this.#rerender();
   }
 
   #render(state: PollState<TransportList>): void {
@@ -135,10 +171,16 @@ export class TransportTile extends TileBase<TransportKeySettings> {
       this.presenter.show(setupFace(label));
       return;
     }
-    this.reasons.clear();
+    // The list's answer stops part way: the key keeps its cue face (cues are small and still go) and says MTU?.
+    if (state.status === 'offline' && largeAnswersFail(state.error)) this.reasons.tell(reasonOf(state.error));
+    else this.reasons.clear();
     if (!reading.ok) return;
     if (!this.binding.lease) {
       this.presenter.show(waitingFace(label, 'loading'));
+      return;
+    }
+    if (this.#late && !this.#showSending) {
+      this.presenter.show(lateCueFace(this.#late, this.#titled));
       return;
     }
     const { cue } = reading;
@@ -193,7 +235,8 @@ function activityFrom(state: PollState<TransportList>, transport: string): Trans
     case 'connecting':
       return 'unknown';
     case 'offline':
-      return isLinkDown(state.error) ? 'no-link' : 'unknown';
+      if (isLinkDown(state.error)) return 'no-link';
+      return largeAnswersFail(state.error) ? 'large-answers-fail' : 'unknown';
     case 'online': {
       const list = asTransportList(state.value);
       return list ? activityOf(list, transport) : 'unknown';

@@ -9,7 +9,7 @@ import { answerInspector } from '../../src/inspector/inspector-requests.js';
 import { sectionLabel } from '../../src/inspector/section-label.js';
 import { ServerPool } from '../../src/state/connection/server-pool.js';
 import { english } from '../unit/locales.js';
-import { startSim } from './simulator.js';
+import { control, startSim } from './simulator.js';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -73,6 +73,19 @@ describe('inspector requests against the simulator', () => {
     expect(connection).toMatchObject({ state: 'invalid', host: '' });
     expect(text(connection.message)).toContain('must be text, not the number 5');
     expect(text((await answerInspector(pool, { request: 'tracks' }, 5, english)).error)).toContain('must be text, not the number 5');
+  });
+
+  it('says a list that stops after its headers is a large answer that fails (MTU?), while the connection line stays online', async () => {
+    const path = '/api/session/transport/transports';
+    await control(sim, { action: 'stallBody', path, on: true });
+    try {
+      const answer = await answerInspector(pool, { request: 'transports' }, sim.mediaServer.url, english);
+      expect(answer).toMatchObject({ state: 'stalled' });
+      expect(text(answer.error)).toMatch(/^Reachable, but large answers do not arrive \(MTU\?\)\. .*MTU/);
+      expect(await answerInspector(pool, { request: 'connection' }, sim.mediaServer.url, english)).toMatchObject({ state: 'online' });
+    } finally {
+      await control(sim, { action: 'stallBody', path, on: false });
+    }
   });
 
   it('reports a server that does not answer as offline', async () => {

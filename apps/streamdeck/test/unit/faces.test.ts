@@ -6,8 +6,8 @@
 import { TRANSPORT_COMMANDS, type FpsAlert, type Severity } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
 import { MIN_TEXT_CONTRAST, contrastRatio } from '../../src/render/contrast.js';
-import { commandWord, cueFace, type CueView, type TransportActivity } from '../../src/render/cue-face.js';
-import { noLinkFace, problemFace, setupFace, waitingFace, type WaitingReason } from '../../src/render/faces.js';
+import { commandWord, cueFace, lateCueFace, type CueView, type TransportActivity } from '../../src/render/cue-face.js';
+import { largeAnswersFailFace, noLinkFace, problemFace, setupFace, staleFace, waitingFace, type WaitingReason } from '../../src/render/faces.js';
 import { TEXT_MARGIN } from '../../src/render/fit-text.js';
 import { fpsFace } from '../../src/render/fps-face.js';
 import { healthFace } from '../../src/render/health-face.js';
@@ -79,7 +79,7 @@ function alikeWithoutColour(faces: Record<string, string>): string[] {
 
 const LONG_NAME = 'Main Stage Upstage Projection Left';
 const LONG_HOSTNAME = 'media-server-rack-2-understudy-07';
-const ACTIVITIES: TransportActivity[] = ['playing', 'stopped', 'unknown', 'missing', 'no-link'];
+const ACTIVITIES: TransportActivity[] = ['playing', 'stopped', 'unknown', 'missing', 'no-link', 'large-answers-fail'];
 
 /** Every command label a transport key can carry, from every command core knows. */
 const COMMAND_LABELS = Object.keys(TRANSPORT_COMMANDS).map((command) => {
@@ -117,7 +117,7 @@ function cueStateWord(view: CueView): string | undefined {
   if (view.sending) return 'SENDING\u2026';
   if (view.activity === 'no-link') return 'NO LINK';
   if (view.engaged !== undefined) return view.engaged ? 'ENGAGED' : 'DISENGAGED';
-  return { playing: 'PLAYING', missing: 'NOT FOUND' }[view.activity as string];
+  return { playing: 'PLAYING', missing: 'NOT FOUND', 'large-answers-fail': 'MTU?' }[view.activity as string];
 }
 
 const SEVERITIES: Severity[] = ['ok', 'ready', 'busy', 'warning', 'error', 'offline'];
@@ -196,11 +196,28 @@ describe('cue faces', () => {
         stopped: cueFace({ ...view, activity: 'stopped' }),
         missing: cueFace({ ...view, activity: 'missing' }),
         'no-link': cueFace({ ...view, activity: 'no-link' }),
+        'large-answers-fail': cueFace({ ...view, activity: 'large-answers-fail' }),
         sending: cueFace({ ...view, activity: 'stopped', sending: true }),
         engaged: cueFace({ ...view, activity: 'stopped', engaged: true }),
         disengaged: cueFace({ ...view, activity: 'stopped', engaged: false }),
       }),
     ).toEqual([]);
+  });
+
+  it('say LANDED LATE or OUTCOME UNKNOWN after a cue whose answer came late, readable at 72 and 144 px', () => {
+    const landed = lateCueFace('landed');
+    const unknown = lateCueFace('unknown');
+    expect(wordsOf(landed)).toEqual(['LANDED', 'LATE']);
+    expect(wordsOf(unknown)).toEqual(['OUTCOME', 'UNKNOWN']);
+    expectReadable([
+      ['landed', landed],
+      ['unknown', unknown],
+      ['landed, titled', lateCueFace('landed', true)],
+      ['unknown, titled', lateCueFace('unknown', true)],
+    ]);
+    expect(alikeWithoutColour({ landed, unknown, sending: cueFace({ command: 'PLAY', name: 'main', transport: 'main', activity: 'stopped', sending: true }) })).toEqual([]);
+    // Under an operator's title the symbol's place is left to it.
+    expect(readFace(lateCueFace('unknown', true)).shapes).toBe('');
   });
 
   it('escapes names that look like markup', () => {
@@ -262,6 +279,8 @@ describe('health faces', () => {
 describe('the faces every key shares', () => {
   const shared = KEY_NAMES.flatMap((name) => [
     [`no link ${name}`, noLinkFace(name)],
+    [`stale ${name}`, staleFace(name)],
+    [`large answers fail ${name}`, largeAnswersFailFace(name)],
     [`set up ${name}`, setupFace(name)],
     [`problem ${name}`, problemFace(name)],
     ...REASONS.map((reason) => [`waiting ${reason} ${name}`, waitingFace(name, reason)] as const),
@@ -278,12 +297,25 @@ describe('the faces every key shares', () => {
   it('never show a number while there is no value', () => {
     for (const reason of REASONS) expect(wordsOf(waitingFace('FPS', reason)).join(' ')).not.toMatch(/\d/);
     expect(wordsOf(noLinkFace('LOCAL')).join(' ')).not.toMatch(/\d/);
+    expect(wordsOf(staleFace('LOCAL')).join(' ')).not.toMatch(/\d/);
+  });
+
+  it('say STALE for a value that stopped and MTU? for answers cut short, each apart from NO LINK', () => {
+    expect(wordsOf(staleFace('LOCAL'))).toEqual(['LOCAL', 'STALE']);
+    expect(wordsOf(largeAnswersFailFace('SESSION'))).toEqual(['SESSION', 'MTU?']);
+    const noLink = noLinkFace('LOCAL');
+    for (const face of [staleFace('LOCAL'), largeAnswersFailFace('LOCAL')]) {
+      expect(readFace(face).background).not.toBe(readFace(noLink).background);
+      expect(readFace(face).shapes).not.toBe(readFace(noLink).shapes);
+    }
   });
 
   it('tell each other apart without colour', () => {
     expect(
       alikeWithoutColour({
         noLink: noLinkFace('LOCAL'),
+        stale: staleFace('LOCAL'),
+        largeAnswersFail: largeAnswersFailFace('LOCAL'),
         setUp: setupFace('LOCAL'),
         problem: problemFace('LOCAL'),
         ...Object.fromEntries(REASONS.map((reason) => [reason, waitingFace('LOCAL', reason)])),

@@ -1,7 +1,7 @@
 import { livePresets } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FpsKeySettings } from '../../src/settings.js';
-import { FPS_STALE_AFTER_MS, FpsTile } from '../../src/tiles/fps-tile.js';
+import { FpsTile } from '../../src/tiles/fps-tile.js';
 import { palette } from '../../src/render/palette.js';
 import { readFace } from './face-reading.js';
 import { host, keyRecorder, quietLogger, stubPool, stubServer } from './stubs.js';
@@ -113,12 +113,29 @@ describe('FPS tile', () => {
     tile.dispose();
   });
 
-  it('stops showing a number when values stop coming', () => {
+  it('shows STALE, not NO LINK and no number, when core reports its values stopped, and the value again with the next one', () => {
+    const { live, key, tile } = streaming({ target: 60 });
+    for (let i = 0; i < 10; i++) live.emit(40);
+    vi.advanceTimersByTime(300);
+    live.setStatus('stale');
+    vi.advanceTimersByTime(300);
+    expect(key.latest).toContain('>STALE<');
+    expect(key.latest).not.toContain('NO LINK');
+    expect(bigNumber(key.latest)).toBeUndefined();
+    live.setStatus('online');
+    live.emit(59.94);
+    vi.advanceTimersByTime(300);
+    expect(bigNumber(key.latest)).toBe('59.9');
+    // The samples from before the values stopped no longer colour the key.
+    expect(background(key.latest)).toBe(palette.ok);
+    tile.dispose();
+  });
+
+  it('leaves deciding that values stopped to core: a quiet but live subscription keeps its value', () => {
     const { live, key, tile } = streaming({});
     live.emit(60);
-    vi.advanceTimersByTime(FPS_STALE_AFTER_MS + 300);
-    expect(bigNumber(key.latest)).toBeUndefined();
-    expect(key.latest).toContain('>NO DATA<');
+    vi.advanceTimersByTime(30_000);
+    expect(bigNumber(key.latest)).toBe('60.0');
     tile.dispose();
   });
 

@@ -21,7 +21,7 @@ const item = (key: string): LayoutItem => {
 /** Advance widths of Arial Bold in thousandths of the font size, for every character the strip's words use. */
 const ARIAL_BOLD: Record<string, number> = {
   ...Object.fromEntries([...'0123456789'].map((digit) => [digit, 556])),
-  '%': 889, '.': 278, '-': 333, ' ': 278,
+  '%': 889, '.': 278, '-': 333, ' ': 278, '?': 611,
   A: 722, B: 722, C: 722, D: 722, E: 667, F: 611, G: 778, H: 722, I: 278, K: 722, L: 611, M: 833, N: 722,
   O: 778, P: 667, R: 722, S: 667, T: 611, U: 722, V: 667,
 };
@@ -51,6 +51,7 @@ const everyKind: LevelView[] = [
   { kind: 'value', property: 'brightness', transport: 'main', value: 1, sending: false },
   { kind: 'value', property: 'volume', transport: 'lobby', value: 0.4, sending: true },
   { kind: 'noLink', property: 'brightness', transport: 'main' },
+  { kind: 'largeAnswersFail', property: 'volume', transport: 'lobby' },
   { kind: 'waiting', property: 'volume', transport: 'lobby' },
   { kind: 'missing', property: 'volume', transport: 'lobby' },
   { kind: 'setup', transport: undefined },
@@ -78,11 +79,18 @@ describe('touch strip feedback', () => {
 
   it('gives each state its own word', () => {
     const words = everyKind.map((view) => levelFeedback(view).state.value);
-    expect(words).toEqual(['VOLUME', 'MUTED', 'BLACKOUT', 'BRIGHTNESS', 'SENDING', 'NO LINK', 'VOLUME', 'NOT FOUND', 'SET UP']);
+    expect(words).toEqual(['VOLUME', 'MUTED', 'BLACKOUT', 'BRIGHTNESS', 'SENDING', 'NO LINK', 'MTU?', 'VOLUME', 'NOT FOUND', 'SET UP']);
   });
 
   it('shows no value as live while the link is down, and dims the bar', () => {
     const feedback = levelFeedback({ kind: 'noLink', property: 'brightness', transport: 'main' });
+    expect(feedback.value).toBe('--');
+    expect(feedback.level.opacity).toBeLessThan(1);
+  });
+
+  it('says MTU?, not NO LINK, when the transport list stops part way, and shows no value', () => {
+    const feedback = levelFeedback({ kind: 'largeAnswersFail', property: 'volume', transport: 'main' });
+    expect(feedback.state).toEqual({ value: 'MTU?', color: STRIP_COLOURS.problem });
     expect(feedback.value).toBe('--');
     expect(feedback.level.opacity).toBeLessThan(1);
   });

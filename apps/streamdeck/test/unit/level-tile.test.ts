@@ -1,4 +1,4 @@
-import { ConnectionError, livePresets } from '@stagelink/core';
+import { ConnectionError, livePresets, StalledAnswerError } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LevelDialSettings } from '../../src/settings.js';
 import type { ServerPool } from '../../src/state/connection/server-pool.js';
@@ -197,6 +197,20 @@ describe('level dials', () => {
     expect(dial.feedback.at(-1)).toMatchObject({ value: '--', state: { value: 'NO LINK' } });
     push(tile);
     expect(dial.alerts).toBe(1);
+    tile.dispose();
+  });
+
+  it('says MTU?, not NO LINK, while the transport list stops part way, and alerts on a turn rather than guess', async () => {
+    const { server, dial, tile } = setUp();
+    server.transport.transports.mockRejectedValue(
+      new StalledAnswerError('GET http://10.0.0.5/api/session/transport/transports started to answer, but the rest did not arrive: check the MTU.', 4000),
+    );
+    tile.configure({ property: 'volume', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(dial.feedback.at(-1)).toMatchObject({ value: '--', state: { value: 'MTU?' } });
+    tile.rotate(1);
+    expect(dial.alerts).toBe(1);
+    expect(server.transport.setVolume).not.toHaveBeenCalled();
     tile.dispose();
   });
 

@@ -61,6 +61,22 @@ describe('writing a level through the live stream', () => {
     expect(live.offered).toBe(false);
   });
 
+  it('says no while core reports the subscription stale, and writes through it again once a value comes', async () => {
+    const { live, subscription, stub } = writer();
+    stub.live.emit(0.5);
+    const pending = live.write(0.6);
+    stub.live.setStatus('stale');
+    expect(await pending).toBe(false);
+    expect(await live.write(0.6)).toBe(false);
+    expect(subscription.set).toHaveBeenCalledTimes(1);
+
+    stub.live.setStatus('online');
+    stub.live.emit(0.5);
+    const landed = live.write(0.6);
+    stub.live.emit(Math.fround(0.6));
+    expect(await landed).toBe(true);
+  });
+
   it('stops writing through a server that let a write go unanswered', async () => {
     const { live, subscription, stub } = writer();
     stub.live.emit(0.5);

@@ -1,9 +1,13 @@
-import { ConnectionError, InvalidInputError, type HealthEntry } from '@stagelink/core';
+import { ConnectionError, InvalidInputError, LateAnswerError, StalledAnswerError, type HealthEntry } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HealthTile } from '../../src/tiles/health-tile.js';
 import { TileRegistry } from '../../src/tiles/tile-registry.js';
-import { HOLD_TO_FIRE_MS, TransportTile } from '../../src/tiles/transport-tile.js';
+import { HOLD_TO_FIRE_MS, LATE_OUTCOME_SHOWN_MS, TransportTile } from '../../src/tiles/transport-tile.js';
 import { host, keyRecorder, quietLogger, settle, stubPool, stubServer, transportList } from './stubs.js';
+
+/** What core says when the list's headers came and its body stopped (an MTU mismatch on the show network). */
+const stalled = (path: string): StalledAnswerError =>
+  new StalledAnswerError(`GET http://10.0.0.5${path} started to answer, but the rest of its answer did not arrive within 4000 ms: check the show network's MTU.`, 4000);
 
 const entry = (hostname: string, ...severities: string[]): HealthEntry => ({
   machine: { uid: '1', name: hostname, hostname },
@@ -70,6 +74,30 @@ describe('health tiles', () => {
     expect(key.latest).not.toContain('NO LINK');
     expect(key.latest).toContain('>PROBLEM<');
     expect(logger.warn).toHaveBeenCalledTimes(2);
+    tile.dispose();
+  });
+});
+
+describe('health tiles, when large answers do not arrive', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('show MTU?, not NO LINK or PROBLEM, and log core\'s sentence once', async () => {
+    const stub = stubServer();
+    stub.server.status.health.mockRejectedValue(stalled('/api/session/status/health'));
+    const key = keyRecorder();
+    const logger = { warn: vi.fn() };
+    const tile = new HealthTile(key.surface, { pool: stubPool(stub.asMediaServer, { healthIntervalMs: 1000 }), logger, visible: true });
+    tile.configure({}, host);
+    await vi.advanceTimersByTimeAsync(3500);
+    expect(key.latest).toContain('>MTU?<');
+    expect(key.latest).not.toContain('NO LINK');
+    expect(key.latest).not.toContain('PROBLEM');
+    expect(logger.warn.mock.calls).toEqual([[expect.stringMatching(/^Health key SESSION: .*MTU/)]]);
+    stub.server.status.health.mockResolvedValue([entry('media-1', 'ok')]);
+    tile.press();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.latest).toContain('>OK<');
     tile.dispose();
   });
 });
@@ -177,6 +205,45 @@ describe('transport tiles', () => {
     await vi.advanceTimersByTimeAsync(2100);
     expect(key.latest).not.toContain('PLAYING');
     tile.dispose();
+  });
+
+  it('says MTU? under its cue while the transport list stops part way, and still fires', async () => {
+    const { server, key, tile } = setUp();
+    server.transport.transports.mockRejectedValue(stalled('/api/session/transport/transports'));
+    server.transport.send.mockResolvedValue(undefined);
+    tile.configure({ command: 'play', transport: 'main' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.latest).toContain('>MTU?<');
+    expect(key.latest).toContain('>PLAY<');
+    expect(key.latest).not.toContain('NO LINK');
+    tile.press();
+    await settle();
+    expect([key.oks, key.alerts]).toEqual([1, 0]);
+    tile.dispose();
+  });
+
+  it.each([
+    ['landed', ['LANDED', 'LATE'], [1, 0]],
+    ['unknown', ['OUTCOME', 'UNKNOWN'], [0, 1]],
+  ] as const)('says a cue whose answer came late %s, for a while, and logs that it was not sent again', async (outcome, words, flashes) => {
+    const { server, asMediaServer, key, tile } = setUp();
+    const logger = { warn: vi.fn() };
+    tile.dispose();
+    const late = new TransportTile(key.surface, { pool: stubPool(asMediaServer), logger, visible: true });
+    late.configure({ command: 'gototrack', transport: 'main', track: 'Intro' }, host);
+    await vi.advanceTimersByTimeAsync(300);
+    server.transport.send.mockRejectedValueOnce(new LateAnswerError('gototrack on http://10.0.0.5 answered late.', outcome, 4000));
+    late.press();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(key.latest).toContain(`>${words[0]}<`);
+    expect(key.latest).toContain(`>${words[1]}<`);
+    expect([key.oks, key.alerts]).toEqual(flashes);
+    expect(server.transport.send).toHaveBeenCalledTimes(1);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`^GO TO TRACK Intro on http://10\\.0\\.0\\.5: ${outcome === 'landed' ? 'landed late' : 'outcome unknown'}.*not sent again`)));
+    await vi.advanceTimersByTimeAsync(LATE_OUTCOME_SHOWN_MS);
+    expect(key.latest).toContain('>Intro<');
+    expect(key.latest).not.toContain(`>${words[1]}<`);
+    late.dispose();
   });
 
   it('fires a hold-to-fire key only once held down long enough, and alerts when let go too soon', async () => {

@@ -1,4 +1,4 @@
-import { isUnreachable } from '@stagelink/core';
+import { isUnreachable, StagelinkError } from '@stagelink/core';
 import { StaleValueError } from './shared-poll.js';
 
 /**
@@ -8,4 +8,13 @@ import { StaleValueError } from './shared-poll.js';
  */
 export function isLinkDown(error: unknown): boolean {
   return isUnreachable(error) || error instanceof StaleValueError;
+}
+
+/**
+ * True when the server started to answer and the rest of the answer never came (core's StalledAnswerError):
+ * the machine is up and small requests such as cues get through, but large answers (lists) do not, as on a
+ * show network whose MTU differs between its ends. Keys show MTU?, never NO LINK.
+ */
+export function largeAnswersFail(error: unknown): boolean {
+  return error instanceof StagelinkError && error.code === 'STAGELINK_ERR_STALLED_ANSWER';
 }

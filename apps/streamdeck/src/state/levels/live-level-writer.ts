@@ -3,7 +3,8 @@
  * as directors' own clients turn them smoothly. There is no acknowledgement: a write has landed when the
  * server sends the value back. The writer says `false` (and the dial sends it over REST instead) whenever the
  * live path is not known to work: before the first value has come (the server may not offer the property,
- * as for a multitransport), while the stream is down, or after a property error. A server that once lets a
+ * as for a multitransport), while the stream is down or core reports the subscription stale (its values stopped,
+ * so an echo would never come), or after a property error. A server that once lets a
  * write go unanswered is not written through the stream again: every turn would wait for nothing.
  */
 import type { LiveRequest, LiveStatus, LiveSubscription, MediaServer } from '@stagelink/core';
@@ -31,6 +32,7 @@ export class LiveLevelWriter {
     private readonly echoTimeoutMs = DEFAULT_ECHO_TIMEOUT_MS,
   ) {
     this.#subscription = server.live.subscribe(request, ({ value }) => this.#onValue(value), {
+      // `offline` and `stale` alike: no echo can be counted on until the next value shows the path works again.
       onStatus: (status: LiveStatus) => {
         if (status !== 'online') this.#fail();
       },
