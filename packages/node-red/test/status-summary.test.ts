@@ -1,6 +1,7 @@
-import { ClosedError, ConfirmationRequiredError, InvalidInputError, StagelinkError, TimeoutError } from '@stagelink/core';
+import { ClosedError, ConfirmationRequiredError, ConnectionError, InvalidInputError, LateAnswerError, StagelinkError, StalledAnswerError, TimeoutError } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
-import { errorSummary } from '../src/shared/status.js';
+import type { Node, NodeStatus } from '../src/shared/node-red.js';
+import { errorSummary, StatusLine } from '../src/shared/status.js';
 
 describe('the few words a failing node shows', () => {
   it('are chosen by the error code, so a subclass of core gets its own words', () => {
@@ -14,5 +15,26 @@ describe('the few words a failing node shows', () => {
     expect(errorSummary(new StagelinkError('something'))).toBe('failed');
     expect(errorSummary(new Error('plain'))).toBe('failed');
     expect(errorSummary('text')).toBe('failed');
+  });
+});
+
+describe('a failure on the status line', () => {
+  const shownFor = (error: unknown): NodeStatus | undefined => {
+    const shown: NodeStatus[] = [];
+    const line = new StatusLine({ status: (status: NodeStatus) => shown.push(status) } as unknown as Node<never>);
+    line.failed(error);
+    line.close();
+    return shown[0];
+  };
+
+  it('tells a machine whose large answers stall (reachable) from one that is down, in yellow', () => {
+    expect(shownFor(new StalledAnswerError('the rest of its answer did not arrive', 5000))).toEqual({ fill: 'yellow', shape: 'dot', text: 'reachable, large answers fail (MTU?)' });
+    expect(shownFor(new ConnectionError('Could not reach 10.0.0.5'))).toEqual({ fill: 'red', shape: 'dot', text: 'unreachable' });
+    expect(shownFor(new TimeoutError('no answer within 5000 ms', 5000))).toEqual({ fill: 'red', shape: 'dot', text: 'no answer' });
+  });
+
+  it('says what became of a cue answered late: landed (yellow) or unknown (red)', () => {
+    expect(shownFor(new LateAnswerError('it landed', 'landed', 5000))).toEqual({ fill: 'yellow', shape: 'dot', text: 'landed late' });
+    expect(shownFor(new LateAnswerError('whether it landed is unknown', 'unknown', 5000))).toEqual({ fill: 'red', shape: 'dot', text: 'outcome unknown' });
   });
 });

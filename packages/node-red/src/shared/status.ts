@@ -12,7 +12,8 @@ const MAX_TEXT = 40;
 
 /**
  * The status line under a node, throttled (see Throttle). Green for success, red for failure, yellow for work
- * in progress or a warning, grey ring for offline: the colours a show operator reads at a glance.
+ * in progress or a warning, a red ring for offline, a yellow ring for a stale value: the colours a show operator
+ * reads at a glance.
  * A `standing` word (a failover node's "armed") stays in front of every text, so the next result never hides it.
  */
 export class StatusLine {
@@ -29,8 +30,9 @@ export class StatusLine {
     this.#throttle.push({ fill: 'green', shape: 'dot', text: this.#text(text) });
   }
 
+  /** Red, or yellow for a failure that says the machine is there (see WARNINGS). */
   failed(error: unknown): void {
-    this.#throttle.push({ fill: 'red', shape: 'dot', text: this.#text(errorSummary(error)) });
+    this.#throttle.push({ fill: isWarning(error) ? 'yellow' : 'red', shape: 'dot', text: this.#text(errorSummary(error)) });
   }
 
   warning(text: string): void {
@@ -53,6 +55,14 @@ export class StatusLine {
   /** Never leave a value on screen that looks live while it is not. */
   offline(text = 'offline'): void {
     this.#throttle.push({ fill: 'red', shape: 'ring', text: this.#text(text) });
+  }
+
+  /**
+   * The link is up but this node's values stopped and asking again brought none: not offline (the machine
+   * answers, other values may flow), and never the last value as if it were live.
+   */
+  stale(text = 'stale: values stopped'): void {
+    this.#throttle.push({ fill: 'yellow', shape: 'ring', text: this.#text(text) });
   }
 
   show(status: NodeStatus): void {
@@ -94,8 +104,20 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   STAGELINK_ERR_CONFLICT: 'conflict',
   STAGELINK_ERR_HTTP: 'server error',
   STAGELINK_ERR_UNEXPECTED_ANSWER: 'not the API',
+  // Small answers arrive and large ones stop mid-body: a network (MTU) problem, not a machine that is down.
+  STAGELINK_ERR_STALLED_ANSWER: 'reachable, large answers fail (MTU?)',
+  // A cue whose answer came after its deadline; core read the transport once and never sent the cue again.
+  STAGELINK_ERR_LATE_LANDED: 'landed late',
+  STAGELINK_ERR_LATE_UNKNOWN: 'outcome unknown',
 };
+
+/** Failures that say the machine is there: yellow, so they never read as the red of a machine that is down. */
+const WARNINGS: ReadonlySet<string> = new Set(['STAGELINK_ERR_STALLED_ANSWER', 'STAGELINK_ERR_LATE_LANDED']);
 
 export function errorSummary(error: unknown): string {
   return (error instanceof StagelinkError && SUMMARIES[error.code]) || 'failed';
+}
+
+function isWarning(error: unknown): boolean {
+  return error instanceof StagelinkError && WARNINGS.has(error.code);
 }

@@ -2,7 +2,7 @@ import { ALERT_AVERAGE_WINDOW, InvalidInputError } from '@stagelink/core';
 import type { NodeDef } from '../../shared/node-red.js';
 
 /** What an operator reacts to, one checkbox each in the editor. */
-export const EVENT_KINDS = ['director', 'playmode', 'track', 'health', 'takeover', 'fps', 'connection'] as const;
+export const EVENT_KINDS = ['director', 'playmode', 'track', 'health', 'takeover', 'fps', 'stale', 'connection'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** A gentle poll: a few seconds, never a tight loop, as for the status node. */

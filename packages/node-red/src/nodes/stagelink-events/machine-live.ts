@@ -1,9 +1,17 @@
-import { classifyFps, livePresets, RollingAverage, type FpsAlert, type LiveRequest, type LiveSubscription, type LiveUpdateError, type MediaServer, type SessionMachine } from '@stagelink/core';
+import { classifyFps, livePresets, RollingAverage, type FpsAlert, type LiveRequest, type LiveStatus, type LiveSubscription, type LiveUpdateError, type MediaServer, type SessionMachine } from '@stagelink/core';
+
+/** The live values an events node watches on each machine. */
+export type LiveWatch = 'fps' | 'takeover';
 
 export interface MachineLiveHandlers {
   /** A machine's FPS class, judged once its rolling average holds a full window of samples. */
   fps(hostname: string, alert: FpsAlert, average: number): void;
   takeover(hostname: string, takenOver: boolean): void;
+  /**
+   * `true` when a value's updates stopped while the stream stayed up (core asked again and none came), `false`
+   * when the stream is up and nothing says it stopped; a stream that dropped is the connection's, not this.
+   */
+  stale(hostname: string, watching: LiveWatch, stale: boolean): void;
   /** A value got through: a live problem, if there was one, is over. */
   value(): void;
   problem(error: LiveUpdateError): void;
@@ -15,6 +23,8 @@ interface MachineWatch {
   /** The director's FPS is its local monitor; every other machine's is a remote monitor on the director. */
   asDirector: boolean;
   average: RollingAverage;
+  /** The values of this machine whose updates stopped. */
+  stale: Set<LiveWatch>;
   fps?: LiveSubscription;
   takeover?: LiveSubscription;
 }
@@ -58,16 +68,21 @@ export class MachineLive {
     return this.#watches.size;
   }
 
+  /** "ACTOR01 fps" for each watched value whose updates stopped. */
+  get staleValues(): string[] {
+    return [...this.#watches.values()].flatMap((watch) => [...watch.stale].map((watching) => `${watch.machine.hostname} ${watching}`));
+  }
+
   close(): void {
     for (const [hostname, watch] of this.#watches) this.#release(hostname, watch);
   }
 
   #watch(machine: SessionMachine, asDirector: boolean): MachineWatch {
-    const watch: MachineWatch = { machine, asDirector, average: new RollingAverage(this.settings.fpsWindow) };
+    const watch: MachineWatch = { machine, asDirector, average: new RollingAverage(this.settings.fpsWindow), stale: new Set() };
     this.#watches.set(machine.hostname, watch);
     this.#subscribeFps(watch);
     if (this.settings.takeover) {
-      watch.takeover = this.#subscribe(livePresets.failoverTakeover(machine.uid), (value) => {
+      watch.takeover = this.#subscribe(livePresets.failoverTakeover(machine.uid), watch, 'takeover', (value) => {
         if (typeof value === 'boolean') this.handlers.takeover(machine.hostname, value);
       });
     }
@@ -77,10 +92,11 @@ export class MachineLive {
   #subscribeFps(watch: MachineWatch): void {
     if (!this.settings.fps) return;
     watch.fps?.close();
+    watch.stale.delete('fps');
     watch.average.reset();
     const { hostname } = watch.machine;
     const request = watch.asDirector ? livePresets.localFps() : livePresets.remoteFps(hostname);
-    watch.fps = this.#subscribe(request, (value) => {
+    watch.fps = this.#subscribe(request, watch, 'fps', (value) => {
       if (typeof value !== 'number' || !Number.isFinite(value)) return;
       const average = watch.average.push(value);
       // The API documents advise averaging before alerting, so one slow frame raises no alarm.
@@ -89,14 +105,20 @@ export class MachineLive {
     });
   }
 
-  #subscribe(request: LiveRequest, onValue: (value: unknown) => void): LiveSubscription {
+  #subscribe(request: LiveRequest, watch: MachineWatch, watching: LiveWatch, onValue: (value: unknown) => void): LiveSubscription {
+    const onStatus = (status: LiveStatus): void => {
+      if (status !== 'online' && status !== 'stale') return;
+      if (status === 'stale') watch.stale.add(watching);
+      else watch.stale.delete(watching);
+      this.handlers.stale(watch.machine.hostname, watching, status === 'stale');
+    };
     return this.client.live.subscribe(
       request,
       ({ value }) => {
         this.handlers.value();
         onValue(value);
       },
-      { onError: (error) => this.handlers.problem(error) },
+      { onStatus, onError: (error) => this.handlers.problem(error) },
     );
   }
 

@@ -2,6 +2,7 @@ import { isPlaying, worstHealth, type FpsAlert, type HealthEntry, type Severity,
 import type { NodeMessage } from '../../shared/node-red.js';
 import { Changes } from './changes.js';
 import type { EventKind } from './event-settings.js';
+import type { LiveWatch } from './machine-live.js';
 
 export type Connection = 'online' | 'offline';
 
@@ -19,6 +20,7 @@ export class ShowEvents {
   readonly #health = new Changes<Severity>();
   readonly #takeovers = new Changes<boolean>();
   readonly #fps = new Changes<FpsAlert>();
+  readonly #stale = new Changes<boolean>();
   readonly #connection = new Changes<Connection>();
 
   constructor(
@@ -64,6 +66,12 @@ export class ShowEvents {
   fps(hostname: string, alert: FpsAlert, average: number, target: number): void {
     const change = this.#fps.see(hostname.toLowerCase(), alert);
     if (change) this.#send('fps', `machine/${hostname}/fps`, { value: alert, previous: change.previous, machine: hostname, fps: average, target });
+  }
+
+  /** A machine's live value stopped (`true`) or flows again (`false`), while the server stays reachable. */
+  stale(hostname: string, watching: LiveWatch, stale: boolean): void {
+    const change = this.#stale.see(`${hostname.toLowerCase()}/${watching}`, stale);
+    if (change) this.#send('stale', `machine/${hostname}/${watching}/stale`, { value: stale, previous: change.previous, machine: hostname, watching });
   }
 
   connection(state: Connection): void {

@@ -14,9 +14,9 @@ const MAX_READ_TIMEOUT_MS = 5000;
 
 /**
  * `stagelink-events`: one msg per change an operator reacts to (the director moved, a transport's playmode or
- * track, a machine's health, a failover takeover, an FPS alert, the server going offline or coming back). Polls
- * gently through the config node's client and watches live values on its one socket; sends nothing for what it
- * sees first, only for changes.
+ * track, a machine's health, a failover takeover, an FPS alert, a live value that stopped or flows again, the
+ * server going offline or coming back). Polls gently through the config node's client and watches live values on
+ * its one socket; sends nothing for what it sees first, only for changes.
  */
 export default function register(RED: NodeAPI): void {
   RED.nodes.registerType('stagelink-events', function StagelinkEvents(this: Node<never>, def: NodeDef): void {
@@ -57,14 +57,26 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
   });
   const pollOutage = new OutageReport(node);
   const liveOutage = new OutageReport(node);
+  /** What the status line shows: a live value's stop changes it only while it shows what the node watches. */
+  let showing: 'connecting' | 'watching' | 'problem' = 'connecting';
   const live = new MachineLive(client, { fps: kinds.has('fps'), takeover: kinds.has('takeover'), fpsTarget: settings.fpsTarget, fpsWindow: settings.fpsWindow }, {
     fps: (hostname, alert, average) => events.fps(hostname, alert, average, settings.fpsTarget),
     takeover: (hostname, takenOver) => events.takeover(hostname, takenOver),
+    stale: (hostname, watching, stale) => {
+      events.stale(hostname, watching, stale);
+      if (showing === 'watching') showWatching();
+    },
     value: () => liveOutage.recovered(),
     problem: (error) => liveOutage.failed(error, { topic: 'live', payload: error.message }),
   });
   const missing = new MissingMachines(node, settings.machines);
   const watching = { machines: 0, transports: 0 };
+  const showWatching = (): void => {
+    showing = 'watching';
+    const stale = live.staleValues;
+    if (stale.length === 0) status.ok(watchingText(kinds, watching));
+    else status.stale(stale.length === 1 ? `stale: ${stale[0]}` : `stale: ${stale.length} live values`);
+  };
 
   const onReading = (reading: SessionReading): void => {
     events.connection(reading.reached ? 'online' : 'offline');
@@ -83,9 +95,12 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
       watching.transports = reading.transports.length;
       events.transports(reading.transports);
     }
-    if (!reading.reached) status.offline();
-    else if (reading.problem) status.failed(reading.problem);
-    else status.ok(watchingText(kinds, watching));
+    if (reading.reached && !reading.problem) showWatching();
+    else {
+      showing = 'problem';
+      if (reading.reached) status.failed(reading.problem);
+      else status.offline();
+    }
   };
 
   let polling = false;
@@ -97,6 +112,7 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
     const wants = { health: kinds.has('health'), transports: kinds.has('playmode') || kinds.has('track') };
     void work
       .track(async () => onReading(await readSession(client, wants, call)), (error) => {
+        showing = 'problem';
         status.failed(error);
         pollOutage.failed(error, { topic: 'connection', payload: reasonOf(error) });
       })

@@ -9,8 +9,9 @@ import { liveRequestOf } from './live-request.js';
 /**
  * `stagelink-liveupdate-in`: watches values on the live-update stream (core's presets or custom expressions)
  * and emits each as `msg.payload` with `msg.topic` on its first output, optionally as a rolling average. Shares the
- * server's one socket; shows "offline" the moment the stream drops so no stale value looks live, and sends the
- * connection's state ("online" / "offline") on its second output, so a gauge or chart on the first sees only values.
+ * server's one socket; shows "offline" the moment the stream drops and "stale" when its values stop while the
+ * stream stays up, so no stale value looks live, and sends that state ("online" / "stale" / "offline") on its
+ * second output, so a gauge or chart on the first sees only values.
  * A msg can change what it watches at run time, and the latest value can be kept in flow or global context.
  */
 export default function register(RED: NodeAPI): void {
@@ -53,13 +54,21 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
     node.send([msg, null]);
   };
 
+  /** Old samples must not mix with those after the gap, and a stored value must not look live. */
+  const forgetValues = (): void => {
+    for (const average of averages.values()) average.reset();
+    store?.set(topic, null);
+  };
+
   const onStatus = (live: LiveStatus): void => {
     if (live === 'connecting') status.connecting();
     else if (live === 'offline') {
-      // Old samples must not mix with new ones after a reconnect, and a stored value must not look live.
-      for (const average of averages.values()) average.reset();
-      store?.set(topic, null);
+      forgetValues();
       status.offline();
+    } else if (live === 'stale') {
+      // The link is up and other values may flow: only this node's values stopped.
+      forgetValues();
+      status.stale();
     } else status.show({ fill: 'green', shape: 'ring', text: 'online' });
     if (live !== 'connecting') node.send([null, { topic, payload: live }]);
   };

@@ -24,13 +24,21 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
   let problem: Error | undefined;
   /** What the status shows once the stream is up: the last value written, so a reconnect does not hide it. */
   let written: string | undefined;
+  /** The property's values stopped coming back while the stream is up: nothing confirms a write then. */
+  let stale = false;
 
+  /** Ready, or the last write; marked while stale. */
+  const showReady = (): void => {
+    if (stale) status.stale(written === undefined ? undefined : `stale · ${written}`);
+    else if (written !== undefined) status.ok(written);
+    else status.show({ fill: 'green', shape: 'ring', text: 'ready' });
+  };
   const onStatus = (live: LiveStatus): void => {
+    stale = live === 'stale';
     if (live === 'offline') status.offline();
     else if (live === 'connecting') status.connecting();
     else if (problem) status.failed(problem);
-    else if (written !== undefined) status.ok(written);
-    else status.show({ fill: 'green', shape: 'ring', text: 'ready' });
+    else showReady();
   };
   const onError = (error: LiveUpdateError): void => {
     problem = error;
@@ -58,7 +66,7 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
     if (!subscription) throw problem ?? new LiveUpdateError('Not subscribed: the flow is still starting.');
     await subscription.set(msg.payload);
     written = `wrote ${display(msg.payload)}`;
-    status.ok(written);
+    showReady();
     send(msg);
   }, () => {
     clearImmediate(start);
