@@ -15,7 +15,8 @@ import {
   type Transport,
 } from '@stagelink/core';
 import { BrokerLink } from './broker-link.js';
-import { CommandRunner, type CommandResult } from './command-runner.js';
+import { CommandRunner } from './command-runner.js';
+import type { CommandResult } from './command-result.js';
 import { FpsThrottle } from './fps-throttle.js';
 import { coreLogger, redactUrl } from './log.js';
 import { resolveOptions, type BridgeOptions, type ResolvedBridgeOptions } from './options.js';

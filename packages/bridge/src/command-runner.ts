@@ -2,19 +2,11 @@ import { reasonOf, type MediaServer } from '@stagelink/core';
 import type { IncomingMessage } from './broker-link.js';
 import { commandDeadline, type AgeRules } from './command-age.js';
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
+import { failureResult, type CommandResult } from './command-result.js';
 import { idOf, parseCommand, readEnvelope, readPayload, type BridgeCommand } from './commands.js';
 import type { BridgeLog } from './log.js';
 import { RecentIds } from './recent-ids.js';
 import type { Topics } from './topics.js';
-
-/** What a command answers: `{ id, ok, error?, code? }`; `duplicate` when it is a redelivery's copy. */
-export interface CommandResult {
-  id: string | null;
-  ok: boolean;
-  error?: string;
-  code?: string;
-  duplicate?: true;
-}
 
 export interface CommandRunnerOptions extends AgeRules {
   /** Ids remembered for duplicate detection (default 10,000). */
@@ -51,7 +43,7 @@ export class CommandRunner {
     try {
       body = readPayload(message.payload);
     } catch (error) {
-      send(failure(undefined, error));
+      send(failureResult(undefined, error));
       return;
     }
     const id = idOf(body);
@@ -67,7 +59,7 @@ export class CommandRunner {
       const deadline = commandDeadline(envelope, receivedAt, message.messageExpiryInterval, this.rules);
       outcome = this.#enqueue(id, command, deadline);
     } catch (error) {
-      outcome = Promise.resolve(failure(id, error));
+      outcome = Promise.resolve(failureResult(id, error));
     }
     if (id !== undefined) this.#recent.remember(id, outcome);
     void outcome.then(send);
@@ -87,9 +79,9 @@ export class CommandRunner {
 
   async #execute(id: string | undefined, command: BridgeCommand, deadline: number): Promise<CommandResult> {
     const left = deadline - Date.now();
-    if (this.#closed) return failure(id, new CommandRefusedError(COMMAND_REFUSALS.tooOld, 'The bridge is stopping: the command was not sent.'));
+    if (this.#closed) return failureResult(id, new CommandRefusedError(COMMAND_REFUSALS.tooOld, 'The bridge is stopping: the command was not sent.'));
     if (left <= 0) {
-      return failure(id, new CommandRefusedError(COMMAND_REFUSALS.tooOld, 'The command waited behind earlier ones past its maximum age, so it was not sent.'));
+      return failureResult(id, new CommandRefusedError(COMMAND_REFUSALS.tooOld, 'The command waited behind earlier ones past its maximum age, so it was not sent.'));
     }
     // Retries stop at the command's deadline: a cue is never sent late.
     const options = { timeoutMs: Math.max(100, left) };
@@ -107,7 +99,7 @@ export class CommandRunner {
     } catch (error) {
       const what = command.kind === 'transport' ? `transport/${command.command}` : `failover/${command.operation}`;
       this.log.warn('command failed', { command: what, ...(id === undefined ? {} : { id }), reason: reasonOf(error) });
-      return failure(id, error);
+      return failureResult(id, error);
     }
   }
 
@@ -122,9 +114,4 @@ export class CommandRunner {
     if ((requested === prefix || requested.startsWith(`${prefix}/`)) && requested !== result && !requested.startsWith(`${result}/`)) return result;
     return requested;
   }
-}
-
-function failure(id: string | undefined, error: unknown): CommandResult {
-  const code = typeof (error as { code?: unknown } | undefined)?.code === 'string' ? (error as { code: string }).code : undefined;
-  return { id: id ?? null, ok: false, error: reasonOf(error), ...(code ? { code } : {}) };
 }

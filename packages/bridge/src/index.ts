@@ -3,5 +3,5 @@ export { OptionError, resolveOptions, type BridgeOptions, type ResolvedBridgeOpt
 export { Topics, topicSegment, defaultPrefix } from './topics.js';
 export { COMMAND_REFUSALS, CommandRefusedError, type CommandRefusalCode } from './command-errors.js';
 export { FAILOVER_COMMANDS, type FailoverCommand } from './commands.js';
-export type { CommandResult } from './command-runner.js';
+export type { CommandResult } from './command-result.js';
 export { lineLog, silentLog, type BridgeLog, type LogFormat } from './log.js';

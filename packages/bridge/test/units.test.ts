@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { StalledAnswerError, TimeoutError, type Clock } from '@stagelink/core';
+import { LateAnswerError, StalledAnswerError, TimeoutError, type Clock } from '@stagelink/core';
 import { parseCliArgs } from '../src/cli-args.js';
 import { commandDeadline } from '../src/command-age.js';
+import { failureResult } from '../src/command-result.js';
 import { parseCommand, readEnvelope, readPayload } from '../src/commands.js';
 import { FpsThrottle, type FpsPayload } from '../src/fps-throttle.js';
 import { lineLog, redactUrl } from '../src/log.js';
@@ -206,5 +207,23 @@ describe('stale marks', () => {
     expect(readFailureReason(new StalledAnswerError('stalled', 1500))).toBe('large answers fail (MTU?)');
     expect(readFailureReason(new TimeoutError('no answer', 1500))).toBe('read failed');
     expect(readFailureReason(new Error('anything'))).toBe('read failed');
+  });
+});
+
+describe('command results', () => {
+  it('tells a cue that landed late from one whose outcome is unknown, both failed and sent once', () => {
+    expect(failureResult('go-1', new LateAnswerError('gototrack answered late; it landed.', 'landed', 2000))).toEqual({
+      id: 'go-1',
+      ok: false,
+      error: 'gototrack answered late; it landed.',
+      code: 'STAGELINK_ERR_LATE_LANDED',
+      outcome: 'landed',
+    });
+    expect(failureResult('go-2', new LateAnswerError('play answered late.', 'unknown', 2000))).toMatchObject({ ok: false, code: 'STAGELINK_ERR_LATE_UNKNOWN', outcome: 'unknown' });
+  });
+
+  it('gives other failures their code and no outcome', () => {
+    expect(failureResult(undefined, new TimeoutError('no answer', 2000))).toEqual({ id: null, ok: false, error: 'no answer', code: 'STAGELINK_ERR_TIMEOUT' });
+    expect(failureResult('x', new Error('plain'))).toEqual({ id: 'x', ok: false, error: 'plain' });
   });
 });
