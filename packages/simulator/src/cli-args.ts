@@ -1,14 +1,16 @@
 import { reasonOf } from '@stagelink/core';
 import { parseArgs } from 'node:util';
-import { DIALECTS, OptionError, SCENARIOS, type Dialect, type Scenario, type SimulatorOptions } from './options.js';
+import { DIALECTS, OptionError, SCENARIOS, VENUE_MACHINES, type Dialect, type Scenario, type SimulatorOptions } from './options.js';
 
-export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--drive-port 8081] [--scenario demo|solo|session] [--dialect spec|r34] [--seed N]
+export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--drive-port 8081] [--scenario demo|solo|session|venue] [--machines N] [--dialect spec|r34] [--seed N]
 
   --host        address to listen on, also this machine's hostname in the session (default 127.0.0.1)
   --port        media-server port; 0 picks a free port (default 8080)
   --drive-port  drive-service port; 0 picks a free port (default 8081)
-  --scenario    demo (director with actors and an understudy), solo, or session (every machine a server on
-                127.0.0.2 to 127.0.0.5, one port) (default demo)
+  --scenario    demo (director with actors and an understudy), solo, session (every machine a server on
+                127.0.0.2 to 127.0.0.5, one port), or venue (one director of --machines machines, serving
+                their monitors) (default demo)
+  --machines    venue only: machines in the session, the director included, 1 to 500 (default 20)
   --dialect     spec (the API documents' words) or r34 (as a shipping r34 director answers)
                 (default spec, or $STAGELINK_SIM_DIALECT)
   --seed        seed of uids, readings and drive fixtures, 0 to 4294967295 (default 1)
@@ -35,6 +37,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         port: { type: 'string' },
         'drive-port': { type: 'string' },
         scenario: { type: 'string' },
+        machines: { type: 'string' },
         dialect: { type: 'string' },
         seed: { type: 'string' },
         dnssd: { type: 'boolean' },
@@ -52,6 +55,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       port: whole(values['port'], '--port', 65535) ?? CLI_DEFAULTS.port,
       drivePort: whole(values['drive-port'], '--drive-port', 65535) ?? CLI_DEFAULTS.drivePort,
       scenario: scenario(values['scenario']),
+      machines: whole(values['machines'], '--machines', VENUE_MACHINES.max),
       dialect: dialect(values['dialect']),
       seed: whole(values['seed'], '--seed', 4294967295),
       dnssd: values['dnssd'] === true,

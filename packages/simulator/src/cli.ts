@@ -5,6 +5,7 @@ import { parseCliArgs, USAGE } from './cli-args.js';
 import { jsonLines } from './log.js';
 import { OptionError, resolveOptions } from './options.js';
 import { startSimulator, type Simulator } from './simulator.js';
+import { venueMachines } from './session/venue-machines.js';
 
 /** Exit codes: 0 stopped cleanly, 1 could not start (a port in use), 2 bad flags. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -52,6 +53,7 @@ function readyLine(sim: Simulator) {
     ...(sim.smc ? { smc: sim.smc } : {}),
     seed: sim.options.seed,
     ...(sim.options.scenario === 'session' ? { machines: sim.machines().map(({ hostname, role, url, smcUrl }) => ({ hostname, role, url, ...(smcUrl ? { smcUrl } : {}) })) } : {}),
+    ...(sim.options.scenario === 'venue' ? { machines: venueMachines(sim.state.machines) } : {}),
   };
 }
 

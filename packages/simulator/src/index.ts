@@ -5,6 +5,7 @@ export {
   DIALECTS,
   OptionError,
   SCENARIOS,
+  VENUE_MACHINES,
   type Dialect,
   type ResolvedOptions,
   type Scenario,
@@ -26,5 +27,5 @@ export { Refusal, StatusCode } from './state/refusal.js';
 export { MAX_UINT64_UID } from './state/uids.js';
 export { SeededRandom } from './state/random.js';
 export { SIDE_SCREENS_UID } from './state/seed/show.js';
-export { LiveUpdateServer, type LiveFaults, type LiveStats, type LiveWorld, type SubscribedValue } from './live/index.js';
+export { LiveUpdateServer, type LiveFaults, type LiveStats, type LiveWorld, type SentValue, type SubscribedValue } from './live/index.js';
 export { startDriveService, type DriveService } from './drive/drive-service.js';

@@ -7,10 +7,15 @@ import type { ModelScenario } from './state/session-state.js';
  * - `solo`: `isRunningSolo` true, no director.
  * - `session`: one server per machine on loopback aliases 127.0.0.2 to 127.0.0.5, all on one port; `host` is
  *   ignored there.
+ * - `venue`: this process is the director of a session of `machines` machines, serving every other machine's
+ *   monitors as remote monitors, as a venue's director does.
  */
-export type Scenario = 'demo' | 'solo' | 'session';
+export type Scenario = 'demo' | 'solo' | 'session' | 'venue';
 
-export const SCENARIOS: readonly Scenario[] = ['demo', 'solo', 'session'];
+export const SCENARIOS: readonly Scenario[] = ['demo', 'solo', 'session', 'venue'];
+
+/** How many machines a `venue` session has, the director included. */
+export const VENUE_MACHINES = { default: 20, min: 1, max: 500 } as const;
 
 /**
  * How the simulated machines speak: `spec` uses exactly the words of the API documents; `r34` speaks as a
@@ -31,6 +36,8 @@ export interface SimulatorOptions {
   /** Drive-service port; 0 (the default here, 8081 for the CLI) picks a free port. */
   drivePort?: number;
   scenario?: Scenario;
+  /** `venue` only: the machines of the session, the director included (default 20, 1 to 500). */
+  machines?: number;
   /** Default `spec`, or the value of the STAGELINK_SIM_DIALECT environment variable. */
   dialect?: Dialect;
   /** Seed of the PRNG behind uids, readings and drive fixtures (default 1). */
@@ -51,6 +58,8 @@ export interface ResolvedOptions {
   port: number;
   drivePort: number;
   scenario: ModelScenario;
+  /** The machines of a `venue` session; undefined in the other scenarios. */
+  machines?: number;
   dialect: Dialect;
   seed: number;
 }
@@ -74,6 +83,7 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     port: checkInteger(options.port ?? 0, 'port', 0, 65535),
     drivePort: checkInteger(options.drivePort ?? 0, 'drive port', 0, 65535),
     scenario,
+    ...venueSize(scenario, options.machines),
     dialect: dialect as Dialect,
     seed: checkInteger(options.seed ?? DEFAULT_SEED, 'seed', 0, 4294967295),
   };
@@ -85,6 +95,15 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
  */
 export function sessionHostname(host: string): string {
   return host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+}
+
+/** A machine count belongs to the venue scenario only: elsewhere the scenario fixes the session. */
+function venueSize(scenario: Scenario, machines: number | undefined): { machines?: number } {
+  if (scenario !== 'venue') {
+    if (machines !== undefined) throw new OptionError(`A number of machines applies to the venue scenario only (the ${scenario} scenario has its own session): add --scenario venue.`);
+    return {};
+  }
+  return { machines: checkInteger(machines ?? VENUE_MACHINES.default, 'number of machines', VENUE_MACHINES.min, VENUE_MACHINES.max) };
 }
 
 function checkInteger(value: number, what: string, min: number, max: number): number {

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { LIVE_UPDATE_PATH } from '@stagelink/core/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LiveWorld } from './expressions.js';
-import { LiveSession, type SubscribedValue } from './live-session.js';
+import { LiveSession, type SentValue, type SubscribedValue } from './live-session.js';
 import { SilentLive, type SilentLiveRule } from './silent-live.js';
 
 interface LiveSwitches {
@@ -48,6 +48,7 @@ export class LiveUpdateServer {
   readonly #wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   readonly #sessions = new Map<WebSocket, LiveSession>();
   readonly #stalled = new Set<Socket>();
+  readonly #valueListeners = new Set<(value: SentValue) => void>();
   #upgradeAttempts = 0;
 
   constructor(
@@ -78,6 +79,15 @@ export class LiveUpdateServer {
   /** The faults switched on now, as the control summary shows them. */
   get faults(): LiveFaults {
     return { ...this.#switches, silentLive: this.#silence.rules() };
+  }
+
+  /**
+   * Tells `listener` every value as it goes out, on any socket, right after the frame is handed to the socket:
+   * a benchmark times a value's way from the director from here. Answers a function that stops it.
+   */
+  onValueSent(listener: (value: SentValue) => void): () => void {
+    this.#valueListeners.add(listener);
+    return () => void this.#valueListeners.delete(listener);
   }
 
   dropSockets(): void {
@@ -166,6 +176,9 @@ export class LiveUpdateServer {
       onChangeOnly: () => this.#switches.onChangeOnly,
       lateAnswersMs: () => this.#switches.lateAnswersMs,
       now: () => Date.now(),
+      valueSent: (value) => {
+        for (const listener of this.#valueListeners) listener(value);
+      },
     });
     this.#sessions.set(ws, session);
     ws.on('close', () => this.#sessions.delete(ws));

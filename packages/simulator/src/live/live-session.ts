@@ -35,6 +35,15 @@ export interface SessionContext {
   /** How late lists and errors are sent (`lateLiveAnswers`). */
   lateAnswersMs(): number;
   now(): number;
+  /** Told every value as it goes out, after the frame was handed to the socket. */
+  valueSent(value: SentValue): void;
+}
+
+/** A value the server sent: which pair, and what. */
+export interface SentValue {
+  object: string;
+  property: string;
+  value: unknown;
 }
 
 /**
@@ -117,7 +126,7 @@ export class LiveSession {
   /** A subscribe's answer: the current value of each pair still subscribed and fed. */
   #sendCurrentValues(touched: ServerSubscription[]): void {
     const fed = touched.filter((subscription) => this.#isSubscribed(subscription) && this.#feeds(subscription));
-    if (fed.length > 0) this.#send({ valuesChanged: fed.map((subscription) => this.#change(subscription)) });
+    if (fed.length > 0) this.#sendValues(fed);
   }
 
   #addReference(object: string, property: string, intervalMs: number): ServerSubscription | undefined {
@@ -190,7 +199,12 @@ export class LiveSession {
     const previous = subscription.lastSent;
     const change = this.#change(subscription);
     const due = subscription.lastSent !== previous || !this.context.onChangeOnly();
-    if (due && this.#feeds(subscription)) this.#send({ valuesChanged: [change] });
+    if (due && this.#feeds(subscription)) this.#sendValues([subscription], [change]);
+  }
+
+  #sendValues(subscriptions: ServerSubscription[], changes = subscriptions.map((subscription) => this.#change(subscription))): void {
+    if (!this.#send({ valuesChanged: changes })) return;
+    subscriptions.forEach(({ objectPath, propertyPath }, index) => this.context.valueSent({ object: objectPath, property: propertyPath, value: changes[index]?.value }));
   }
 
   /** Asks whether the pair is fed; a value held back counts as never sent, so the first one fed again goes out. */
@@ -226,8 +240,11 @@ export class LiveSession {
     this.#answers.answer(() => this.#send({ error }));
   }
 
-  #send(frame: ServerFrame): void {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(frame));
+  /** Whether the frame went out (the socket was open). */
+  #send(frame: ServerFrame): boolean {
+    if (this.socket.readyState !== this.socket.OPEN) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
   }
 }
 

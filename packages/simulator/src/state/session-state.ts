@@ -16,24 +16,30 @@ import { SeededRandom } from './random.js';
 import { seedHardware, VFC_FIRMWARE } from './seed/hardware.js';
 import { seedLibrary } from './seed/library.js';
 import { seedSession } from './seed/session.js';
+import { seedVenue } from './seed/venue.js';
 import { SIDE_SCREENS_UID, seedShow } from './seed/show.js';
 import { seedStage } from './seed/stage.js';
 import { Sequencing } from './sequencing.js';
 import { ShotRecorders } from './shot-recorder.js';
 import { serviceVfcs, SystemInfo } from './system-info.js';
 import { Transports } from './transports.js';
-import type { Dialect } from '../options.js';
+import { VENUE_MACHINES, type Dialect } from '../options.js';
 import { dialectWords, type DialectWords } from './dialect.js';
 import { MAX_UINT64_UID, UidSource } from './uids.js';
 
-/** The scenarios the model builds; `session` is `demo` with every machine on a loopback alias. */
-export type ModelScenario = 'demo' | 'solo' | 'session';
+/**
+ * The scenarios the model builds; `session` is `demo` with every machine on a loopback alias; `venue` is a
+ * director of `machines` machines.
+ */
+export type ModelScenario = 'demo' | 'solo' | 'session' | 'venue';
 
 /** The project option without which a shipping director refuses `transport/speed`. */
 export const SPEED_OPTION = 'enableTransportSpeedControl';
 
 export interface SessionStateOptions {
   scenario: ModelScenario;
+  /** `venue` only: the machines of the session, the director included (default 20). */
+  machines?: number;
   seed: number;
   /** This machine's hostname: the address the simulator listens on. */
   hostname: string;
@@ -83,7 +89,10 @@ export class SessionState {
     uids.reserve(SIDE_SCREENS_UID);
 
     // Seeds draw from one PRNG: keep this order, or the same seed builds a different show.
-    const session = seedSession(options.scenario, options.hostname, uids, random, this.words.hostnames);
+    const session =
+      options.scenario === 'venue'
+        ? seedVenue(options.machines ?? VENUE_MACHINES.default, options.hostname, uids, random, this.words.hostnames)
+        : seedSession(options.scenario, options.hostname, uids, random, this.words.hostnames);
     const show = seedShow(uids, this.clock.now());
     const stage = seedStage(uids, random);
     const library = seedLibrary(uids, random);

@@ -86,7 +86,7 @@ export function seedSession(
   };
 }
 
-function healthyReadings(random: SeededRandom): MachineReadings {
+export function healthyReadings(random: SeededRandom): MachineReadings {
   return {
     averageFPS: random.between(59.6, 60, 2),
     videoDroppedFrames: random.integer(0, 3),
@@ -98,6 +98,6 @@ function healthyReadings(random: SeededRandom): MachineReadings {
 const isAddress = (host: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
 
 /** This machine's address: the one it listens on. */
-function listenAddress(host: string): string {
+export function listenAddress(host: string): string {
   return isAddress(host) ? host : '127.0.0.1';
 }
