@@ -24,6 +24,7 @@ import { machineHealthPayload, sessionHealthPayload, transportPayload } from './
 import { RetainedState, type StatePayload } from './retained-state.js';
 import { SessionPoller, type PollRound } from './session-poller.js';
 import { readFailureReason, STALE_REASONS, type StaleReason } from './stale-reasons.js';
+import { DashboardSummary, type SummaryFps, type SummaryHealth } from './summary.js';
 import { Topics } from './topics.js';
 
 export interface Bridge {
@@ -69,12 +70,16 @@ class SessionBridge {
   readonly #failing = new Map<string, string>();
   /** Live values whose subscription said `stale`, until it says `online` again (for the log). */
   readonly #stopped = new Set<string>();
+  readonly #summary: DashboardSummary;
+  /** The machine topics the summary follows: topic to the machine's hostname and which part it is. */
+  readonly #summarised = new Map<string, { hostname: string; part: 'fps' | 'health' }>();
   #director: string | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(private readonly options: ResolvedBridgeOptions) {
     const { log } = options;
     this.topics = new Topics(options.prefix);
+    this.#summary = new DashboardSummary(1000 / options.fpsHz, (payload) => this.#publish(this.topics.summary, { ...payload }));
     this.#mediaServer = new MediaServer({
       host: options.server,
       followDirector: options.followDirector,
@@ -110,6 +115,7 @@ class SessionBridge {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#poller.stop();
+      this.#summary.close();
       await this.#commands.drain();
       for (const watch of this.#machines.values()) this.#unwatch(watch);
       await this.#link.close();
@@ -124,7 +130,17 @@ class SessionBridge {
   #publish(topic: string, payload: StatePayload): void {
     if (this.#closing) return;
     const json = this.#state.set(topic, payload);
-    if (json !== undefined) this.#link.publishRetained(topic, json);
+    if (json === undefined) return;
+    this.#link.publishRetained(topic, json);
+    this.#summarise(topic, payload);
+  }
+
+  /** A machine topic that changed (a value, a stale mark) changes its part of the summary. */
+  #summarise(topic: string, payload: StatePayload): void {
+    const followed = this.#summarised.get(topic);
+    if (!followed || typeof payload !== 'object') return;
+    if (followed.part === 'fps') this.#summary.fps(followed.hostname, payload as unknown as SummaryFps);
+    else this.#summary.health(followed.hostname, payload as unknown as SummaryHealth);
   }
 
   /** Republishes a topic's last value with `"stale": true` and why, at once; a topic never published stays empty. */
@@ -228,6 +244,8 @@ class SessionBridge {
       throttle: new FpsThrottle(periodMs, this.options.fpsDeadband, (payload) => this.#publish(topic, { ...payload })),
     };
     this.#machines.set(machine.hostname, watch);
+    this.#summarised.set(topic, { hostname: machine.hostname, part: 'fps' });
+    this.#summarised.set(this.topics.machineHealth(machine.hostname), { hostname: machine.hostname, part: 'health' });
     this.#subscribeFps(watch);
     this.#subscribeTakeover(watch);
   }

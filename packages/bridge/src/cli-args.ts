@@ -12,7 +12,7 @@ JSON) and takes cues from it.
   --prefix <topic>            topic prefix (default stagelink/<hostname of --server>)
   --follow-director           follow the director when the role moves to another machine
   --hosts NAME=ADDR,...       addresses of machines whose hostnames do not resolve from here
-  --fps-hz <n>                most FPS messages per machine per second (default 4)
+  --fps-hz <n>                most FPS messages per machine, and summaries, per second (default 4)
   --fps-deadband <fps>        smaller FPS changes are not published (default 0.05)
   --fps-target <fps>          the show's frame rate, for the FPS alert class (default 60)
   --poll-interval <ms>        how often health, session and transports are read (default 2000)

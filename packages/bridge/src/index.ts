@@ -5,3 +5,4 @@ export { COMMAND_REFUSALS, CommandRefusedError, type CommandRefusalCode } from '
 export { FAILOVER_COMMANDS, type FailoverCommand } from './commands.js';
 export type { CommandResult } from './command-result.js';
 export { lineLog, silentLog, type BridgeLog, type LogFormat } from './log.js';
+export type { MachineSummary, SummaryFps, SummaryHealth, SummaryPayload } from './summary.js';

@@ -13,7 +13,7 @@ export interface BridgeOptions {
   followDirector?: boolean;
   /** Addresses of machines by hostname, for names the bridge's host cannot resolve (core's `hosts`). */
   hosts?: HostMap;
-  /** Most FPS messages per machine per second (default 4). */
+  /** Most FPS messages per machine per second, and most summaries per second (default 4). */
   fpsHz?: number;
   /** An FPS change smaller than this is not published, unless its alert class changes (default 0.05). */
   fpsDeadband?: number;

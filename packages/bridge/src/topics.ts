@@ -39,6 +39,13 @@ export class Topics {
   machineTakeover(hostname: string): string {
     return `${this.prefix}/machines/${topicSegment(hostname)}/takeover`;
   }
+  /**
+   * Every machine's FPS and health in one message (the dashboard topic). Not under `machines/`: a `machines/#`
+   * subscription matches that level itself too, and would start getting a message of another shape.
+   */
+  get summary(): string {
+    return `${this.prefix}/summary`;
+  }
   transportState(name: string): string {
     return `${this.prefix}/transports/${topicSegment(name)}/state`;
   }

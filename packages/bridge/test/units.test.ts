@@ -9,6 +9,7 @@ import { lineLog, redactUrl } from '../src/log.js';
 import { OptionError, resolveOptions } from '../src/options.js';
 import { RecentIds } from '../src/recent-ids.js';
 import { RetainedState } from '../src/retained-state.js';
+import { DashboardSummary, type SummaryHealth, type SummaryPayload } from '../src/summary.js';
 import { readFailureReason, STALE_REASONS } from '../src/stale-reasons.js';
 import { defaultPrefix, Topics, topicSegment } from '../src/topics.js';
 
@@ -122,28 +123,34 @@ describe('recent ids', () => {
   });
 });
 
+/** A clock moved by hand: `advance` runs the timers that fall due. */
+function manualClock() {
+  let now = 0;
+  const timers: { at: number; callback: () => void }[] = [];
+  const clock: Clock = {
+    now: () => now,
+    setTimeout: (callback, ms) => {
+      const timer = { at: now + ms, callback };
+      timers.push(timer);
+      return timer;
+    },
+    clearTimeout: (handle) => timers.splice(timers.indexOf(handle as (typeof timers)[number]), 1),
+  };
+  const advance = (ms: number) => {
+    now += ms;
+    for (const timer of timers.filter((candidate) => candidate.at <= now)) {
+      timers.splice(timers.indexOf(timer), 1);
+      timer.callback();
+    }
+  };
+  return { clock, advance, now: () => now };
+}
+
 describe('FPS throttle', () => {
   function harness(periodMs: number, deadband: number) {
-    let now = 0;
-    const timers: { at: number; callback: () => void }[] = [];
-    const clock: Clock = {
-      now: () => now,
-      setTimeout: (callback, ms) => {
-        const timer = { at: now + ms, callback };
-        timers.push(timer);
-        return timer;
-      },
-      clearTimeout: (handle) => timers.splice(timers.indexOf(handle as (typeof timers)[number]), 1),
-    };
+    const { clock, advance, now } = manualClock();
     const sent: { at: number; payload: FpsPayload }[] = [];
-    const throttle = new FpsThrottle(periodMs, deadband, (payload) => sent.push({ at: now, payload }), clock);
-    const advance = (ms: number) => {
-      now += ms;
-      for (const timer of timers.filter((candidate) => candidate.at <= now)) {
-        timers.splice(timers.indexOf(timer), 1);
-        timer.callback();
-      }
-    };
+    const throttle = new FpsThrottle(periodMs, deadband, (payload) => sent.push({ at: now(), payload }), clock);
     return { throttle, sent, advance };
   }
   const fps = (value: number, alert: FpsPayload['alert'] = 'ok'): FpsPayload => ({ value, average: value, alert });
@@ -188,6 +195,66 @@ describe('FPS throttle', () => {
     advance(300);
     throttle.offer(fps(60));
     expect(sent.at(-1)?.payload).toEqual(fps(60));
+  });
+});
+
+describe('dashboard summary', () => {
+  function harness(periodMs: number) {
+    const { clock, advance, now } = manualClock();
+    const sent: { at: number; payload: SummaryPayload }[] = [];
+    const summary = new DashboardSummary(periodMs, (payload) => sent.push({ at: now(), payload }), clock);
+    return { summary, sent, advance };
+  }
+
+  it('holds every machine keyed as its topics are, FPS and health each with its own stale mark', () => {
+    const { summary, sent, advance } = harness(250);
+    summary.fps('DIRECTOR01', { value: 59.9, average: 59.8, alert: 'ok' });
+    summary.health('DIRECTOR01', { severity: 'ok' });
+    summary.fps('rack/2', { value: 48, average: 49, alert: 'error' });
+    advance(250);
+    summary.health('rack/2', { severity: 'warning', stale: true, reason: STALE_REASONS.readFailed });
+    advance(250);
+    expect(sent.at(-1)?.payload).toEqual({
+      machines: {
+        DIRECTOR01: { fps: { value: 59.9, average: 59.8, alert: 'ok' }, health: { severity: 'ok' } },
+        rack_2: { fps: { value: 48, average: 49, alert: 'error' }, health: { severity: 'warning', stale: true, reason: 'read failed' } },
+      },
+    });
+    summary.fps('DIRECTOR01', { value: 59.9, average: 59.8, alert: 'ok', stale: true, reason: STALE_REASONS.noLink });
+    advance(250);
+    expect(sent.at(-1)?.payload.machines.DIRECTOR01).toEqual({ fps: { value: 59.9, average: 59.8, alert: 'ok', stale: true, reason: 'no link' }, health: { severity: 'ok' } });
+  });
+
+  it('takes only what the summary shows from a machine topic: no states, no keys of a live value', () => {
+    const { summary, sent } = harness(250);
+    summary.health('A', { severity: 'ok', states: [{ name: 'Genlock' }] } as SummaryHealth);
+    expect(sent.at(-1)?.payload.machines.A).toEqual({ health: { severity: 'ok' } });
+  });
+
+  it('goes out at most once a period, the first change at once and the newest state at the end of the period', () => {
+    const { summary, sent, advance } = harness(250);
+    for (let tick = 0; tick < 100; tick++) {
+      summary.fps(`M${tick % 20}`, { value: 50 + tick, average: 50, alert: 'ok' });
+      advance(10);
+    }
+    advance(1000);
+    expect(sent[0]?.at).toBe(0);
+    const gaps = sent.slice(1).map((message, index) => message.at - (sent[index]?.at ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(250);
+    expect(sent.at(-1)?.payload.machines.M19?.fps?.value).toBe(149);
+    expect(Object.keys(sent.at(-1)?.payload.machines ?? {})).toHaveLength(20);
+  });
+
+  it('publishes nothing in a period without a change, and nothing after close', () => {
+    const { summary, sent, advance } = harness(250);
+    summary.fps('A', { value: 60, average: 60, alert: 'ok' });
+    advance(5000);
+    expect(sent).toHaveLength(1);
+    summary.fps('A', { value: 59, average: 59.5, alert: 'ok' });
+    summary.close();
+    summary.fps('A', { value: 58, average: 59, alert: 'ok' });
+    advance(5000);
+    expect(sent).toHaveLength(2);
   });
 });
 

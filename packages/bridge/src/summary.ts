@@ -1,0 +1,73 @@
+import { Throttle, type Clock } from '@stagelink/core';
+import type { FpsPayload } from './fps-throttle.js';
+import type { StaleReason } from './stale-reasons.js';
+import { topicSegment } from './topics.js';
+
+/** One machine's FPS as its `machines/<hostname>/fps` topic says it, stale mark and reason included. */
+export type SummaryFps = Pick<FpsPayload, 'value' | 'average' | 'alert' | 'stale' | 'reason'>;
+
+/** One machine's health severity as its `machines/<hostname>/health` topic says it, without the states behind it. */
+export interface SummaryHealth {
+  severity: string;
+  stale?: true;
+  reason?: StaleReason;
+}
+
+/** A machine in the summary: what the bridge has seen of it so far, each part with its own stale mark. */
+export interface MachineSummary {
+  fps?: SummaryFps;
+  health?: SummaryHealth;
+}
+
+/** `<prefix>/summary`: every machine, keyed as its topics are (`machines/<key>/...`). */
+export interface SummaryPayload {
+  machines: Record<string, MachineSummary>;
+}
+
+/**
+ * The dashboard topic: every machine's FPS and health in one message, for a show monitor that watches them all.
+ * It follows the machine topics (fed what they publish, stale marks included) and goes out at most once a period:
+ * the first change after a quiet period at once, later ones collapsed into the newest state when the period ends,
+ * so the last state always goes out. It is fed only what changed a machine topic: a period without a change
+ * publishes nothing.
+ */
+export class DashboardSummary {
+  readonly #machines = new Map<string, MachineSummary>();
+  readonly #throttle: Throttle<void>;
+
+  constructor(
+    periodMs: number,
+    private readonly publish: (payload: SummaryPayload) => void,
+    clock?: Clock,
+  ) {
+    this.#throttle = new Throttle(() => this.#send(), periodMs, clock);
+  }
+
+  fps(hostname: string, { value, average, alert, stale, reason }: SummaryFps): void {
+    this.#update(hostname, { fps: { value, average, alert, ...marks(stale, reason) } });
+  }
+
+  health(hostname: string, { severity, stale, reason }: SummaryHealth): void {
+    this.#update(hostname, { health: { severity, ...marks(stale, reason) } });
+  }
+
+  close(): void {
+    this.#throttle.close();
+  }
+
+  #update(hostname: string, part: MachineSummary): void {
+    const key = topicSegment(hostname);
+    this.#machines.set(key, { ...this.#machines.get(key), ...part });
+    this.#throttle.push();
+  }
+
+  #send(): void {
+    this.publish({ machines: Object.fromEntries(this.#machines) });
+  }
+}
+
+/** Only a stale part carries the keys: a live one has neither, as on the machine topics. */
+function marks(stale: true | undefined, reason: StaleReason | undefined): { stale?: true; reason?: StaleReason } {
+  if (stale !== true) return {};
+  return reason === undefined ? { stale } : { stale, reason };
+}
