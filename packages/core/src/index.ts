@@ -62,6 +62,7 @@ export { RollingAverage, ALERT_AVERAGE_WINDOW } from './live/rolling-average.js'
 export { Throttle, type Clock } from './live/throttle.js';
 export { classifyFps, worstSeverity, worstHealth, healthOf, severityRank, type FpsAlert } from './live/alerts.js';
 export { sessionMachines, type MachineRole, type SessionMember } from './media-server/session-machines.js';
+export { variableIdOf, VariableIds } from './variable-ids.js';
 export { multitransportMembers } from './media-server/multitransport.js';
 export type { ValueChange, PropertyErrorValue } from './live/protocol.js';
 export * from './drive/index.js';

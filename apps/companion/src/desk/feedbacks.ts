@@ -1,0 +1,151 @@
+/**
+ * The module's feedbacks. Every one is false (or neutral) unless its value is live: a transport that stopped
+ * reporting is not shown playing, a machine whose FPS went stale shows no alert colour but the `stale` one.
+ */
+import type { CompanionFeedbackDefinition, DropdownChoice, JsonValue } from '@companion-module/base';
+import { isPlaying, toPlaymode, worstHealth } from '@stagelink/core';
+import { freshnessOfPoll } from '../show/freshness.js';
+import type { Show } from '../show/show.js';
+import { type Arming, armKey } from './arming.js';
+import { colours, fpsAlertStyle, severityStyle } from './colours.js';
+import { textOption } from './option-values.js';
+import { PLAYMODE_CHOICES } from './transport-actions.js';
+import type { LinkWord } from './variables.js';
+
+export interface FeedbackChoices {
+  transports: DropdownChoice<string>[];
+  /** Machines by variable id. */
+  machines: DropdownChoice<string>[];
+  /** Machine names, for the armed feedback (failover takes a name). */
+  machineNames: DropdownChoice<string>[];
+}
+
+export const FEEDBACK_IDS = ['playing', 'playmode', 'health', 'fps_alert', 'link', 'stale', 'armed', 'takeover'] as const;
+export type FeedbackId = (typeof FEEDBACK_IDS)[number];
+
+type Options = Record<string, JsonValue | undefined>;
+
+export function feedbackDefinitions(current: () => Show, arming: Arming, choices: FeedbackChoices, link: () => LinkWord, frameRate: () => number): Record<FeedbackId, CompanionFeedbackDefinition> {
+  const transport = { type: 'dropdown', id: 'transport', label: 'Transport', choices: choices.transports, default: choices.transports[0]?.id ?? '', allowCustom: true } as const;
+  const machine = (label: string, any: boolean) =>
+    ({
+      type: 'dropdown',
+      id: 'machine',
+      label,
+      choices: any ? [{ id: '', label: 'the whole session' }, ...choices.machines] : choices.machines,
+      default: any ? '' : (choices.machines[0]?.id ?? ''),
+      allowCustom: true,
+    }) as const;
+  const liveTransport = (options: Options) => {
+    const name = textOption(options['transport']);
+    if (name === undefined || freshnessOfPoll(current().transportList.state) !== 'live') return undefined;
+    return current().transportNamed(name);
+  };
+  return {
+    playing: {
+      type: 'boolean',
+      name: 'Transport is playing',
+      defaultStyle: { bgcolor: colours.ok, color: colours.white },
+      options: [transport],
+      callback: ({ options }) => isPlaying(liveTransport(options)),
+    },
+    playmode: {
+      type: 'boolean',
+      name: 'Transport is in a playmode',
+      defaultStyle: { bgcolor: colours.ok, color: colours.white },
+      options: [transport, { type: 'dropdown', id: 'playmode', label: 'Playmode', choices: PLAYMODE_CHOICES.filter(({ id }) => id !== ''), default: 'Play' }],
+      callback: ({ options }) => {
+        const current = liveTransport(options);
+        return current !== undefined && toPlaymode(current.playmode) === toPlaymode(textOption(options['playmode']));
+      },
+    },
+    health: {
+      type: 'advanced',
+      name: 'Health: colour and word of the worst severity',
+      options: [machine('Machine', true)],
+      callback: ({ options }) => {
+        const freshness = freshnessOfPoll(current().health.state);
+        if (freshness !== 'live') return { ...severityStyle('stale'), text: freshness === 'waiting' ? '' : freshness.toUpperCase() };
+        const id = textOption(options['machine']);
+        const watched = id === undefined ? undefined : current().machineById(id);
+        if (id !== undefined && !watched) return { ...severityStyle('stale'), text: 'UNKNOWN' };
+        const severity = worstHealth(current().health.value ?? [], watched?.hostname);
+        return { ...severityStyle(severity), text: severity.toUpperCase() };
+      },
+    },
+    fps_alert: {
+      type: 'advanced',
+      name: 'FPS alert of a machine (colour by level; grey while not live)',
+      options: [machine('Machine', false)],
+      callback: ({ options }) => {
+        const watched = current().machineById(textOption(options['machine']) ?? '');
+        const alert = watched?.alert(frameRate());
+        if (!watched || alert === undefined) return { bgcolor: colours.noLink, color: colours.white };
+        return alert === 'ok' ? {} : fpsAlertStyle(alert);
+      },
+    },
+    link: {
+      type: 'boolean',
+      name: 'No link: the server cannot be reached',
+      defaultStyle: { bgcolor: colours.noLink, color: colours.white, text: 'NO LINK' },
+      options: [],
+      callback: () => link() === 'no link',
+    },
+    stale: {
+      type: 'boolean',
+      name: 'A value is not live (stale or no link)',
+      defaultStyle: { bgcolor: colours.noLink, color: colours.white },
+      options: [
+        {
+          type: 'dropdown',
+          id: 'subject',
+          label: 'Value of',
+          choices: [{ id: '', label: 'anything shown' }, ...choices.machines.map(({ id, label }) => ({ id: `machine_${id}`, label })), ...choices.transports.map(({ id, label }) => ({ id: `transport_${id}`, label }))],
+          default: '',
+        },
+      ],
+      callback: ({ options }) => isStale(current(), textOption(options['subject'])),
+    },
+    armed: {
+      type: 'boolean',
+      name: 'A two-press action is armed',
+      defaultStyle: { bgcolor: colours.attention, color: colours.black },
+      options: [
+        { type: 'dropdown', id: 'action', label: 'Action', choices: ARMED_ACTIONS, default: 'failovermachine' },
+        { type: 'dropdown', id: 'target', label: 'Machine or power operation', choices: [...choices.machineNames, { id: 'off', label: 'power off' }, { id: 'cycle', label: 'power cycle' }], default: choices.machineNames[0]?.id ?? '', allowCustom: true },
+      ],
+      callback: ({ options }) => arming.isArmed(armKey(textOption(options['action']) ?? '', textOption(options['target']) ?? '')),
+    },
+    takeover: {
+      type: 'boolean',
+      name: 'Understudy has taken over a failed actor',
+      defaultStyle: { bgcolor: colours.warning, color: colours.black },
+      options: [machine('Understudy', false)],
+      callback: ({ options }) => current().machineById(textOption(options['machine']) ?? '')?.takeover?.value === true,
+    },
+  };
+}
+
+const ARMED_ACTIONS: DropdownChoice<string>[] = [
+  { id: 'failovermachine', label: 'fail over a machine' },
+  { id: 'restoremachine', label: 'restore a machine' },
+  { id: 'smc_power', label: 'SMC power' },
+];
+
+/** Whether the subject's values (or any value shown, for none) are not live. */
+export function isStale(show: Show, subject: string | undefined): boolean {
+  const machines = [...show.machines.values()];
+  const listFresh = freshnessOfPoll(show.transportList.state) === 'live';
+  if (subject?.startsWith('machine_')) {
+    const watched = show.machineById(subject.slice('machine_'.length));
+    return !watched || watched.fps.freshness !== 'live';
+  }
+  if (subject?.startsWith('transport_')) {
+    const watched = show.transportById(subject.slice('transport_'.length));
+    return !watched || !listFresh || watched.levels.volume.freshness === 'stale' || watched.levels.brightness.freshness === 'stale';
+  }
+  return (
+    [show.session, show.health, show.transportList].some((poll) => freshnessOfPoll(poll.state) !== 'live') ||
+    machines.some((machine) => machine.fps.freshness !== 'live')
+  );
+}

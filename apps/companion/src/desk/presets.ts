@@ -1,0 +1,94 @@
+/**
+ * Ready-made buttons, grouped so a desk is built by dragging: per transport (play, stop, loop, next and previous
+ * track with the playing feedback, level steps), per machine (an FPS tile and a health tile), and the failover
+ * pairs showing the armed state.
+ */
+import type { CompanionPresetDefinitions, CompanionPresetSection, CompanionSimplePresetDefinition } from '@companion-module/base';
+import type { Show } from '../show/show.js';
+import { colours } from './colours.js';
+
+const style = (text: string, bgcolor: number = colours.neutral) => ({ text, size: 'auto' as const, color: colours.white, bgcolor });
+const staleLook = { bgcolor: colours.noLink, color: colours.white };
+
+/** `label` is the connection's name, which Companion's variable references start with. */
+export function presetDefinitions(show: Show, label: string): { structure: CompanionPresetSection[]; presets: CompanionPresetDefinitions } {
+  const presets: CompanionPresetDefinitions = {};
+  const transportGroups = [...show.transports.values()].map((transport) => {
+    const cue = (command: string, text: string, options: Record<string, string | number> = {}): CompanionSimplePresetDefinition => ({
+      type: 'simple',
+      name: `${transport.name}: ${text.replace(/\n/g, ' ')}`,
+      style: style(text),
+      steps: [{ down: [{ actionId: command, options: { transport: transport.name, ...options } }], up: [] }],
+      feedbacks: [
+        { feedbackId: 'playing', options: { transport: transport.name }, style: { bgcolor: colours.ok, color: colours.white } },
+        { feedbackId: 'stale', options: { subject: `transport_${transport.id}` }, style: staleLook },
+      ],
+    });
+    const level = (which: 'volume' | 'brightness', step: number): CompanionSimplePresetDefinition => ({
+      type: 'simple',
+      name: `${transport.name}: ${which} ${step > 0 ? 'up' : 'down'}`,
+      style: style(`${which === 'volume' ? 'VOL' : 'BRI'} ${step > 0 ? '+' : '-'}\n$(${label}:transport_${transport.id}_${which})`),
+      steps: [{ down: [{ actionId: `${which}_adjust`, options: { transport: transport.name, step } }], up: [] }],
+      feedbacks: [{ feedbackId: 'stale', options: { subject: `transport_${transport.id}` }, style: staleLook }],
+    });
+    const ids: string[] = [];
+    const add = (key: string, preset: CompanionSimplePresetDefinition): void => {
+      const id = `transport_${transport.id}_${key}`;
+      presets[id] = preset;
+      ids.push(id);
+    };
+    add('play', cue('play', 'PLAY'));
+    add('stop', cue('stop', 'STOP'));
+    add('loop', cue('playloopsection', 'LOOP\nSECTION'));
+    add('next', cue('gotonexttrack', 'NEXT\nTRACK'));
+    add('prev', cue('gotoprevtrack', 'PREV\nTRACK'));
+    add('volume_up', level('volume', 0.05));
+    add('volume_down', level('volume', -0.05));
+    add('brightness_up', level('brightness', 0.05));
+    add('brightness_down', level('brightness', -0.05));
+    return { id: `transport_${transport.id}`, type: 'simple' as const, name: transport.name, presets: ids };
+  });
+  const machineGroups = [...show.machines.values()].map((machine) => {
+    const fps = `machine_${machine.id}_fps`;
+    const health = `machine_${machine.id}_health`;
+    presets[fps] = {
+      type: 'simple',
+      name: `${machine.name}: FPS`,
+      style: style(`${machine.name}\n$(${label}:machine_${machine.id}_fps) FPS`),
+      steps: [],
+      feedbacks: [
+        { feedbackId: 'fps_alert', options: { machine: machine.id } },
+        { feedbackId: 'stale', options: { subject: `machine_${machine.id}` }, style: staleLook },
+      ],
+    };
+    presets[health] = {
+      type: 'simple',
+      name: `${machine.name}: health`,
+      style: style(machine.name),
+      steps: [],
+      feedbacks: [{ feedbackId: 'health', options: { machine: machine.id } }],
+    };
+    return { id: `machine_${machine.id}`, type: 'simple' as const, name: machine.name, presets: [fps, health] };
+  });
+  const failover: string[] = [];
+  for (const machine of show.machines.values()) {
+    if (machine.role !== 'actor') continue;
+    for (const operation of ['failovermachine', 'restoremachine'] as const) {
+      const id = `${operation}_${machine.id}`;
+      presets[id] = {
+        type: 'simple',
+        name: `${operation === 'failovermachine' ? 'Fail over' : 'Restore'} ${machine.name} (two presses)`,
+        style: style(`${operation === 'failovermachine' ? 'FAIL OVER' : 'RESTORE'}\n${machine.name}`),
+        steps: [{ down: [{ actionId: operation, options: { machine: machine.name } }], up: [] }],
+        feedbacks: [{ feedbackId: 'armed', options: { action: operation, target: machine.name }, style: { bgcolor: colours.attention, color: colours.black } }],
+      };
+      failover.push(id);
+    }
+  }
+  const structure: CompanionPresetSection[] = [
+    { id: 'transports', name: 'Transports', definitions: transportGroups },
+    { id: 'machines', name: 'Machines: FPS and health', definitions: machineGroups },
+    { id: 'failover', name: 'Failover (two presses: the first arms)', definitions: failover },
+  ];
+  return { structure, presets };
+}

@@ -1,0 +1,137 @@
+/**
+ * One action per transport command, its id the command's saved name (`play`, `gototrack`, `volume`, ...) and its
+ * options named as core's fields: which fields a command takes and reads come from core, never from here. Every
+ * cue goes through the show's cue lane, so cues land in the order they were pressed.
+ */
+import type { CompanionActionDefinition, DropdownChoice, JsonValue, SomeCompanionActionInputField } from '@companion-module/base';
+import {
+  InvalidInputError,
+  PLAYMODE_LABELS,
+  PLAYMODES,
+  readTransportFields,
+  TAG_TYPES,
+  TRANSPORT_COMMAND_LABELS,
+  TRANSPORT_COMMAND_NAMES,
+  TRANSPORT_FIELD_LABELS,
+  type TransportCommand,
+  type TransportCommandFields,
+  type TransportField,
+  transportFieldsOf,
+} from '@stagelink/core';
+import type { Show } from '../show/show.js';
+import { textOption, transportFieldOption } from './option-values.js';
+
+/** What a dropdown offers, read when the definitions are set (again whenever the lists change). */
+export interface Choices {
+  transports: DropdownChoice<string>[];
+  tracks: DropdownChoice<string>[];
+}
+
+export const PLAYMODE_CHOICES: DropdownChoice<string>[] = PLAYMODES.map((playmode) => ({ id: playmode === 'NotSet' ? '' : playmode, label: PLAYMODE_LABELS[playmode] }));
+
+export function transportOption(choices: Choices): SomeCompanionActionInputField {
+  return { type: 'dropdown', id: 'transport', label: 'Transport', choices: choices.transports, default: choices.transports[0]?.id ?? '', allowCustom: true };
+}
+
+function fieldOption(field: TransportField, choices: Choices): SomeCompanionActionInputField {
+  const label = TRANSPORT_FIELD_LABELS[field].replace(/^./, (first) => first.toUpperCase());
+  switch (field) {
+    case 'track':
+      return { type: 'dropdown', id: field, label: 'Track', choices: choices.tracks, default: choices.tracks[0]?.id ?? '', allowCustom: true };
+    case 'playmode':
+      return { type: 'dropdown', id: field, label: 'Playmode', choices: PLAYMODE_CHOICES, default: '' };
+    case 'tagType':
+      return { type: 'dropdown', id: field, label, choices: TAG_TYPES.map((type) => ({ id: type, label: type })), default: 'TC', allowCustom: true };
+    case 'engaged':
+      return { type: 'dropdown', id: field, label: 'Engaged', choices: ENGAGED_CHOICES, default: 'toggle' };
+    case 'allowGlobalJump':
+    case 'ignoreTags':
+      return { type: 'checkbox', id: field, label, default: false };
+    case 'section':
+      return { type: 'number', id: field, label, default: 0, min: 0, max: 9999, step: 1, asInteger: true };
+    case 'volume':
+    case 'brightness':
+      return { type: 'number', id: field, label, default: 1, min: 0, max: 1, step: 0.01, range: true };
+    case 'speed':
+      return { type: 'number', id: field, label, default: 1, min: 0, max: 10, step: 0.1 };
+    case 'time':
+    case 'frame':
+      return { type: 'number', id: field, label, default: 0, min: 0, max: 10_000_000, step: field === 'time' ? 0.01 : 1 };
+    default:
+      return { type: 'textinput', id: field, label, default: field === 'timecode' ? '00:00:00:00' : '' };
+  }
+}
+
+const ENGAGED_CHOICES: DropdownChoice<string>[] = [
+  { id: 'toggle', label: 'toggle' },
+  { id: 'true', label: 'engage' },
+  { id: 'false', label: 'disengage' },
+];
+
+type Options = Record<string, JsonValue | undefined>;
+
+/** The cue an action's options ask for; an InvalidInputError that names what to set when it is incomplete. */
+export function readCue(command: TransportCommand, options: Options): { transport: string; fields: TransportCommandFields } {
+  const transport = textOption(options['transport']);
+  if (transport === undefined) throw new InvalidInputError('Choose a transport.');
+  const reading = readTransportFields(command, (field, kind) => transportFieldOption(options[field], field, kind));
+  if (reading.missing) throw new InvalidInputError(`Set the ${TRANSPORT_FIELD_LABELS[reading.missing]}.`);
+  return { transport, fields: reading.fields };
+}
+
+export function transportActions(current: () => Show, choices: Choices): Record<TransportCommand, CompanionActionDefinition> {
+  const entries = TRANSPORT_COMMAND_NAMES.map((command): [TransportCommand, CompanionActionDefinition] => [
+    command,
+    {
+      name: `Transport: ${TRANSPORT_COMMAND_LABELS[command]}`,
+      options: [transportOption(choices), ...transportFieldsOf(command).map(({ field }) => fieldOption(field, choices))],
+      callback: async ({ options }) => {
+        const show = current();
+        if (command === 'engaged' && (textOption(options['engaged']) ?? 'toggle') === 'toggle') {
+          const transport = textOption(options['transport']);
+          if (transport === undefined) throw new InvalidInputError('Choose a transport.');
+          return show.cues.send(() => toggleEngaged(show, transport));
+        }
+        const cue = readCue(command, options);
+        await show.cues.send(() => show.server.transport.send(command, { name: cue.transport }, cue.fields));
+        if (command === 'gotosection' && cue.fields.section !== undefined) show.sections.set(cue.transport, Number(cue.fields.section));
+        else if (command !== 'volume' && command !== 'brightness' && command !== 'speed') show.sections.delete(cue.transport);
+        show.transportList.refresh();
+      },
+      learn: learnerOf(command, current),
+    },
+  ]);
+  return Object.fromEntries(entries) as Record<TransportCommand, CompanionActionDefinition>;
+}
+
+/** Reads whether the transport is engaged at the press (not from a list seconds old) and sends the opposite. */
+async function toggleEngaged(show: Show, name: string): Promise<void> {
+  const { transports, multitransports } = await show.server.transport.transports({ failFast: true });
+  const current = [...transports, ...multitransports].find((candidate) => candidate.name === name);
+  if (!current) throw new InvalidInputError(`Transport "${name}" is not on the server: check the action's transport.`);
+  await show.server.transport.setEngaged({ transport: { name }, engaged: !current.engaged });
+}
+
+/**
+ * Learn copies what the transport shows now into the action: its current track (for a go-to-track, -section or
+ * -note), the section this module last sent it to, its level. Time and frame are not reported by the server.
+ */
+function learnerOf(command: TransportCommand, current: () => Show): CompanionActionDefinition['learn'] {
+  const takes = new Set(transportFieldsOf(command).map(({ field }) => field));
+  if (!takes.has('track') && !takes.has('volume') && !takes.has('brightness')) return undefined;
+  return async ({ options }) => {
+    const name = textOption(options['transport']);
+    if (name === undefined) return undefined;
+    const show = current();
+    const { transports } = await show.server.transport.transports();
+    const now = transports.find((transport) => transport.name === name);
+    if (!now) return undefined;
+    const learned: Options = {};
+    if (takes.has('track')) learned['track'] = now.currentTrack.name;
+    const section = show.sections.get(name);
+    if (takes.has('section') && section !== undefined) learned['section'] = section;
+    if (takes.has('volume')) learned['volume'] = now.volume;
+    if (takes.has('brightness')) learned['brightness'] = now.brightness;
+    return learned;
+  };
+}

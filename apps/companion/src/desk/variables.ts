@@ -1,0 +1,94 @@
+/**
+ * The module's variables: `director`, `link`, `health`, and per machine and per transport of the session, their
+ * ids from core's variable-id rule. A value that is not live shows `stale` or `no link`, never the last value.
+ */
+import type { CompanionVariableDefinitions, CompanionVariableValues } from '@companion-module/base';
+import { isPlaying, PLAYMODE_LABELS, worstHealth, type Playmode } from '@stagelink/core';
+import { type Freshness, freshnessOfPoll, shownWhenNotLive } from '../show/freshness.js';
+import type { MachineWatch } from '../show/machine-watch.js';
+import type { Show } from '../show/show.js';
+
+/** `link`: ok, connecting, no link, or mtu (reachable, large answers fail). */
+export type LinkWord = 'ok' | 'connecting' | 'no link' | 'mtu';
+
+const MACHINE_VARIABLES = {
+  fps: 'FPS',
+  fps_avg: 'FPS, rolling average',
+  fps_alert: 'FPS alert (ok, warning, error)',
+  health: 'health (worst severity)',
+  role: 'role (director, actor, understudy)',
+  takeover: 'has taken over a failed actor',
+} as const;
+
+const TRANSPORT_VARIABLES = {
+  playmode: 'playmode',
+  playing: 'playing',
+  track: 'current track',
+  section: 'section last sent from here',
+  volume: 'volume (0 to 1)',
+  brightness: 'brightness (0 to 1)',
+} as const;
+
+export function variableDefinitions(show: Show): CompanionVariableDefinitions {
+  const definitions: CompanionVariableDefinitions = {
+    director: { name: 'Director of the session' },
+    link: { name: 'Link to the server (ok, connecting, no link, mtu)' },
+    health: { name: 'Health of the session (worst severity)' },
+  };
+  for (const machine of show.machines.values()) {
+    for (const [suffix, name] of Object.entries(MACHINE_VARIABLES)) definitions[`machine_${machine.id}_${suffix}`] = { name: `${machine.name}: ${name}` };
+  }
+  for (const transport of show.transports.values()) {
+    for (const [suffix, name] of Object.entries(TRANSPORT_VARIABLES)) definitions[`transport_${transport.id}_${suffix}`] = { name: `${transport.name}: ${name}` };
+  }
+  return definitions;
+}
+
+const shown = <T>(freshness: Freshness, value: () => T): T | string => (freshness === 'live' ? value() : shownWhenNotLive(freshness));
+const round = (value: number, places: number): number => Math.round(value * 10 ** places) / 10 ** places;
+
+export function variableValues(show: Show, frameRate: number, link: LinkWord): CompanionVariableValues {
+  const session = freshnessOfPoll(show.session.state);
+  const health = freshnessOfPoll(show.health.state);
+  const values: CompanionVariableValues = {
+    director: shown(session, () => show.session.value?.director?.hostname ?? ''),
+    link,
+    health: shown(health, () => worstHealth(show.health.value ?? [])),
+  };
+  for (const machine of show.machines.values()) Object.assign(values, machineValues(show, machine, frameRate, health));
+  const list = freshnessOfPoll(show.transportList.state);
+  for (const transport of show.transports.values()) {
+    const entry = show.transportNamed(transport.name);
+    const prefix = `transport_${transport.id}_`;
+    const listed = entry === undefined && list === 'live' ? 'stale' : list;
+    values[`${prefix}playmode`] = shown(listed, () => playmodeWord(entry?.playmode));
+    values[`${prefix}playing`] = shown(listed, () => (entry ? isPlaying(entry) : false));
+    values[`${prefix}track`] = shown(listed, () => entry?.currentTrack.name ?? '');
+    const section = show.sections.get(transport.name);
+    values[`${prefix}section`] = shown(listed, () => (section === undefined ? '' : section));
+    for (const level of ['volume', 'brightness'] as const) {
+      const live = transport.levels[level];
+      values[`${prefix}${level}`] = shown(live.freshness, () => round(live.value ?? 0, 3));
+    }
+  }
+  return values;
+}
+
+function machineValues(show: Show, machine: MachineWatch, frameRate: number, health: Freshness): CompanionVariableValues {
+  const prefix = `machine_${machine.id}_`;
+  const fps = machine.fps.freshness;
+  const takeover = machine.takeover;
+  return {
+    [`${prefix}fps`]: shown(fps, () => round(machine.fps.value ?? 0, 1)),
+    [`${prefix}fps_avg`]: shown(fps, () => round(machine.averageFps ?? 0, 1)),
+    [`${prefix}fps_alert`]: shown(fps, () => machine.alert(frameRate) ?? ''),
+    [`${prefix}health`]: shown(health, () => worstHealth(show.health.value ?? [], machine.hostname)),
+    [`${prefix}role`]: machine.role,
+    [`${prefix}takeover`]: takeover ? shown(takeover.freshness, () => takeover.value === true) : false,
+  };
+}
+
+function playmodeWord(playmode: Playmode | undefined): string {
+  if (playmode === undefined) return '';
+  return playmode in PLAYMODE_LABELS ? PLAYMODE_LABELS[playmode as keyof typeof PLAYMODE_LABELS] : playmode.toLowerCase();
+}

@@ -1,0 +1,214 @@
+/**
+ * The Companion module `stagelink-mediaserver`: one connection to a media-server session through stagelink's core.
+ * Companion constructs this class with its host context and calls init, configUpdated and destroy; everything
+ * else happens in the callbacks of the definitions set here. Changes from the server are gathered and shown once
+ * per turn of the event loop: variables that changed, the feedbacks that may have, and the connection status.
+ */
+import {
+  InstanceBase,
+  InstanceStatus,
+  type CompanionActionDefinitions,
+  type CompanionActionSchema,
+  type CompanionAdvancedFeedbackDefinition,
+  type CompanionBooleanFeedbackDefinition,
+  type CompanionFeedbackSchema,
+  type CompanionOptionValues, type CompanionFeedbackDefinitions, type CompanionVariableValues, type DropdownChoice, type SomeCompanionConfigField } from '@companion-module/base';
+import { InvalidInputError, isUnreachable } from '@stagelink/core';
+import { configFields, DEFAULT_FRAME_RATE, type ModuleConfig, type ModuleSecrets, readConfig } from './config.js';
+import { Arming } from './desk/arming.js';
+import { failureOf } from './desk/failure.js';
+import { feedbackDefinitions, FEEDBACK_IDS } from './desk/feedbacks.js';
+import { presetDefinitions } from './desk/presets.js';
+import { showActions } from './desk/show-actions.js';
+import { transportActions } from './desk/transport-actions.js';
+import { type LinkWord, variableDefinitions, variableValues } from './desk/variables.js';
+import { type ConnectionStatus, connectionStatus, MTU_MESSAGE } from './show/connection-status.js';
+import { Show } from './show/show.js';
+
+export { UpgradeScripts } from './upgrades.js';
+
+interface ModuleTypes {
+  config: ModuleConfig;
+  secrets: ModuleSecrets;
+  actions: Record<string, CompanionActionSchema<CompanionOptionValues>>;
+  feedbacks: Record<string, CompanionFeedbackSchema<CompanionOptionValues>>;
+  variables: CompanionVariableValues;
+}
+
+export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
+  #show: Show | undefined;
+  #problem: string | undefined;
+  #frameRate = DEFAULT_FRAME_RATE;
+  readonly #arming = new Arming(() => this.#schedule(false));
+  #sent: CompanionVariableValues = {};
+  #status: ConnectionStatus | undefined;
+  #flush: NodeJS.Immediate | undefined;
+  #structure = false;
+
+  async init(config: ModuleConfig, _isFirstInit: boolean, secrets: ModuleSecrets): Promise<void> {
+    this.#start(config, secrets);
+    return Promise.resolve();
+  }
+
+  async configUpdated(config: ModuleConfig, secrets: ModuleSecrets): Promise<void> {
+    await this.#stop();
+    this.#start(config, secrets);
+  }
+
+  async destroy(): Promise<void> {
+    this.#arming.close();
+    await this.#stop();
+  }
+
+  getConfigFields(): SomeCompanionConfigField[] {
+    return configFields();
+  }
+
+  #start(config: ModuleConfig, secrets: ModuleSecrets | undefined): void {
+    const reading = readConfig(config, secrets);
+    if (!reading.ok) {
+      this.#problem = reading.problem;
+      this.#define();
+      this.#report({ status: InstanceStatus.BadConfig, message: reading.problem });
+      return;
+    }
+    this.#problem = undefined;
+    this.#frameRate = reading.frameRate;
+    this.#report({ status: InstanceStatus.Connecting, message: `Looking for ${reading.server.host}` });
+    this.#show = new Show({
+      server: reading.server,
+      logger: { warn: (message) => this.log('warn', message), debug: (message) => this.log('debug', message) },
+      onChange: (structure) => this.#schedule(structure),
+    });
+    this.#define();
+    this.#show.start();
+  }
+
+  async #stop(): Promise<void> {
+    if (this.#flush) clearImmediate(this.#flush);
+    this.#flush = undefined;
+    const show = this.#show;
+    this.#show = undefined;
+    this.#sent = {};
+    await show?.close();
+  }
+
+  /** The show, or why there is none: an action on a connection not set up says what to fix. */
+  #current = (): Show => {
+    if (this.#show) return this.#show;
+    throw new InvalidInputError(`The connection is not set up: ${this.#problem ?? 'enter the media server\u2019s address'}.`);
+  };
+
+  #schedule(structure: boolean): void {
+    this.#structure ||= structure;
+    this.#flush ??= setImmediate(() => {
+      this.#flush = undefined;
+      const redefine = this.#structure;
+      this.#structure = false;
+      try {
+        if (redefine) this.#define();
+        this.#showValues();
+      } catch (error) {
+        this.log('error', `Showing the server's state failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+  }
+
+  #define(): void {
+    const show = this.#show;
+    const transports = [...(show?.transports.values() ?? [])];
+    const machines = [...(show?.machines.values() ?? [])];
+    const byName = (name: string): DropdownChoice<string> => ({ id: name, label: name });
+    const choices = {
+      transports: transports.map(({ name }) => byName(name)),
+      tracks: (show?.tracks.value ?? []).map(({ name }) => byName(name)),
+      machines: machines.map(({ name }) => byName(name)),
+    };
+    this.setActionDefinitions(this.#guardActions({ ...transportActions(this.#current, choices), ...showActions(this.#current, this.#arming, choices) }));
+    const feedbackChoices = { transports: choices.transports, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines };
+    this.setFeedbackDefinitions(this.#guardFeedbacks(feedbackDefinitions(this.#current, this.#arming, feedbackChoices, () => this.#link(), () => this.#frameRate)));
+    if (show) {
+      this.setVariableDefinitions(variableDefinitions(show));
+      const { structure, presets } = presetDefinitions(show, this.label);
+      this.setPresetDefinitions(structure, presets);
+    } else {
+      this.setVariableDefinitions({ director: { name: 'Director of the session' }, link: { name: 'Link to the server' }, health: { name: 'Health of the session' } });
+      this.setPresetDefinitions([], {});
+    }
+  }
+
+  /** Every action says in the log what failed, in core's words, and lets Companion know it failed. */
+  #guardActions(actions: CompanionActionDefinitions): CompanionActionDefinitions {
+    return Object.fromEntries(
+      Object.entries(actions).map(([id, action]) => [
+        id,
+        action && {
+          ...action,
+          callback: async (event, context) => {
+            try {
+              await action.callback(event, context);
+            } catch (error) {
+              this.log('warn', failureOf(action.name, error));
+              throw error;
+            }
+          },
+        },
+      ]),
+    );
+  }
+
+  /** A feedback that cannot be worked out shows nothing: it never throws into Companion. */
+  #guardFeedbacks(feedbacks: CompanionFeedbackDefinitions): CompanionFeedbackDefinitions {
+    const guarded: CompanionFeedbackDefinitions = {};
+    for (const [id, feedback] of Object.entries(feedbacks)) {
+      if (!feedback) continue;
+      if (feedback.type === 'boolean') {
+        const check: CompanionBooleanFeedbackDefinition['callback'] = async (event, context) => (this.#show ? Boolean(await feedback.callback(event, context)) : false);
+        guarded[id] = { ...feedback, callback: check };
+      } else if (feedback.type === 'advanced') {
+        const style: CompanionAdvancedFeedbackDefinition['callback'] = async (event, context) => (this.#show ? feedback.callback(event, context) : {});
+        guarded[id] = { ...feedback, callback: style };
+      } else {
+        guarded[id] = feedback;
+      }
+    }
+    return guarded;
+  }
+
+  #link(): LinkWord {
+    const status = this.#status;
+    if (!status || status.status === InstanceStatus.Connecting) return 'connecting';
+    if (status.status === InstanceStatus.Ok) return 'ok';
+    if (status.message?.startsWith(MTU_MESSAGE)) return 'mtu';
+    const show = this.#show;
+    const unreachable = show && [show.session, show.health, show.transportList].some((poll) => poll.state.kind === 'failed' && isUnreachable(poll.state.error));
+    return unreachable || show?.server.linkDown || status.status === InstanceStatus.Disconnected || status.status === InstanceStatus.BadConfig ? 'no link' : 'ok';
+  }
+
+  #showValues(): void {
+    const show = this.#show;
+    if (!show) return;
+    this.#report(
+      connectionStatus({
+        reads: [show.session.state, show.health.state, show.transportList.state],
+        linkDown: show.server.linkDown,
+        live: show.server.live.status,
+        liveWasUp: show.linkWasUp,
+      }),
+    );
+    const values = variableValues(show, this.#frameRate, this.#link());
+    const changed: CompanionVariableValues = {};
+    for (const [id, value] of Object.entries(values)) if (this.#sent[id] !== value) changed[id] = value;
+    if (Object.keys(changed).length > 0) {
+      Object.assign(this.#sent, changed);
+      this.setVariableValues(changed);
+    }
+    this.checkFeedbacks(...FEEDBACK_IDS);
+  }
+
+  #report(status: ConnectionStatus): void {
+    if (this.#status?.status === status.status && this.#status.message === status.message) return;
+    this.#status = status;
+    this.updateStatus(status.status, status.message);
+  }
+}

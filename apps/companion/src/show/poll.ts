@@ -1,0 +1,65 @@
+/**
+ * One read of the server asked again and again (the session, its health, the transports): the last answer, or the
+ * last failure, for the variables and feedbacks built on it. A read starts only once the one before settled, so a
+ * slow server is never asked twice at once; closing it aborts the read in flight.
+ */
+export type PollState<T> = { kind: 'waiting' } | { kind: 'answered'; value: T } | { kind: 'failed'; error: unknown; value: T | undefined };
+
+export class Poll<T> {
+  #state: PollState<T> = { kind: 'waiting' };
+  #timer: NodeJS.Timeout | undefined;
+  #abort: AbortController | undefined;
+  #closed = false;
+
+  constructor(
+    private readonly read: (signal: AbortSignal) => Promise<T>,
+    private readonly intervalMs: number,
+    /** Told after every read, answered or failed. */
+    private readonly onChange: () => void,
+  ) {}
+
+  get state(): PollState<T> {
+    return this.#state;
+  }
+
+  /** The last answer, or undefined while none came or the last read failed. */
+  get value(): T | undefined {
+    return this.#state.kind === 'answered' ? this.#state.value : undefined;
+  }
+
+  start(): void {
+    if (!this.#closed && !this.#abort && !this.#timer) void this.#readNow();
+  }
+
+  /** Reads at once (after a change the module made itself), without waiting for the interval. */
+  refresh(): void {
+    if (this.#closed || this.#abort) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    void this.#readNow();
+  }
+
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#abort?.abort();
+  }
+
+  async #readNow(): Promise<void> {
+    const abort = new AbortController();
+    this.#abort = abort;
+    try {
+      const value = await this.read(abort.signal);
+      if (this.#closed) return;
+      this.#state = { kind: 'answered', value };
+    } catch (error) {
+      if (this.#closed) return;
+      const last = this.#state.kind === 'waiting' ? undefined : this.#state.value;
+      this.#state = { kind: 'failed', error, value: last };
+    } finally {
+      this.#abort = undefined;
+      if (!this.#closed) this.#timer = setTimeout(() => void this.#readNow(), this.intervalMs);
+    }
+    this.onChange();
+  }
+}

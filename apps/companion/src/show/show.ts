@@ -1,0 +1,188 @@
+/**
+ * Everything the module knows of one session, shared by its actions, feedbacks and variables: one MediaServer
+ * (following the director), one cue lane (cues land in the order they were pressed), the reads asked again and
+ * again (session, health, transports) and the live values of every machine and transport. Machines and
+ * transports follow the session as it changes; their variable ids are given once and kept for the session.
+ */
+import {
+  CueLane,
+  type HealthEntry,
+  type Logger,
+  MediaServer,
+  type MediaServerOptions,
+  type Multitransport,
+  type SessionInfo,
+  sessionMachines,
+  type Track,
+  type Transport,
+  VariableIds,
+} from '@stagelink/core';
+import { MachineWatch } from './machine-watch.js';
+import { Poll } from './poll.js';
+import { TransportWatch } from './transport-watch.js';
+
+export interface TransportList {
+  transports: Transport[];
+  multitransports: Multitransport[];
+}
+
+export interface ShowOptions {
+  server: MediaServerOptions;
+  logger: Logger;
+  /** Told when anything shown may have changed; `structure` when machines or transports came or went. */
+  onChange: (structure: boolean) => void;
+  /** Builds the client; tests may pass their own. */
+  create?: (options: MediaServerOptions) => MediaServer;
+}
+
+/** A desk wants a restarted server back within seconds: a lower reconnect cap than core's default. */
+const LIVE_TIMING = { connectTimeoutMs: 3000, heartbeatMs: 5000, reconnectBaseMs: 200, reconnectCapMs: 3000 };
+/** Each request's deadline: a cue must fail fast at the desk. */
+const TIMEOUT_MS = 4000;
+/** A cue that waited this long behind others is not sent: at the desk a late cue is worse than a refused one. */
+const CUE_MAX_WAIT_MS = 3000;
+const SESSION_EVERY_MS = 5000;
+const HEALTH_EVERY_MS = 3000;
+const TRANSPORTS_EVERY_MS = 1000;
+/** The track list changes when the project is edited, not during the show. */
+const TRACKS_EVERY_MS = 30_000;
+
+export class Show {
+  readonly server: MediaServer;
+  readonly cues: CueLane;
+  readonly session: Poll<SessionInfo>;
+  readonly health: Poll<HealthEntry[]>;
+  readonly transportList: Poll<TransportList>;
+  /** The project's tracks, for the actions' dropdowns. */
+  readonly tracks: Poll<Track[]>;
+  /** By machine uid. */
+  readonly machines = new Map<string, MachineWatch>();
+  /** By transport name. */
+  readonly transports = new Map<string, TransportWatch>();
+  /** The section each transport was last sent to by this module (the transports list does not report it). */
+  readonly sections = new Map<string, number>();
+  readonly #machineIds = new VariableIds();
+  readonly #transportIds = new VariableIds();
+  #linkWasUp = false;
+  #closed = false;
+
+  constructor(private readonly options: ShowOptions) {
+    const create = options.create ?? ((serverOptions: MediaServerOptions) => new MediaServer(serverOptions));
+    this.server = create({ timeoutMs: TIMEOUT_MS, live: LIVE_TIMING, logger: options.logger, ...options.server });
+    this.cues = new CueLane({ linkDown: () => this.server.linkDown, maxWaitMs: CUE_MAX_WAIT_MS, name: this.server.host });
+    this.session = new Poll((signal) => this.server.status.session({ signal }), SESSION_EVERY_MS, () => this.#onSession());
+    this.health = new Poll((signal) => this.server.status.health({ signal }), HEALTH_EVERY_MS, () => this.#changed(false));
+    this.transportList = new Poll((signal) => this.server.transport.transports({ signal }), TRANSPORTS_EVERY_MS, () => this.#onTransports());
+    this.tracks = new Poll((signal) => this.server.transport.tracks({ signal }), TRACKS_EVERY_MS, () => this.#onTracks());
+    this.server.live.on('status', (status) => {
+      if (status === 'online') this.#linkWasUp = true;
+      this.#changed(false);
+    });
+    this.server.live.on('problem', (problem) => options.logger.warn(`Live updates: ${problem.message}`));
+    this.server.on('director', ({ hostname, previous }) => {
+      if (previous !== undefined) options.logger.warn(`The director moved from ${previous} to ${hostname}: cues and live values follow it.`);
+      this.session.refresh();
+    });
+  }
+
+  start(): void {
+    this.session.start();
+    this.health.start();
+    this.transportList.start();
+    this.tracks.start();
+  }
+
+  /** Whether the live stream was ever up: before, a value not yet come is awaited, not missing. */
+  get linkWasUp(): boolean {
+    return this.#linkWasUp;
+  }
+
+  machineById(id: string): MachineWatch | undefined {
+    return [...this.machines.values()].find((machine) => machine.id === id);
+  }
+
+  transportById(id: string): TransportWatch | undefined {
+    return [...this.transports.values()].find((transport) => transport.id === id);
+  }
+
+  /** The transport's entry in the last transports list, if it is there. */
+  transportNamed(name: string): Transport | undefined {
+    return this.transportList.state.kind === 'waiting' ? undefined : this.transportList.state.value?.transports.find((transport) => transport.name === name);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.session.close();
+    this.health.close();
+    this.transportList.close();
+    this.tracks.close();
+    this.cues.close();
+    for (const machine of this.machines.values()) machine.close();
+    for (const transport of this.transports.values()) transport.close();
+    this.machines.clear();
+    this.transports.clear();
+    await this.server.close();
+  }
+
+  #onSession(): void {
+    const session = this.session.value;
+    if (!session || this.#closed) return this.#changed(false);
+    const members = sessionMachines(session);
+    let structure = false;
+    const present = new Set(members.map(({ machine }) => machine.uid));
+    for (const [uid, watch] of this.machines) {
+      const member = members.find(({ machine }) => machine.uid === uid);
+      // A machine that left, or whose role moved (its FPS is watched another way as director), is watched anew.
+      if (!present.has(uid) || member?.role !== watch.role || member.machine.hostname !== watch.hostname) {
+        watch.close();
+        this.machines.delete(uid);
+        structure = true;
+      }
+    }
+    for (const member of members) {
+      if (this.machines.has(member.machine.uid)) continue;
+      const id = this.#machineIds.idOf(member.machine.name || member.machine.hostname);
+      this.machines.set(member.machine.uid, new MachineWatch(id, member, this.server, () => this.#changed(false), () => this.#linkWasUp));
+      structure = true;
+    }
+    this.#changed(structure);
+  }
+
+  #onTransports(): void {
+    const list = this.transportList.value;
+    if (!list || this.#closed) return this.#changed(false);
+    let structure = false;
+    const names = new Set(list.transports.map((transport) => transport.name));
+    for (const [name, watch] of this.transports) {
+      if (names.has(name)) continue;
+      watch.close();
+      this.transports.delete(name);
+      structure = true;
+    }
+    for (const name of names) {
+      if (this.transports.has(name)) continue;
+      this.transports.set(name, new TransportWatch(this.#transportIds.idOf(name), name, this.server, () => this.#changed(false), () => this.#linkWasUp));
+      structure = true;
+    }
+    this.#changed(structure);
+  }
+
+  #trackNames = '';
+
+  #onTracks(): void {
+    const names = (this.tracks.value ?? []).map((track) => track.name).join('\u0000');
+    const structure = this.tracks.value !== undefined && names !== this.#trackNames;
+    if (structure) this.#trackNames = names;
+    this.#changed(structure);
+  }
+
+  #changed(structure: boolean): void {
+    if (this.#closed) return;
+    try {
+      this.options.onChange(structure);
+    } catch (error) {
+      this.options.logger.warn(`Showing a change failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

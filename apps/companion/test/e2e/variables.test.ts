@@ -1,0 +1,76 @@
+/** Variables and feedbacks follow the live values and the session, against the simulator (both dialects). */
+import type { Simulator } from '@stagelink/simulator';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CompanionHost } from '../harness/testing.js';
+import { startModule, startSim, untilReady } from './session.js';
+
+describe('variables and feedbacks', () => {
+  let sim: Simulator;
+  let host: CompanionHost;
+
+  beforeEach(async () => {
+    sim = await startSim();
+    host = await startModule(sim);
+    await untilReady(host);
+  });
+
+  afterEach(async () => {
+    await host.destroy();
+    await sim.close();
+  });
+
+  it('names the director, the link and the health of the session', async () => {
+    const director = sim.state.machines.sessionInfo().director?.hostname;
+    await host.waitFor(() => host.variables.get('director') === director, `director ${director}`);
+    await host.waitFor(() => host.variables.get('link') === 'ok', 'link ok');
+    expect(['ok', 'warning', 'error', 'busy', 'offline']).toContain(host.variables.get('health'));
+  });
+
+  it('shows every machine of the session with live FPS, its average and alert, role and health', async () => {
+    for (const machine of sim.state.machines.all()) {
+      const id = machine.name.toLowerCase().replace(/[^a-z0-9]/g, '_');
+      await host.waitFor(() => typeof host.variables.get(`machine_${id}_fps`) === 'number', `live FPS of ${machine.name}`);
+      expect(typeof host.variables.get(`machine_${id}_fps_avg`)).toBe('number');
+      expect(['ok', 'warning', 'error']).toContain(host.variables.get(`machine_${id}_fps_alert`));
+      expect(['director', 'actor', 'understudy']).toContain(host.variables.get(`machine_${id}_role`));
+      expect(typeof host.variables.get(`machine_${id}_health`)).toBe('string');
+    }
+    expect(host.undefinedVariables).toEqual([]);
+  });
+
+  it('follows a transport: playmode and playing variables and the playing feedback flip with a cue', async () => {
+    const name = sim.state.transports.list()[0]?.name ?? '';
+    const id = name.toLowerCase().replace(/[^a-z0-9]/g, '_');
+    const playing = host.placeFeedback('playing', { transport: name });
+    await host.runAction('stop', { transport: name });
+    await host.waitFor(() => host.variables.get(`transport_${id}_playing`) === false, 'stopped');
+    await host.waitFor(() => host.feedback(playing) === false, 'playing feedback off');
+
+    await host.runAction('play', { transport: name });
+
+    await host.waitFor(() => host.variables.get(`transport_${id}_playing`) === true, 'playing');
+    expect(host.variables.get(`transport_${id}_playmode`)).toBe('play');
+    await host.waitFor(() => host.feedback(playing) === true, 'playing feedback on');
+    await host.waitFor(() => typeof host.variables.get(`transport_${id}_volume`) === 'number', 'live volume');
+  });
+
+  it('steps a volume through the live stream, from the value the server sends', async () => {
+    const name = sim.state.transports.list()[0]?.name ?? '';
+    const id = name.toLowerCase().replace(/[^a-z0-9]/g, '_');
+    await host.runAction('volume', { transport: name, volume: 0.5 });
+    await host.waitFor(() => host.variables.get(`transport_${id}_volume`) === 0.5, 'volume 0.5');
+
+    await host.runAction('volume_adjust', { transport: name, step: 0.1 });
+
+    await host.waitFor(() => host.variables.get(`transport_${id}_volume`) === 0.6, 'volume 0.6');
+    expect(sim.state.transports.list().find((transport) => transport.name === name)?.volume).toBeCloseTo(0.6, 5);
+  });
+
+  it('offers presets per transport and per machine, and failover pairs', () => {
+    const sections = host.presets.structure.map(({ id }) => id);
+    expect(sections).toEqual(['transports', 'machines', 'failover']);
+    const ids = Object.keys(host.presets.presets);
+    expect(ids.some((id) => id.endsWith('_play'))).toBe(true);
+    expect(ids.some((id) => id.startsWith('failovermachine_'))).toBe(true);
+  });
+});

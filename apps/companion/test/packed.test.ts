@@ -1,0 +1,81 @@
+/** The `.tgz` Companion imports: a manifest valid against base's schema, an entry that loads and starts. */
+import { validateManifest } from '@companion-module/base/manifest';
+import { TRANSPORT_COMMAND_NAMES } from '@stagelink/core';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CompanionHost, loadPackedModule, PACKAGE_DIR, packedTarball, type PackedModule } from './harness/testing.js';
+
+let packed: PackedModule;
+const hosts: CompanionHost[] = [];
+
+beforeAll(async () => {
+  packed = await loadPackedModule();
+});
+
+afterAll(() => {
+  if (packed) rmSync(dirname(packed.dir), { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.destroy()));
+});
+
+async function started(config: Record<string, string | number | boolean>): Promise<CompanionHost> {
+  const host = new CompanionHost(packed);
+  hosts.push(host);
+  return host.start({ config });
+}
+
+describe('the packed module', () => {
+  it('runs on Node 22, the runtime its manifest asks Companion for', () => {
+    expect(process.versions.node.split('.')[0]).toBe('22');
+    expect(packed.manifest.runtime.type).toBe('node22');
+  });
+
+  it('has a manifest valid against @companion-module/base schema, with the id saved buttons depend on', () => {
+    expect(() => validateManifest(packed.manifest, false)).not.toThrow();
+    expect(packed.manifest.id).toBe('stagelink-mediaserver');
+    const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string };
+    expect(packed.manifest.version).toBe(version);
+    expect(readFileSync(join(packed.dir, 'companion', 'HELP.md'), 'utf8')).toContain('two');
+  });
+
+  it('is self-contained: one bundled entry, nothing left for Companion to install', () => {
+    const files = execFileSync('tar', ['-tzf', packedTarball()], { encoding: 'utf8' }).trim().split('\n');
+    expect(files.some((file) => file.includes('node_modules'))).toBe(false);
+    const pkg = JSON.parse(readFileSync(join(packed.dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    expect(pkg.dependencies ?? {}).toEqual({});
+  });
+
+  it('exports an empty list of upgrade scripts', () => {
+    expect(packed.upgradeScripts).toEqual([]);
+  });
+
+  it('defines an action per transport command, named as the command is saved, and the show actions', async () => {
+    const host = await started({ host: '', followDirector: true, hosts: '', smcHost: '', smcUser: '', frameRate: 60 });
+    const ids = Object.keys(host.actions);
+    for (const command of TRANSPORT_COMMAND_NAMES) expect(ids).toContain(command);
+    expect(ids).toEqual(expect.arrayContaining(['volume_adjust', 'brightness_adjust', 'failovermachine', 'restoremachine', 'applydefaultrouting', 'oled_message', 'smc_power', 'smc_ledstrip']));
+    expect(Object.keys(host.feedbacks).sort()).toEqual(['armed', 'fps_alert', 'health', 'link', 'playing', 'playmode', 'stale', 'takeover']);
+  });
+
+  it('reports bad_config for an address that is not one, and says why', async () => {
+    const host = await started({ host: 'http://bad host:99999', followDirector: true, hosts: '', smcHost: '', smcUser: '', frameRate: 60 });
+    expect(host.status?.status).toBe('bad_config');
+    expect(host.status?.message).toMatch(/not a valid media-server address/);
+    await expect(host.runAction('play', { transport: 'main' })).rejects.toThrow(/not set up/);
+  });
+
+  it('reports bad_config for a machine address line that is not HOSTNAME=address', async () => {
+    const host = await started({ host: '127.0.0.1:1', followDirector: true, hosts: 'DIRECTOR01 10.0.0.5', smcHost: '', smcUser: '', frameRate: 60 });
+    expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/HOSTNAME=address/) as unknown });
+  });
+
+  it('asks for the SMC password in a secret field', () => {
+    const fields = new packed.ModuleClass(new CompanionHost(packed)).getConfigFields();
+    expect(fields.find((field) => field.id === 'smcPassword')?.type).toBe('secret-text');
+    expect(fields.find((field) => field.id === 'followDirector')).toMatchObject({ type: 'checkbox', default: true });
+  });
+});
