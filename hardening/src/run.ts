@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { BUDGETS, type Budget, type RunContext } from './context.js';
+import { DIALECT_ENV, DIALECTS, type Dialect } from '@stagelink/simulator';
+import { BUDGETS, type Budget, type Lane, type RunContext } from './context.js';
 import { coreMalformedAnswers } from './areas/core-malformed.js';
 import { nodeRedMessages } from './areas/node-red-messages.js';
 import { nodeRedSettings } from './areas/node-red-settings.js';
@@ -9,20 +10,24 @@ import { deckInputs } from './areas/deck-inputs.js';
 import { serverFaults } from './areas/faults.js';
 import { redeploys } from './areas/redeploys.js';
 import { secrets } from './areas/secrets.js';
+import { fieldFaults } from './areas/field-faults.js';
 import { NodeRedSession } from './node-red/session.js';
 import { Random } from './gen/random.js';
 import { summaryTable } from './report/table.js';
 import type { Tally } from './report/tally.js';
 import { CrashGuard } from './support/crash-guard.js';
 
-/** What areas share: started on first use, closed at the end of the run. */
+/** What the areas of one lane share: started on first use, closed at the end of the lane. */
 class Shared {
   #nodeRed: Promise<NodeRedSession> | undefined;
 
-  constructor(private readonly seed: number) {}
+  constructor(
+    private readonly seed: number,
+    private readonly dialect: Dialect,
+  ) {}
 
   nodeRed(): Promise<NodeRedSession> {
-    this.#nodeRed ??= NodeRedSession.start(this.seed);
+    this.#nodeRed ??= NodeRedSession.start(this.seed, this.dialect);
     return this.#nodeRed;
   }
 
@@ -47,12 +52,15 @@ const AREAS: readonly Area[] = [
   { id: 'faults', run: async (context, shared) => serverFaults(context, await shared.nodeRed()) },
   { id: 'secrets', run: async (context, shared) => secrets(context, await shared.nodeRed()) },
   { id: 'redeploys', run: async (context, shared) => redeploys(context, await shared.nodeRed()) },
+  { id: 'field', run: (context) => fieldFaults(context) },
 ];
 
 interface Options {
   budget: Budget;
   seed: number;
   only: string[] | undefined;
+  /** The budget's lanes, or the one dialect asked for. */
+  lanes: readonly Lane[];
 }
 
 function parseOptions(args: readonly string[]): Options {
@@ -62,11 +70,20 @@ function parseOptions(args: readonly string[]): Options {
   };
   const seed = Number(value('seed') ?? process.env.HARDENING_SEED ?? 20_250_101);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a whole number (got ${String(value('seed'))}).`);
+  const budget = args.includes('--full') ? BUDGETS.full : BUDGETS.ci;
+  const dialect = value('dialect') ?? process.env[DIALECT_ENV];
+  if (dialect !== undefined && !DIALECTS.includes(dialect as Dialect)) throw new Error(`--dialect must be one of ${DIALECTS.join(', ')} (got ${dialect}).`);
   return {
-    budget: args.includes('--full') ? BUDGETS.full : BUDGETS.ci,
+    budget,
     seed,
     only: value('only')?.split(','),
+    lanes: dialect === undefined ? budget.lanes : [{ dialect: dialect as Dialect }],
   };
+}
+
+/** The areas a lane runs: the lane's own, narrowed by --only. */
+function areasOf(lane: Lane, only: readonly string[] | undefined): Area[] {
+  return AREAS.filter((area) => (!lane.areas || lane.areas.includes(area.id)) && (!only || only.includes(area.id)));
 }
 
 async function main(): Promise<number> {
@@ -76,35 +93,41 @@ async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const crashes = new CrashGuard();
   crashes.install();
-  const context: RunContext = {
-    seed: options.seed,
-    random: new Random(options.seed),
-    budget: options.budget,
-    progress: (line) => console.log(`hardening: ${line}`),
-  };
-  context.progress(`${options.budget.name} run, seed ${options.seed} (replay with --seed ${options.seed})`);
+  const progress = (line: string): void => console.log(`hardening: ${line}`);
+  const lanes = options.lanes.map((lane) => lane.dialect).join(' and ');
+  progress(`${options.budget.name} run, seed ${options.seed}, simulator dialects ${lanes} (replay with --seed ${options.seed})`);
   const started = performance.now();
   const tallies: Tally[] = [];
-  const shared = new Shared(options.seed);
-  try {
-    for (const area of AREAS.filter((candidate) => !options.only || options.only.includes(candidate.id))) {
-      context.progress(`--- ${area.id}`);
-      const result = await crashes.during(area.id, () => area.run({ ...context, random: context.random.fork(area.id) }, shared));
-      for (const tally of result) {
-        context.progress(`${tally.area}: ${tally.inputs} inputs in ${(tally.durationMs / 1000).toFixed(1)} s${tally.failed ? ' (FAILED)' : ''}`);
-        tallies.push(tally);
+  const replays: string[] = [];
+  for (const lane of options.lanes) {
+    const random = new Random(options.seed);
+    const context: RunContext = { seed: options.seed, random, budget: options.budget, dialect: lane.dialect, progress };
+    // The first lane's rows keep their names; the others' say their dialect.
+    const label = lane === options.lanes[0] ? '' : ` (${lane.dialect})`;
+    const shared = new Shared(options.seed, lane.dialect);
+    try {
+      for (const area of areasOf(lane, options.only)) {
+        progress(`--- ${area.id}${label}`);
+        const result = await crashes.during(area.id, () => area.run({ ...context, random: random.fork(area.id) }, shared));
+        for (const tally of result) {
+          tally.area += label;
+          progress(`${tally.area}: ${tally.inputs} inputs in ${(tally.durationMs / 1000).toFixed(1)} s${tally.failed ? ' (FAILED)' : ''}`);
+          tallies.push(tally);
+          if (tally.failed) replays.push(`--${options.budget.name} --seed ${options.seed} --dialect ${lane.dialect} --only ${area.id}`);
+        }
       }
+    } finally {
+      await shared.close();
     }
-  } finally {
-    await shared.close();
   }
   const outside = await crashes.outsideAreas();
   if (outside) tallies.push(outside);
   crashes.close();
-  console.log(`\nstagelink hardening (${options.budget.name}, seed ${options.seed})\n`);
+  console.log(`\nstagelink hardening (${options.budget.name}, seed ${options.seed}, ${lanes})\n`);
   console.log(summaryTable(tallies, performance.now() - started));
   const failed = tallies.some((tally) => tally.failed);
-  console.log(failed ? '\nFAILED: see the findings above.' : '\nPASSED: no crash, no silent loss, no leaked socket, no finding.');
+  const replay = [...new Set(replays)].map((args) => `\n  pnpm --filter @stagelink/hardening exec tsx src/run.ts ${args}`).join('');
+  console.log(failed ? `\nFAILED: see the findings above. Replay:${replay}` : '\nPASSED: no crash, no silent loss, no leaked socket, no stale value shown as live, no resent cue, no finding.');
   return failed ? 1 : 0;
 }
 

@@ -30,7 +30,7 @@ const LIVE_KEY = 'hardening-hostile-live';
  */
 export async function deckInputs(context: RunContext): Promise<Tally> {
   const tally = new Tally('stream deck: settings & events');
-  const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: context.seed });
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: context.seed, dialect: context.dialect });
   const hostile = await HostileServer.start(context.random.fork('deck-hostile'));
   let launched = await launchDeck(sim.mediaServer.url);
   try {

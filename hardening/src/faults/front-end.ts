@@ -13,6 +13,11 @@ export interface UnclearError {
 /** A front end under the faults: it sends commands to a server and shows that server's live values. */
 export interface FaultFrontEnd {
   readonly name: string;
+  /**
+   * True when the front end can be told where machines whose names do not resolve are (a host map): only then
+   * can it follow the director to such a machine (r34's `ACTOR01`).
+   */
+  readonly takesHostMap: boolean;
   /** Sends one cue to `server`; resolves with its outcome once known (silent: none within the limit). */
   command(server: FaultServer, index: number): Promise<CommandOutcome>;
   /** Turns a level dial one tick (up on even `index`, down on odd); acked when the server has the value shown. */

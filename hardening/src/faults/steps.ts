@@ -15,6 +15,8 @@ export interface FaultStep {
    * (4 a second): showing the new live value then is right, so those steps do not require it.
    */
   dropsLive: boolean;
+  /** True when the director role moves to another machine: a front end must find it by its hostname. */
+  movesDirector?: boolean;
   start(targets: FaultTargets): Promise<void>;
   end(targets: FaultTargets): Promise<void>;
 }
@@ -60,12 +62,13 @@ export function faultSequence(pauseMs: number): FaultStep[] {
     { name: 'refused upgrades', holdMs: 3000, dropsLive: true, ...liveServerSwitch('refuseUpgrades') },
     { name: 'stalled upgrades', holdMs: 6500, dropsLive: true, ...liveServerSwitch('stallUpgrades') },
     { name: 'malformed frame', server: 'machine', holdMs: 1000, dropsLive: false, start: (t) => t.machineControl({ action: 'malformedFrame' }), end: nothing },
-    { name: 'director change', server: 'session', holdMs: 4000, dropsLive: false, start: (t) => t.sessionControl({ action: 'moveDirector', to: runningActor(t) }), end: nothing },
+    { name: 'director change', server: 'session', holdMs: 4000, dropsLive: false, movesDirector: true, start: (t) => t.sessionControl({ action: 'moveDirector', to: runningActor(t) }), end: nothing },
     {
       name: 'director machine stops',
       server: 'session',
       holdMs: 5000,
       dropsLive: false,
+      movesDirector: true,
       start: async (t) => {
         stopped = director(t);
         await t.sessionControl({ action: 'stopMachine', hostname: stopped });

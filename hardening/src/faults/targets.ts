@@ -1,4 +1,4 @@
-import { simControl, startSimulator, type ControlRequest, type Simulator } from '@stagelink/simulator';
+import { simControl, startSimulator, type ControlRequest, type Dialect, type Simulator } from '@stagelink/simulator';
 
 /** A one-machine simulator that can be stopped and started again on the same port: a server restart. */
 export class RestartableSim {
@@ -9,13 +9,14 @@ export class RestartableSim {
     sim: Simulator,
     readonly port: number,
     private readonly seed: number,
+    private readonly dialect: Dialect,
   ) {
     this.#sim = sim;
   }
 
-  static async start(seed: number): Promise<RestartableSim> {
-    const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed });
-    return new RestartableSim(sim, sim.mediaServer.port, seed);
+  static async start(seed: number, dialect: Dialect): Promise<RestartableSim> {
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed, dialect });
+    return new RestartableSim(sim, sim.mediaServer.port, seed, dialect);
   }
 
   get url(): string {
@@ -38,7 +39,7 @@ export class RestartableSim {
 
   async start(): Promise<void> {
     if (this.#up) return;
-    this.#sim = await startSimulator({ host: '127.0.0.1', port: this.port, drivePort: 0, seed: this.seed });
+    this.#sim = await startSimulator({ host: '127.0.0.1', port: this.port, drivePort: 0, seed: this.seed, dialect: this.dialect });
     this.#up = true;
   }
 
@@ -54,10 +55,20 @@ export class FaultTargets {
     readonly session: Simulator,
   ) {}
 
-  static async start(seed: number): Promise<FaultTargets> {
-    const machine = await RestartableSim.start(seed);
-    const session = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, seed });
+  static async start(seed: number, dialect: Dialect): Promise<FaultTargets> {
+    const machine = await RestartableSim.start(seed, dialect);
+    const session = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, seed, dialect });
     return new FaultTargets(machine, session);
+  }
+
+  /** True when the session's hostnames are addresses (the spec dialect); r34's `DIRECTOR01` resolves nowhere. */
+  get namesResolve(): boolean {
+    return this.session.options.dialect === 'spec';
+  }
+
+  /** Where each machine of the session is, as `HOSTNAME=address` lines: what a front end is told for r34 names. */
+  hostMap(): string {
+    return this.session.machines().map((machine) => `${machine.hostname}=${machine.url}`).join('\n');
   }
 
   /** The address front ends are given for the session: its first director; they follow the role from there. */

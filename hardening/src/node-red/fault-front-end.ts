@@ -16,6 +16,7 @@ const SERVERS: readonly FaultServer[] = ['machine', 'session'];
  */
 export class NodeRedFaultFrontEnd implements FaultFrontEnd {
   readonly name = 'node-red';
+  readonly takesHostMap = true;
 
   private constructor(private readonly session: NodeRedSession) {}
 
@@ -25,7 +26,7 @@ export class NodeRedFaultFrontEnd implements FaultFrontEnd {
     const liveProbes: Probe[] = SERVERS.map((server) => ({ id: `fault-live-${server}`, node: { type: 'stagelink-liveupdate-in', server: `fault-${server}`, preset: 'localFps', interval: 100 } }));
     const generation = session.nextGeneration();
     const flows = [
-      ...SERVERS.map((server) => serverNode(`fault-${server}`, hosts[server], { followDirector: true })),
+      ...SERVERS.map((server) => serverNode(`fault-${server}`, hosts[server], { followDirector: true, hosts: server === 'session' ? targets.hostMap() : '' })),
       ...harnessTab({ tab: TAB, generation, probes, liveProbes, observed: true }),
     ];
     await observed(session.url, true).catch(() => undefined);

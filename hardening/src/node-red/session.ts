@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { startSimulator, type Simulator } from '@stagelink/simulator';
+import { startSimulator, type Dialect, type Simulator } from '@stagelink/simulator';
 import type { Tally } from '../report/tally.js';
 import { brief } from '../report/clear-error.js';
 import { LogWatch } from '../support/log-watch.js';
@@ -27,9 +27,9 @@ export class NodeRedSession {
     readonly requests: RequestWatch,
   ) {}
 
-  static async start(seed: number): Promise<NodeRedSession> {
+  static async start(seed: number, dialect: Dialect): Promise<NodeRedSession> {
     const requests = new RequestWatch();
-    const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed, log: requests.sink });
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed, dialect, log: requests.sink });
     const session = new NodeRedSession(sim, requests);
     session.log.watchFor(sim.drive.token);
     await session.#startRed();

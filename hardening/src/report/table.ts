@@ -1,6 +1,6 @@
 import type { Tally } from './tally.js';
 
-const COLUMNS = ['area', 'inputs tried', 'ok', 'clear errors', 'crashes', 'silent losses', 'leaked sockets', 'findings', 'time'] as const;
+const COLUMNS = ['area', 'inputs tried', 'ok', 'clear errors', 'crashes', 'silent losses', 'leaked sockets', 'stale as live', 'resent cues', 'findings', 'time'] as const;
 
 function row(tally: Tally): string[] {
   return [
@@ -11,6 +11,8 @@ function row(tally: Tally): string[] {
     String(tally.crashes),
     String(tally.silentLosses),
     String(tally.leakedSockets),
+    String(tally.staleShownLive),
+    String(tally.resentCues),
     String(tally.findings.length),
     `${(tally.durationMs / 1000).toFixed(1)} s`,
   ];
@@ -26,6 +28,8 @@ function totals(tallies: readonly Tally[], totalMs: number): string[] {
     sum((t) => t.crashes),
     sum((t) => t.silentLosses),
     sum((t) => t.leakedSockets),
+    sum((t) => t.staleShownLive),
+    sum((t) => t.resentCues),
     sum((t) => t.findings.length),
     `${(totalMs / 1000).toFixed(1)} s`,
   ];

@@ -1,7 +1,7 @@
 /**
  * The counts of one area of the suite. Inputs tried and their outcomes (a correct result or a clear error)
- * are the good news; crashes, silent losses, leaked sockets and findings are failures: any of them makes
- * the run exit non-zero.
+ * are the good news; crashes, silent losses, leaked sockets, stale values shown as live, resent cues and
+ * findings are failures: any of them makes the run exit non-zero.
  */
 export class Tally {
   inputs = 0;
@@ -12,15 +12,20 @@ export class Tally {
   crashes = 0;
   silentLosses = 0;
   leakedSockets = 0;
+  /** Live subscriptions shown `online` past the documented bound after their values stopped. */
+  staleShownLive = 0;
+  /** Cues that reached the server more often than they were sent. */
+  resentCues = 0;
   readonly findings: string[] = [];
   /** Facts worth printing under the table (bounds used, measured growth), not failures. */
   readonly notes: string[] = [];
   #started = performance.now();
   durationMs = 0;
 
-  constructor(readonly area: string) {}
+  /** The row's name; a lane of another dialect adds the dialect to it. */
+  constructor(public area: string) {}
 
-  /** A failure that is neither a crash, a silent loss nor a leaked socket: an unclear error, a leak, a bypass. */
+  /** A failure that is none of the counted kinds: an unclear error, a leak, a bypass. */
   finding(description: string): void {
     this.findings.push(description);
   }
@@ -41,6 +46,6 @@ export class Tally {
   }
 
   get failed(): boolean {
-    return this.crashes > 0 || this.silentLosses > 0 || this.leakedSockets > 0 || this.findings.length > 0;
+    return this.crashes > 0 || this.silentLosses > 0 || this.leakedSockets > 0 || this.staleShownLive > 0 || this.resentCues > 0 || this.findings.length > 0;
   }
 }

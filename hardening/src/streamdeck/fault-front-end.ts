@@ -15,6 +15,8 @@ const ANSWER_LIMIT_MS = 30_000;
 /** The plugin with, for each server, cue keys (play main) and an FPS key, each key naming its server. */
 export class DeckFaultFrontEnd implements FaultFrontEnd {
   readonly name = 'stream deck';
+  /** The plugin's settings have no host map yet: it follows a director only to a machine whose name resolves. */
+  readonly takesHostMap = false;
   readonly #pressed = new Map<string, number>();
 
   /** The harness stamps commands with ms since it started: this turns a stamp into Date.now() time. */
