@@ -1,7 +1,9 @@
 /**
  * The settings of each action (the plugin README lists them), read defensively: the Stream Deck app hands over
- * whatever JSON the inspector (or a hand-edited profile) stored, so nothing here trusts a type or throws.
+ * whatever JSON the inspector (or a hand-edited profile) stored, so nothing here trusts a type; only reading a
+ * malformed hosts map throws, with core's sentence, for the key to show as SET UP.
  */
+import { InvalidInputError, parseHostMap, type HostMap } from '@stagelink/core';
 
 /** JSON as the Stream Deck SDK types it (its own types live in a package the plugin does not depend on). */
 export type JsonPrimitive = boolean | number | string | null | undefined;
@@ -19,9 +21,15 @@ export const ACTION_UUIDS = {
   level: 'com.stagelink.mediaserver.level',
 } as const;
 
-/** `{ "host": "http://10.0.0.5" }`: the session every key talks to unless its own settings name another. */
+/**
+ * `{ "host": "http://10.0.0.5", "hosts"?: "DIRECTOR01=10.0.0.5" }`: the session every key talks to unless its own
+ * settings name another, and the addresses of machines whose names this computer cannot resolve, for following a
+ * director there (core's `hosts`). The settings page stores `hosts` as the text typed, one `NAME=address` a line;
+ * a hand-edited profile may hold it as an object `{ "DIRECTOR01": "10.0.0.5" }`.
+ */
 export interface GlobalSettings extends JsonObject {
   host?: string;
+  hosts?: string | Record<string, string>;
 }
 
 export interface TransportKeySettings extends JsonObject {
@@ -100,16 +108,40 @@ export function asSettings<T extends JsonObject>(value: unknown): T {
   return (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {}) as T;
 }
 
-export type HostChoice = { kind: 'host'; host: JsonValue } | { kind: 'unset' } | { kind: 'unknown' };
+/** `hosts`, when set, is the global hosts map as stored (read it with hostMapSetting). */
+export type HostChoice = { kind: 'host'; host: JsonValue; hosts?: JsonValue } | { kind: 'unset' } | { kind: 'unknown' };
 
 /**
- * Which server a key talks to: its own `host` setting, else the global one. `unknown` until the global
- * settings have arrived, so a key does not ask the operator to set up what is merely loading.
+ * Which server a key talks to: its own `host` setting, else the global one, with the global hosts map either way
+ * (which names resolve is the desk's network, not the key's). `unknown` until the global settings have arrived,
+ * so a key does not ask the operator to set up what is merely loading.
  */
 export function chooseHost(keyHost: JsonValue | undefined, global: GlobalSettings | undefined): HostChoice {
+  const hosts = global?.hosts;
+  const withHosts = hosts === undefined || hosts === null ? {} : { hosts };
   const own = hostSetting(keyHost);
-  if (own !== undefined) return { kind: 'host', host: own };
+  if (own !== undefined) return { kind: 'host', host: own, ...withHosts };
   if (global === undefined) return { kind: 'unknown' };
   const shared = hostSetting(global.host);
-  return shared === undefined ? { kind: 'unset' } : { kind: 'host', host: shared };
+  return shared === undefined ? { kind: 'unset' } : { kind: 'host', host: shared, ...withHosts };
+}
+
+/**
+ * The hosts map of the global settings for core: text as the settings page stores it, or an object of
+ * addresses by name; undefined when absent or empty. Core's parseHostMap reads both, so the rule of what an
+ * entry may be lives there. Throws InvalidInputError naming the entry that is not `NAME=address`.
+ */
+export function hostMapSetting(value: JsonValue | undefined): HostMap | undefined {
+  if (value === undefined || value === null) return undefined;
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'object' && !Array.isArray(value)) text = Object.entries(value).map(([name, address]) => `${name}=${addressText(name, address)}`).join('\n');
+  else throw new InvalidInputError(`Machine addresses must be text, one NAME=address a line (for example DIRECTOR01=10.0.0.5), not ${JSON.stringify(value)}.`);
+  const hosts = parseHostMap(text);
+  return Object.keys(hosts).length === 0 ? undefined : hosts;
+}
+
+function addressText(name: string, address: JsonValue): string {
+  if (typeof address === 'string' && address.trim() !== '') return address.trim();
+  throw new InvalidInputError(`The address of ${name} in the machine addresses must be text such as 10.0.0.5, not ${JSON.stringify(address)}.`);
 }

@@ -88,8 +88,18 @@
 
   function showGlobals() {
     fields('[data-global]').forEach(function (field) {
-      field.value = text(globalSettings[field.getAttribute('data-global')]);
+      field.value = globalText(globalSettings[field.getAttribute('data-global')]);
     });
+  }
+
+  /** A global setting as its field shows it: the hosts map of a hand-edited profile as NAME=address lines. */
+  function globalText(value) {
+    if (value === null || typeof value !== 'object') return text(value);
+    return Object.keys(value)
+      .map(function (name) {
+        return name + '=' + text(value[name]);
+      })
+      .join('\n');
   }
 
   /**
@@ -190,10 +200,14 @@
     select.value = value;
   }
 
-  /** The server the key talks to: its own address, else the global one (so answers never depend on timing). */
+  /**
+   * The server the key talks to: its own address, else the global one, and the machine addresses as this page has
+   * them (so answers never depend on timing).
+   */
   function addHost(message) {
     var host = settings.host || globalSettings.host;
     if (host) message.host = host;
+    message.hosts = globalSettings.hosts === undefined ? '' : globalSettings.hosts;
   }
 
   function requestItems(select) {

@@ -98,7 +98,8 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
     this.guard('inspector request', async () => {
       // An inspector can ask before the app has sent the global host; give it a moment to arrive.
       await this.services.tiles.globalSettingsLoaded(2000);
-      const answer = await answerInspector(this.services.pool, ev.payload, this.services.tiles.hostOf(ev.action.id), this.services.translate);
+      const { tiles, pool, translate } = this.services;
+      const answer = await answerInspector(pool, ev.payload, tiles.hostOf(ev.action.id), translate, tiles.hosts);
       // The SDK sends to whichever inspector is open now: when the operator has moved on to another key, the
       // answer would land in that key's page, so it is dropped.
       if (streamDeck.ui.action?.id === ev.action.id) await streamDeck.ui.sendToPropertyInspector(answer);

@@ -4,8 +4,8 @@
  * from the live server through the plugin, which talks to it through core like every key.
  *
  * Request  `{ "request": "connection" | "transports" | "tracks" | "sections" | "notes" | "machines",
- *             "requestId"?: any, "host"?: string, "track"?: string }` (a host that is not text is answered as
- *             `invalid`, with core's reason)
+ *             "requestId"?: any, "host"?: string, "hosts"?: string, "track"?: string }` (a host that is not text,
+ *             or hosts that are not `NAME=address` lines, are answered as `invalid`, with core's reason)
  * Answer   `{ "response": <request>, "requestId"?, "host": <origin or "">,
  *             "items": [{ "value", "label" }] }`  or  `{ ..., "error": "what went wrong" }`
  * The connection answer carries `"state": "online" | "offline" | "stalled" | "unset" | "invalid" | "refused"` and
@@ -13,9 +13,9 @@
  * can tell a server it could not reach ("offline": whether a saved value is still on it cannot be told) from
  * one that answered, and one whose large answers stop part way ("stalled": reachable, MTU?) from both.
  */
-import { type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
+import { type HostMap, type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
 import type { Translate } from '../i18n.js';
-import { asSettings, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
+import { asSettings, hostMapSetting, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
 import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { DirectorMove, ServerLease, ServerPool } from '../state/connection/server-pool.js';
 import { sectionLabel } from './section-label.js';
@@ -35,11 +35,18 @@ function isInspectorRequest(value: string | undefined): value is InspectorReques
 }
 
 /**
- * Answers one inspector message. `host` is the server the key uses (its own setting or the global one),
- * unless the message names another (the inspector asks about an address being typed). The plugin's own
- * sentences are in the app's language (`t`); reasons from core and the server stay as they are. Never rejects.
+ * Answers one inspector message. `host` is the server the key uses (its own setting or the global one), and
+ * `hosts` the global hosts map, unless the message names others (the inspector asks about what is being typed;
+ * a message with `hosts`, even empty, uses its own). The plugin's own sentences are in the app's language (`t`);
+ * reasons from core and the server stay as they are. Never rejects.
  */
-export async function answerInspector(pool: ServerPool, message: JsonValue, host: JsonValue | undefined, t: Translate): Promise<JsonObject> {
+export async function answerInspector(
+  pool: ServerPool,
+  message: JsonValue,
+  host: JsonValue | undefined,
+  t: Translate,
+  hosts?: JsonValue,
+): Promise<JsonObject> {
   const payload = asSettings<JsonObject>(message);
   const asked = textSetting(payload.request);
   const base: JsonObject = { response: asked ?? 'unknown', ...(payload.requestId === undefined ? {} : { requestId: payload.requestId }) };
@@ -57,9 +64,16 @@ export async function answerInspector(pool: ServerPool, message: JsonValue, host
   } catch (error) {
     return request === 'connection' ? { ...base, host: '', state: 'invalid', message: reasonOf(error) } : { ...base, host: '', state: 'invalid', error: reasonOf(error) };
   }
+  let hostMap: HostMap | undefined;
+  try {
+    hostMap = hostMapSetting('hosts' in payload ? payload.hosts : hosts);
+  } catch (error) {
+    const problem = `${t('inspector.badHosts')} ${reasonOf(error)}`;
+    return request === 'connection' ? { ...base, host: origin, state: 'invalid', message: problem } : { ...base, host: origin, state: 'invalid', error: problem };
+  }
   let lease: ServerLease;
   try {
-    lease = pool.acquire(origin);
+    lease = pool.acquire(origin, hostMap);
   } catch (error) {
     return { ...base, host: origin, state: 'invalid', error: reasonOf(error) };
   }

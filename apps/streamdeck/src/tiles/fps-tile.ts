@@ -25,7 +25,7 @@ import { TileBase } from './tile-base.js';
 export class FpsTile extends TileBase<FpsKeySettings> {
   readonly #average = new RollingAverage();
   #subscription: LiveSubscription | undefined;
-  /** What the subscription is for (origin and machine): unchanged settings keep it. */
+  /** What the subscription is for (client and machine): unchanged settings keep it. */
   #watching: string | undefined;
   #machine: string | undefined;
   #machineLabel = 'LOCAL';
@@ -60,7 +60,7 @@ export class FpsTile extends TileBase<FpsKeySettings> {
     if (!binding) return;
     this.reasons.clear();
     this.#hostText = hostLabel(binding.lease.origin);
-    const watching = `${binding.lease.origin}\u0000${machine ?? ''}`;
+    const watching = `${binding.lease.key}\u0000${machine ?? ''}`;
     if (watching !== this.#watching || !this.#subscription) {
       this.stop();
       this.#watching = watching;

@@ -1,10 +1,11 @@
 /**
- * A tile's hold on the client of its host: kept while the host stays the same, exchanged when it changes,
- * released on dispose. A malformed address becomes a sentence for the key face, not an exception.
+ * A tile's hold on the client of its host: kept while the host and the hosts map stay the same, exchanged when
+ * either changes, released on dispose. A malformed address or hosts map becomes a sentence for the key face, not
+ * an exception.
  */
-import { originOf, reasonOf } from '@stagelink/core';
-import type { HostChoice } from '../settings.js';
-import type { ServerLease, ServerPool } from '../state/connection/server-pool.js';
+import { type HostMap, originOf, reasonOf } from '@stagelink/core';
+import { hostMapSetting, type HostChoice } from '../settings.js';
+import { leaseKey, type ServerLease, type ServerPool } from '../state/connection/server-pool.js';
 
 export type Binding =
   | { kind: 'bound'; lease: ServerLease; changed: boolean }
@@ -27,16 +28,23 @@ export class HostBinding {
       return choice;
     }
     let origin: string;
+    let hosts: HostMap | undefined;
     try {
       origin = originOf(choice.host);
     } catch (error) {
       this.release();
       return { kind: 'invalid', message: reasonOf(error) };
     }
-    if (this.#lease?.origin === origin) return { kind: 'bound', lease: this.#lease, changed: false };
+    try {
+      hosts = hostMapSetting(choice.hosts);
+    } catch (error) {
+      this.release();
+      return { kind: 'invalid', message: `Machine addresses: ${reasonOf(error)}` };
+    }
+    if (this.#lease?.key === leaseKey(origin, hosts)) return { kind: 'bound', lease: this.#lease, changed: false };
     this.release();
     try {
-      this.#lease = this.pool.acquire(origin);
+      this.#lease = this.pool.acquire(origin, hosts);
     } catch (error) {
       return { kind: 'invalid', message: reasonOf(error) };
     }

@@ -1,6 +1,7 @@
 /**
  * Every key on screen, by its Stream Deck context, with its settings: a key is configured when it appears,
- * when its settings change and when the global host changes, and disposed when it leaves the screen.
+ * when its settings change and when the global settings (host, hosts map) change, and disposed when it leaves
+ * the screen.
  */
 import { reasonOf, type Logger } from '@stagelink/core';
 import { asSettings, chooseHost, type GlobalSettings, type JsonObject, type JsonValue } from '../settings.js';
@@ -72,6 +73,11 @@ export class TileRegistry {
   hostOf(context: string): JsonValue | undefined {
     const choice = chooseHost(this.#entries.get(context)?.settings.host, this.#global);
     return choice.kind === 'host' ? choice.host : undefined;
+  }
+
+  /** The global hosts map as stored (read it with hostMapSetting). */
+  get hosts(): JsonValue | undefined {
+    return this.#global?.hosts;
   }
 
   disposeAll(): void {

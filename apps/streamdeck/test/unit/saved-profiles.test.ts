@@ -1,10 +1,13 @@
 /**
  * Keys as earlier releases saved them in Stream Deck profiles: the settings pages of the first release saved
  * playmodes in the documents' words, sections by name and then as decimal text, and left a field at its shown
- * default (a dial's "volume") unsaved; hand-edited profiles write commands in any case. Each still loads: it
- * works as it did, or (a section saved by name) it says what to choose again.
+ * default (a dial's "volume") unsaved; hand-edited profiles write commands in any case; global settings before
+ * the hosts map held the address alone. Each still loads: it works as it did, or (a section saved by name) it
+ * says what to choose again.
  */
-import { playmodeToSend, type MediaServer } from '@stagelink/core';
+import { playmodeToSend, type MediaServer, type MediaServerOptions } from '@stagelink/core';
+import { ServerPool } from '../../src/state/connection/server-pool.js';
+import { TileRegistry } from '../../src/tiles/tile-registry.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { palette } from '../../src/render/palette.js';
 import { chooseHost, type HealthKeySettings, type JsonObject } from '../../src/settings.js';
@@ -127,5 +130,69 @@ describe('FPS, health and level keys from an earlier release', () => {
     expect(stub.server.transport[call]).toHaveBeenCalledWith({ transport: { name: 'main' }, ...body });
     expect(dial.alerts).toBe(0);
     tile.dispose();
+  });
+});
+
+describe('global settings from an earlier release, before the hosts map', () => {
+  /** A registry of keys over a pool whose clients are stand-ins; `made` is what each client was made with. */
+  function desk() {
+    const made: { options: MediaServerOptions; stub: ReturnType<typeof stubServer> }[] = [];
+    const pool = new ServerPool({
+      logger: quietLogger,
+      idleCloseMs: 10,
+      create: (options) => {
+        const stub = stubServer();
+        made.push({ options, stub });
+        return stub.asMediaServer;
+      },
+    });
+    return { made, pool, tiles: new TileRegistry(quietLogger) };
+  }
+
+  it.each([
+    [{ host: '10.0.0.5' }],
+    [{ host: '10.0.0.5', hosts: '' }],
+    [{ host: '10.0.0.5', hosts: null }],
+  ])('keep working from %j, with no hosts map given to core', (global) => {
+    const { made, pool, tiles } = desk();
+    const key = keyRecorder();
+    tiles.appear('fps', { machine: 'actor-1' }, () => new FpsTile(key.surface, { pool, logger: quietLogger, visible: true }));
+    tiles.globalSettingsChanged(global);
+    expect(made.map(({ options }) => [options.host, options.hosts])).toEqual([['http://10.0.0.5', undefined]]);
+    const live = made[0]?.stub.live;
+    live?.setStatus('online');
+    live?.emit(59.94);
+    vi.advanceTimersByTime(300);
+    expect(key.latest).toContain('>59.9 FPS<');
+    tiles.disposeAll();
+  });
+
+  it('follow a hosts map added later: the keys move to a client made with it, and let go of the old one', () => {
+    const { made, pool, tiles } = desk();
+    const key = keyRecorder();
+    tiles.appear('fps', {}, () => new FpsTile(key.surface, { pool, logger: quietLogger, visible: true }));
+    tiles.globalSettingsChanged({ host: '10.0.0.6' });
+    tiles.globalSettingsChanged({ host: '10.0.0.6', hosts: 'DIRECTOR01=10.0.0.5' });
+    expect(made.map(({ options }) => options.hosts)).toEqual([undefined, { DIRECTOR01: '10.0.0.5' }]);
+    expect(made[0]?.stub.live.open).toEqual([]);
+    expect(made[1]?.stub.live.open).toHaveLength(1);
+    vi.advanceTimersByTime(100);
+    expect(made[0]?.stub.server.close).toHaveBeenCalled();
+    expect(made[1]?.stub.server.close).not.toHaveBeenCalled();
+    tiles.disposeAll();
+  });
+
+  it('show SET UP for a hosts map that is not NAME=address lines, and log which entry', () => {
+    const { made, pool } = desk();
+    const key = keyRecorder();
+    const logger = { warn: vi.fn() };
+    const tiles = new TileRegistry(logger);
+    tiles.appear('fps', {}, () => new FpsTile(key.surface, { pool, logger, visible: true }));
+    tiles.globalSettingsChanged({ host: '10.0.0.6', hosts: 'DIRECTOR01 10.0.0.5' });
+    vi.advanceTimersByTime(300);
+    expect(key.latest).toContain('>SET UP<');
+    expect(made).toEqual([]);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('Machine addresses: "DIRECTOR01 10.0.0.5" is not HOSTNAME=address'));
+    tiles.disposeAll();
   });
 });

@@ -1,4 +1,4 @@
-import { MediaServer } from '@stagelink/core';
+import { MediaServer, type MediaServerOptions } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServerPool } from '../../src/state/connection/server-pool.js';
 import { quietLogger } from './stubs.js';
@@ -17,6 +17,21 @@ describe('ServerPool', () => {
     expect(c.server).not.toBe(a.server);
     expect(created).toHaveLength(2);
     expect(pool.openOrigins).toEqual(['http://10.0.0.5', 'http://10.0.0.6:8080']);
+    await pool.close();
+  });
+
+  it("gives core the hosts map, and a client of its own to each map, however it is written", async () => {
+    const made: MediaServerOptions[] = [];
+    const pool = new ServerPool({ logger: quietLogger, create: (options) => (made.push(options), new MediaServer(options)) });
+    const plain = pool.acquire('10.0.0.6');
+    const mapped = pool.acquire('10.0.0.6', { DIRECTOR01: '10.0.0.5', ACTOR02: '10.0.0.7' });
+    const same = pool.acquire('http://10.0.0.6', { actor02: '10.0.0.7', director01: '10.0.0.5' });
+    const other = pool.acquire('10.0.0.6', { DIRECTOR01: '10.0.0.9' });
+    expect(made.map((options) => options.hosts)).toEqual([undefined, { DIRECTOR01: '10.0.0.5', ACTOR02: '10.0.0.7' }, { DIRECTOR01: '10.0.0.9' }]);
+    expect(made.every((options) => options.followDirector === true)).toBe(true);
+    expect(same.server).toBe(mapped.server);
+    expect(new Set([plain.server, mapped.server, other.server]).size).toBe(3);
+    expect(pool.openOrigins).toEqual(['http://10.0.0.6', 'http://10.0.0.6', 'http://10.0.0.6']);
     await pool.close();
   });
 

@@ -1,9 +1,23 @@
 /**
  * One MediaServer per host for every key of the plugin, with the polls the keys share: the session's health
  * and the transport list. A host's client lives while some key holds a lease on it (and a short grace after,
- * so flipping pages does not rebuild connections); its polls run only while some key watches them.
+ * so flipping pages does not rebuild connections); its polls run only while some key watches them. A client is
+ * made with the hosts map it was asked with (core takes it once, when the client is made): a changed map gets a
+ * new client, and the old one closes once the keys have moved to it.
  */
-import { CueLane, type DirectorChange, type HealthEntry, type Logger, MediaServer, type MediaServerOptions, type Multitransport, originOf, reasonOf, type Transport } from '@stagelink/core';
+import {
+  CueLane,
+  type DirectorChange,
+  type HealthEntry,
+  type HostMap,
+  type Logger,
+  MediaServer,
+  type MediaServerOptions,
+  type Multitransport,
+  originOf,
+  reasonOf,
+  type Transport,
+} from '@stagelink/core';
 import { type PollOptions, SharedPoll } from './shared-poll.js';
 
 export interface TransportList {
@@ -13,6 +27,8 @@ export interface TransportList {
 
 export interface ServerLease {
   readonly origin: string;
+  /** The hosts map the client follows the director with (see leaseKey). */
+  readonly key: string;
   readonly server: MediaServer;
   /** `status/health`, polled every few seconds while a health key is on screen. */
   readonly health: SharedPoll<HealthEntry[]>;
@@ -50,6 +66,7 @@ export interface ServerPoolOptions {
 }
 
 interface Entry {
+  key: string;
   origin: string;
   logger: ServerLogger;
   server: MediaServer;
@@ -81,17 +98,22 @@ export class ServerPool {
 
   constructor(private readonly options: ServerPoolOptions) {}
 
-  /** A lease on the client of `host` (hostname, host:port or URL). Throws InvalidInputError for a bad address. */
-  acquire(host: string): ServerLease {
+  /**
+   * A lease on the client of `host` (hostname, host:port or URL) that follows the director with `hosts`, the
+   * addresses of machines whose names do not resolve. Throws InvalidInputError for a bad address.
+   */
+  acquire(host: string, hosts?: HostMap): ServerLease {
     if (this.#closed) throw new Error('The plugin is shutting down.');
     const origin = originOf(host);
-    const entry = this.#entries.get(origin) ?? this.#open(origin);
+    const key = leaseKey(origin, hosts);
+    const entry = this.#entries.get(key) ?? this.#open(key, origin, hosts);
     clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;
     entry.leases += 1;
     let released = false;
     return {
       origin,
+      key,
       server: entry.server,
       health: entry.health,
       transports: entry.transports,
@@ -105,9 +127,9 @@ export class ServerPool {
     };
   }
 
-  /** Hosts with an open client, for tests and diagnostics. */
+  /** Hosts with an open client, for tests and diagnostics (a host twice while a client of an older hosts map closes). */
   get openOrigins(): string[] {
-    return [...this.#entries.keys()];
+    return [...this.#entries.values()].map((entry) => entry.origin);
   }
 
   /**
@@ -139,13 +161,22 @@ export class ServerPool {
     await Promise.all(entries.map((entry) => this.#closeEntry(entry)));
   }
 
-  #open(origin: string): Entry {
+  #open(key: string, origin: string, hosts: HostMap | undefined): Entry {
     const logger = this.options.serverLogger?.(origin.replace(/^https?:\/\//, '')) ?? this.options.logger;
     const create = this.options.create ?? ((options: MediaServerOptions) => new MediaServer(options));
-    // Keys keep working through a director change: core finds the director and follows it.
-    const server = create({ host: origin, timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, logger, live: LIVE_TIMING, followDirector: true });
+    // Keys keep working through a director change: core finds the director and follows it, at the address the
+    // hosts map gives where its name does not resolve.
+    const server = create({
+      host: origin,
+      timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      logger,
+      live: LIVE_TIMING,
+      followDirector: true,
+      ...(hosts ? { hosts } : {}),
+    });
     const onListenerError = (error: unknown): void => logger.warn(`A key failed to show a poll result: ${reasonOf(error)}`);
     const entry: Entry = {
+      key,
       origin,
       logger,
       server,
@@ -168,16 +199,16 @@ export class ServerPool {
       if (previous !== undefined) entry.directorMove = { from: previous, to: hostname, at: Date.now() };
     };
     server.on('director', onDirector);
-    this.#entries.set(origin, entry);
+    this.#entries.set(key, entry);
     return entry;
   }
 
   #release(entry: Entry): void {
     entry.leases -= 1;
-    if (entry.leases > 0 || this.#entries.get(entry.origin) !== entry) return;
+    if (entry.leases > 0 || this.#entries.get(entry.key) !== entry) return;
     entry.idleTimer = setTimeout(() => {
-      if (entry.leases > 0 || this.#entries.get(entry.origin) !== entry) return;
-      this.#entries.delete(entry.origin);
+      if (entry.leases > 0 || this.#entries.get(entry.key) !== entry) return;
+      this.#entries.delete(entry.key);
       void this.#closeEntry(entry);
     }, this.options.idleCloseMs ?? 30_000);
   }
@@ -194,4 +225,13 @@ export class ServerPool {
       this.options.logger.warn(`Closing the client of ${entry.origin} failed: ${reasonOf(error)}`);
     }
   }
+}
+
+/**
+ * Which client a lease is on: the origin, and the hosts map in one spelling (names in lower case, as core matches
+ * them, sorted), so the same map typed in another order or case shares the client.
+ */
+export function leaseKey(origin: string, hosts: HostMap | undefined): string {
+  const entries = Object.entries(hosts ?? {}).map(([name, address]) => `${name.toLowerCase()}=${address}`);
+  return entries.length === 0 ? origin : `${origin} ${entries.sort().join(',')}`;
 }

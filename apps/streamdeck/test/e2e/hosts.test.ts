@@ -1,0 +1,98 @@
+/**
+ * The machine addresses of the global settings (the hosts map), through the real settings page, the fake Stream
+ * Deck app and the built plugin, against a session of r34 machines whose names this computer cannot resolve
+ * (DIRECTOR01, ACTOR01): a key set to an actor's address follows the director only once the map gives the
+ * director's address.
+ */
+import { MediaServer } from '@stagelink/core';
+import { startSimulator, type Simulator } from '@stagelink/simulator';
+import type { JSDOM } from 'jsdom';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeStreamDeck } from '../harness/fake-stream-deck.js';
+import { choose, openInspector, until } from './inspector-dom.js';
+
+const TRANSPORT = 'com.stagelink.mediaserver.transport';
+
+describe('machine addresses for names that do not resolve', () => {
+  let sim: Simulator;
+  let deck: FakeStreamDeck;
+  let director: MediaServer;
+  let dom: JSDOM | undefined;
+
+  beforeEach(async () => {
+    sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, dialect: 'r34', seed: 7 });
+    director = new MediaServer({ host: sim.mediaServer.url });
+    deck = await FakeStreamDeck.start();
+  });
+
+  afterEach(async () => {
+    dom?.window.close();
+    await deck.close();
+    await director.close();
+    await sim.close();
+  });
+
+  const machine = (role: string) => {
+    const found = sim.machines().find((candidate) => candidate.role === role);
+    if (!found) throw new Error(`the session has a ${role}`);
+    return found;
+  };
+
+  /** The page has connected: its connection line says something other than that it waits for the plugin. */
+  const connected = (page: JSDOM): Promise<string> =>
+    until('the first connection line', () => {
+      const line = page.window.document.getElementById('connection')?.textContent ?? '';
+      return line.includes('waiting for the plugin') ? undefined : line;
+    });
+
+  async function mainPlaymode(): Promise<string | undefined> {
+    return (await director.transport.transports()).transports.find((transport) => transport.name === 'main')?.playmode;
+  }
+
+  it("lets a key set to an actor's address cue the director once the settings page gives the director's address", async () => {
+    const actor = machine('actor');
+    const directing = machine('director');
+    expect(directing.hostname).toBe('DIRECTOR01');
+    deck.globalSettings.host = actor.url;
+    await deck.launch();
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+
+    // Without the map the director cannot be reached by its name, and the actor refuses cues.
+    deck.press('play');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showAlert' && c.context === 'play'), 'showAlert without the map');
+    expect(await mainPlaymode()).toBe('Stop');
+
+    dom = openInspector(deck, 'transport.html', 'play');
+    const page = dom;
+    await connected(page);
+    const hosts = `${directing.hostname}=${new URL(directing.url).host}`;
+    choose(page, 'hosts', hosts);
+    await until('the map saved', () => deck.globalSettings.hosts === hosts);
+    expect(deck.globalSettings).toEqual({ host: actor.url, hosts });
+    await until('the connection line naming the director, followed from the actor', () => {
+      const line = page.window.document.getElementById('connection')?.textContent ?? '';
+      return line.includes('director DIRECTOR01') && line.includes(`followed from ${new URL(actor.url).hostname}`);
+    });
+
+    deck.press('play');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play'), 'showOk with the map');
+    expect(await mainPlaymode()).toBe('Play');
+  });
+
+  it('says in the connection line, and on the key, what is wrong with a map that is not NAME=address lines', async () => {
+    deck.globalSettings.host = machine('actor').url;
+    await deck.launch();
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    dom = openInspector(deck, 'transport.html', 'play');
+    const page = dom;
+    await connected(page);
+
+    choose(page, 'hosts', 'DIRECTOR01 127.0.0.2');
+    const line = await until('the connection line', () => {
+      const element = page.window.document.getElementById('connection');
+      return element?.className.includes('invalid') ? element.textContent : undefined;
+    });
+    expect(line).toContain('Machine addresses: "DIRECTOR01 127.0.0.2" is not HOSTNAME=address');
+    await deck.waitForLatestImage('play', (svg) => svg.includes('>SET UP<'), 'the set-up face');
+  });
+});
