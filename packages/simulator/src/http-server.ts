@@ -73,10 +73,15 @@ async function respond(request: IncomingMessage, response: ServerResponse, optio
     // A socket destroyed by close() is not an error worth a line.
     if (!(error instanceof BodyTooLarge) && !response.destroyed) options.log({ event: 'error', method, path: request.url, message: String(error) });
   }
-  if (response.destroyed) return;
+  const ms = Math.round(performance.now() - started);
+  // A client that gave up before the answer (a late cue) still made the request, and it took effect: log it.
+  if (response.destroyed) {
+    options.log({ event: 'request', method, path: request.url, status: answer.status, ms, clientGone: true });
+    return;
+  }
   const stalledAfterBytes = send(response, answer);
   const stalled = stalledAfterBytes === undefined ? {} : { stalledAfterBytes };
-  options.log({ event: 'request', method, path: request.url, status: answer.status, ms: Math.round(performance.now() - started), ...stalled });
+  options.log({ event: 'request', method, path: request.url, status: answer.status, ms, ...stalled });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simControl, startSimulator } from '../src/index.js';
+import { simControl, startSimulator, type LogEntry } from '../src/index.js';
 import { simulatorPerFile } from './support/simulator-per-file.js';
 
 /** The HTTP faults venues report, switched on through the control endpoint, over real sockets. */
@@ -31,7 +31,8 @@ async function openStalled(url: string, abort: AbortController) {
 }
 
 describe.each(['spec', 'r34'] as const)('answer faults in the %s dialect', (dialect) => {
-  const sim = simulatorPerFile({ dialect, port: 0, drivePort: 0 });
+  const logged: LogEntry[] = [];
+  const sim = simulatorPerFile({ dialect, port: 0, drivePort: 0, log: (entry) => logged.push(entry) });
   const url = (path: string) => sim().mediaServer.url + path;
   const control = (request: { action: string; [key: string]: unknown }) => simControl(sim().mediaServer.url, request);
   const post = (path: string, body: unknown) => fetch(url(path), { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
@@ -91,6 +92,19 @@ describe.each(['spec', 'r34'] as const)('answer faults in the %s dialect', (dial
     expect(landedAt).toBeDefined();
     expect(landedAt).toBeLessThan(answeredAt ?? 0);
     expect((answeredAt ?? 0) - sent).toBeGreaterThanOrEqual(2400);
+  });
+
+  it('logs a late command whose client gave up before the answer, since it took effect', async () => {
+    await control({ action: 'slowAnswer', ms: 1000 });
+    const gaveUp = post(GOTO_TRACK, { transports: [{ transport: { name: 'main' }, track: { name: 'Intro' } }] });
+    const aborted = new AbortController();
+    const cue = fetch(url('/api/session/transport/play'), { method: 'POST', body: JSON.stringify({ transports: [{ name: 'main' }] }), signal: aborted.signal });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    aborted.abort();
+    await expect(cue).rejects.toThrow();
+    await gaveUp;
+    await expect.poll(() => logged.some((entry) => entry.path === '/api/session/transport/play'), { timeout: 5000 }).toBe(true);
+    expect(logged.find((entry) => entry.path === '/api/session/transport/play')).toMatchObject({ event: 'request', method: 'POST', clientGone: true });
   });
 
   it('slowAnswer with a path answers every request to that path late, GETs included, and ms 0 clears it', async () => {
