@@ -1,4 +1,5 @@
 import { bridgeFanout } from './benchmarks/bridge-fanout.js';
+import { bridgeSummary } from './benchmarks/bridge-summary.js';
 import { cuePath } from './benchmarks/cue-path.js';
 import { driveListing } from './benchmarks/drive-listing.js';
 import { liveFanOut } from './benchmarks/live-fan-out.js';
@@ -11,7 +12,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles, bridgeFanout];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles, bridgeFanout, bridgeSummary];
 
 async function main(ids: readonly string[]): Promise<void> {
   const unknown = ids.filter((id) => !BENCHMARKS.some((benchmark) => benchmark.id === id));
