@@ -6,8 +6,6 @@ export default defineConfig({
     // node-red-node-test-helper is one runtime per process (toolchain.md): one file at a time, in forks.
     pool: 'forks',
     fileParallelism: false,
-    // Node 20 has WebSocket only behind this flag: the start script's test listens to the editor's debug sidebar.
-    execArgv: ['--experimental-websocket'],
     testTimeout: 20000,
     hookTimeout: 20000,
   },

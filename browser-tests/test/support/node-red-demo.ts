@@ -1,5 +1,5 @@
 /** `pnpm start`'s setup for a test: the simulator and Node-RED with the example flows, in a temporary user dir. */
-import { startDemo, type Demo } from '@stagelink/node-red/testing';
+import { startDemo, type Demo } from '@stagelink/venue/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 // Starts a Node-RED (any version, on any Node binary) as a child process and stops it cleanly. Shared by the
-// smoke test, `pnpm start` and, through `@stagelink/node-red/testing`, the benchmarks, hardening and browser tests.
+// smoke test and, through `@stagelink/node-red/testing`, `pnpm start`, the benchmarks, hardening and browser tests.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,12 +1,14 @@
 // Types for testing.mjs (plain JavaScript, so `pnpm start` and the smoke test run it without a build).
 import type { ChildProcess } from 'node:child_process';
-import type { Dialect, Simulator } from '@stagelink/simulator';
 
 /** Red.js of the Node-RED 4.1 this package is developed against. */
 export const NODE_RED_4_RED_JS: string;
 
 /** Copies the built package into `<userDir>/node_modules` as npm would install it, and lists it in the user dir's package.json. */
 export function installPackage(userDir: string): void;
+
+/** Lists `name@version` in the user dir's package.json, as npm would, so the palette manager shows it installed. */
+export function addDependency(userDir: string, name: string, version: string): void;
 
 export interface SettingsOptions {
   /** 0 (the default) picks a free port. */
@@ -59,25 +61,6 @@ export interface NodeRedProcess {
 
 /** Starts Node-RED; rejects with the end of its log (after stopping it) when it exits or does not come up in time. */
 export function startNodeRed(options: StartOptions): Promise<NodeRedProcess>;
-
-export interface Demo {
-  red: NodeRedProcess;
-  sim: Simulator;
-  /** The show-monitor dashboard's page, e.g. http://127.0.0.1:41234/dashboard/show-monitor */
-  dashboardUrl: string;
-  stop(): Promise<void>;
-}
-
-/** `pnpm start`'s setup: the simulator, and a Node-RED in `userDir` with the nodes, the dashboard and the examples deployed. */
-export function startDemo(options: {
-  userDir: string;
-  port?: number;
-  simPort?: number;
-  drivePort?: number;
-  credentialSecret: string;
-  dialect?: Dialect;
-  echo?: boolean;
-}): Promise<Demo>;
 
 export interface SmokeRuntime {
   /** Says which runtime failed, e.g. "Node-RED 5 on Node 24". */

@@ -1,7 +1,6 @@
-// `@stagelink/node-red/testing`: a real Node-RED with these nodes in it, for the benchmarks, the hardening suite,
-// the browser tests and the Node 24 lane. Not published (scripts/ is not in the package's files): it needs the dev
-// dependencies.
-export { installPackage } from './install-package.mjs';
+// `@stagelink/node-red/testing`: a real Node-RED with these nodes in it, for the venue launcher (`pnpm start`), the
+// benchmarks, the hardening suite and the Node 24 lane. Not published (scripts/ is not in the package's files): it
+// needs the dev dependencies.
+export { addDependency, installPackage } from './install-package.mjs';
 export { NODE_RED_4_RED_JS, startNodeRed, writeSettings } from './node-red-process.mjs';
 export { smokeTest } from './smoke-test.mjs';
-export { startDemo } from './start-demo.mjs';

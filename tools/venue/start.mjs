@@ -13,8 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startDemo } from './lib/start-demo.mjs';
 import { startVenueBridge } from './lib/venue-bridge.mjs';
 
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = join(packageDir, '..', '..');
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const args = process.argv.slice(2);
 const option = (name) => {

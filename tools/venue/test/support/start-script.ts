@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const START_SCRIPT = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url));
+const START_SCRIPT = fileURLToPath(new URL('../../start.mjs', import.meta.url));
 
 /** `pnpm start`'s script running in its own process group, with the addresses it printed. */
 export interface StartScript {
@@ -20,7 +20,7 @@ export interface StartScript {
 }
 
 /**
- * Runs scripts/start.mjs with `args` (and `env`) as a user runs it, and resolves once it has printed the editor,
+ * Runs start.mjs with `args` (and `env`) as a user runs it, and resolves once it has printed the editor,
  * dashboard and media-server addresses. Rejects (after ending it) if it exits first or prints nothing within `timeoutMs`.
  */
 export function runStartScript(args: string[], timeoutMs = 90_000, env: NodeJS.ProcessEnv = process.env): Promise<StartScript> {

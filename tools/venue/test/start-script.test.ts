@@ -3,11 +3,16 @@ import { MOSQUITTO } from '@stagelink/bridge/testing';
 import { MediaServer, sessionMachines, type Transport } from '@stagelink/core';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DebugSidebar } from './support/editor-comms.js';
-import { eventually } from './support/harness.js';
+import { eventually } from './support/eventually.js';
 import { runStartScript, type StartScript } from './support/start-script.js';
+
+const require = createRequire(import.meta.url);
+const nodesPackage = pathToFileURL(require.resolve('@stagelink/node-red/package.json'));
 
 /**
  * `pnpm start` as a user runs it: the real start script (free ports, a temporary data dir), its editor with the
@@ -24,7 +29,7 @@ interface FlowNode {
   env?: { name: string; value: string }[];
 }
 
-const example = (file: string): FlowNode[] => JSON.parse(readFileSync(new URL(`../examples/${file}`, import.meta.url), 'utf8')) as FlowNode[];
+const example = (file: string): FlowNode[] => JSON.parse(readFileSync(new URL(`examples/${file}`, nodesPackage), 'utf8')) as FlowNode[];
 const EXAMPLE = example('show-control.json');
 const TAB = EXAMPLE.find((node) => node.type === 'tab');
 const DASHBOARD = example('show-monitor-dashboard.json');

@@ -1,21 +1,18 @@
 // The `pnpm start` setup as one function: the simulator, and a Node-RED with the built stagelink nodes and the
-// dashboard installed in `userDir` and the example flows deployed against the simulator. Used by start.mjs and the
-// browser tests.
+// dashboard installed in `userDir` and the example flows deployed against the simulator. Used by start.mjs and,
+// through `@stagelink/venue/testing`, the browser tests.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { addDependency, installPackage, startNodeRed, writeSettings } from '@stagelink/node-red/testing';
 import { startSimulator } from '@stagelink/simulator';
-import { installDashboard, showMonitorPath } from './dashboard.mjs';
-import { addDependency, installPackage } from './install-package.mjs';
-import { startNodeRed, writeSettings } from './node-red-process.mjs';
+import { installDashboard, nodesPackageDir, showMonitorPath } from './dashboard.mjs';
 import { sessionHostnames, withMachineHostnames } from './session-hostnames.mjs';
 
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EXAMPLES = ['show-control.json', 'asset-versions.json', 'show-monitor-dashboard.json'];
 
 /** The example flows, pointed at this simulator and its session's machines. */
 function exampleFlows(sim, hostnames) {
-  const nodes = EXAMPLES.flatMap((file) => JSON.parse(readFileSync(join(packageDir, 'examples', file), 'utf8')));
+  const nodes = EXAMPLES.flatMap((file) => JSON.parse(readFileSync(join(nodesPackageDir, 'examples', file), 'utf8')));
   const { driveId, contentId } = sim.drive.demoDrive;
   return nodes.map((node) => {
     if (node.type === 'tab') return withMachineHostnames(node, hostnames);

@@ -3,17 +3,20 @@
 import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 const DASHBOARD = '@flowfuse/node-red-dashboard';
-const EXAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'show-monitor-dashboard.json');
+const require = createRequire(import.meta.url);
+
+/** The nodes package as the workspace links it: its example flows are what `pnpm start` deploys. */
+export const nodesPackageDir = dirname(require.resolve('@stagelink/node-red/package.json'));
+const EXAMPLE = join(nodesPackageDir, 'examples', 'show-monitor-dashboard.json');
 
 /**
  * Links the dashboard into the user dir's node_modules, where Node-RED looks for nodes. A link rather than a copy:
  * the dashboard's own dependencies resolve from where pnpm keeps them. Returns its name and version.
  */
 export function installDashboard(userDir) {
-  const source = realpathSync(dirname(createRequire(import.meta.url).resolve(`${DASHBOARD}/package.json`)));
+  const source = realpathSync(dirname(require.resolve(`${DASHBOARD}/package.json`)));
   const target = join(userDir, 'node_modules', ...DASHBOARD.split('/'));
   rmSync(target, { recursive: true, force: true });
   mkdirSync(dirname(target), { recursive: true });

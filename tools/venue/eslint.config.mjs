@@ -1,0 +1,8 @@
+// The repository's eslint config; the launcher is plain Node.js ES modules.
+import root from '../../eslint.config.js';
+
+const node = Object.fromEntries(
+  ['process', 'console', 'fetch', 'URL', 'setTimeout', 'clearTimeout'].map((name) => [name, 'readonly']),
+);
+
+export default [...root, { files: ['**/*.mjs'], languageOptions: { globals: node } }];
