@@ -82,7 +82,7 @@ export class LiveUpdateServer {
   }
 
   /**
-   * Tells `listener` every value as it goes out, on any socket, right after the frame is handed to the socket:
+   * Tells `listener` every value as it goes out, on any socket, right before its frame is handed to the socket:
    * a benchmark times a value's way from the director from here. Answers a function that stops it.
    */
   onValueSent(listener: (value: SentValue) => void): () => void {

@@ -35,7 +35,7 @@ export interface SessionContext {
   /** How late lists and errors are sent (`lateLiveAnswers`). */
   lateAnswersMs(): number;
   now(): number;
-  /** Told every value as it goes out, after the frame was handed to the socket. */
+  /** Told every value as it goes out, right before its frame is handed to the socket. */
   valueSent(value: SentValue): void;
 }
 
@@ -202,9 +202,11 @@ export class LiveSession {
     if (due && this.#feeds(subscription)) this.#sendValues([subscription], [change]);
   }
 
+  /** Listeners hear of the values first, so a time they take is never later than the frame leaving. */
   #sendValues(subscriptions: ServerSubscription[], changes = subscriptions.map((subscription) => this.#change(subscription))): void {
-    if (!this.#send({ valuesChanged: changes })) return;
+    if (this.socket.readyState !== this.socket.OPEN) return;
     subscriptions.forEach(({ objectPath, propertyPath }, index) => this.context.valueSent({ object: objectPath, property: propertyPath, value: changes[index]?.value }));
+    this.#send({ valuesChanged: changes });
   }
 
   /** Asks whether the pair is fed; a value held back counts as never sent, so the first one fed again goes out. */
@@ -240,11 +242,8 @@ export class LiveSession {
     this.#answers.answer(() => this.#send({ error }));
   }
 
-  /** Whether the frame went out (the socket was open). */
-  #send(frame: ServerFrame): boolean {
-    if (this.socket.readyState !== this.socket.OPEN) return false;
-    this.socket.send(JSON.stringify(frame));
-    return true;
+  #send(frame: ServerFrame): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(frame));
   }
 }
 
