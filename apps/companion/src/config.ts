@@ -3,7 +3,7 @@
  * a secret field: Companion keeps it apart from the config, and the module never logs it or puts it in a status.
  */
 import type { JsonObject, SomeCompanionConfigField } from '@companion-module/base';
-import { originOf, parseHostMap, reasonOf, type MediaServerOptions } from '@stagelink/core';
+import { InvalidInputError, originOf, parseHostMap, reasonOf, type MediaServerOptions } from '@stagelink/core';
 
 export interface ModuleConfig {
   [key: string]: string | number | boolean;
@@ -11,6 +11,8 @@ export interface ModuleConfig {
   host: string;
   /** Send everything to the session's director and follow it when the role moves (on by default). */
   followDirector: boolean;
+  /** More machines of the session (an understudy, an editor), one per line or comma-separated, asked in order. */
+  backupHosts: string;
   /** `HOSTNAME=address` lines for machine names the desk cannot resolve. */
   hosts: string;
   /** The machine's management controller (SMC); empty: hardware requests go to `host`. */
@@ -36,6 +38,16 @@ export function configFields(): SomeCompanionConfigField[] {
       default: '',
     },
     { type: 'checkbox', id: 'followDirector', label: 'Follow the director', width: 4, default: true, description: 'Cues and live values go to the director, wherever the role moves.' },
+    {
+      type: 'textinput',
+      id: 'backupHosts',
+      label: 'Backup addresses',
+      description:
+        'Optional: more machines of the session (an understudy, an editor), one per line, asked in order when the first cannot say who directs, so the director is found while it is off. Needs "Follow the director".',
+      width: 12,
+      multiline: true,
+      default: '',
+    },
     {
       type: 'textinput',
       id: 'hosts',
@@ -68,7 +80,9 @@ export function readConfig(config: Partial<ModuleConfig>, secrets: ModuleSecrets
   try {
     originOf(host);
     const hosts = parseHostMap(typeof config.hosts === 'string' ? config.hosts : '');
-    const server: MediaServerOptions = { host, followDirector: config.followDirector !== false, hosts };
+    const followDirector = config.followDirector !== false;
+    const backupHosts = backupHostsOf(config.backupHosts, followDirector);
+    const server: MediaServerOptions = { host, followDirector, hosts, ...(backupHosts.length > 0 ? { backupHosts } : {}) };
     const smcHost = typeof config.smcHost === 'string' ? config.smcHost.trim() : '';
     if (smcHost !== '') {
       originOf(smcHost);
@@ -81,6 +95,25 @@ export function readConfig(config: Partial<ModuleConfig>, secrets: ModuleSecrets
   } catch (error) {
     return { ok: false, problem: reasonOf(error) };
   }
+}
+
+/**
+ * The backup addresses as core takes them, each checked here so a bad one is named in the status (core would only
+ * say that one of them is not an address).
+ */
+function backupHostsOf(value: unknown, followDirector: boolean): string[] {
+  const entries = (typeof value === 'string' ? value : '').split(/[\n,]/).map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length > 0 && !followDirector) {
+    throw new InvalidInputError('Backup addresses are asked when looking for the director: turn on "Follow the director", or clear the backup addresses.');
+  }
+  for (const [index, entry] of entries.entries()) {
+    try {
+      originOf(entry);
+    } catch (error) {
+      throw new InvalidInputError(`Backup address ${index + 1}: ${reasonOf(error)}`);
+    }
+  }
+  return entries;
 }
 
 function frameRateOf(value: unknown): number {

@@ -13,7 +13,7 @@ import {
   type CompanionBooleanFeedbackDefinition,
   type CompanionFeedbackSchema,
   type CompanionOptionValues, type CompanionFeedbackDefinitions, type CompanionVariableValues, type DropdownChoice, type SomeCompanionConfigField } from '@companion-module/base';
-import { InvalidInputError, isUnreachable } from '@stagelink/core';
+import { InvalidInputError, isUnreachable, reasonOf } from '@stagelink/core';
 import { configFields, DEFAULT_FRAME_RATE, type ModuleConfig, type ModuleSecrets, readConfig } from './config.js';
 import { Arming } from './desk/arming.js';
 import { failureOf } from './desk/failure.js';
@@ -66,22 +66,30 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
 
   #start(config: ModuleConfig, secrets: ModuleSecrets | undefined): void {
     const reading = readConfig(config, secrets);
-    if (!reading.ok) {
-      this.#problem = reading.problem;
-      this.#define();
-      this.#report({ status: InstanceStatus.BadConfig, message: reading.problem });
-      return;
+    if (!reading.ok) return this.#badConfig(reading.problem);
+    let show: Show;
+    try {
+      show = new Show({
+        server: reading.server,
+        logger: { warn: (message) => this.log('warn', message), debug: (message) => this.log('debug', message) },
+        onChange: (structure) => this.#schedule(structure),
+      });
+    } catch (error) {
+      // Core checks the settings again when it builds the client: whatever it refuses is a setting to fix.
+      return this.#badConfig(reasonOf(error));
     }
     this.#problem = undefined;
     this.#frameRate = reading.frameRate;
     this.#report({ status: InstanceStatus.Connecting, message: `Looking for ${reading.server.host}` });
-    this.#show = new Show({
-      server: reading.server,
-      logger: { warn: (message) => this.log('warn', message), debug: (message) => this.log('debug', message) },
-      onChange: (structure) => this.#schedule(structure),
-    });
+    this.#show = show;
     this.#define();
-    this.#show.start();
+    show.start();
+  }
+
+  #badConfig(problem: string): void {
+    this.#problem = problem;
+    this.#define();
+    this.#report({ status: InstanceStatus.BadConfig, message: problem });
   }
 
   async #stop(): Promise<void> {

@@ -73,9 +73,21 @@ describe('the packed module', () => {
     expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/HOSTNAME=address/) as unknown });
   });
 
+  it('reports bad_config for a backup address that is not one, naming which', async () => {
+    const host = await started({ host: '127.0.0.1:1', followDirector: true, backupHosts: '127.0.0.2:1\nhttp://bad host', hosts: '', smcHost: '', smcUser: '', frameRate: 60 });
+    expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/^Backup address 2: "http:\/\/bad host" is not a valid media-server address/) as unknown });
+    await expect(host.runAction('play', { transport: 'main' })).rejects.toThrow(/Backup address 2/);
+  });
+
+  it('reports bad_config for backup addresses while the director is not followed', async () => {
+    const host = await started({ host: '127.0.0.1:1', followDirector: false, backupHosts: '127.0.0.2:1', hosts: '', smcHost: '', smcUser: '', frameRate: 60 });
+    expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/turn on "Follow the director"/) as unknown });
+  });
+
   it('asks for the SMC password in a secret field', () => {
     const fields = new packed.ModuleClass(new CompanionHost(packed)).getConfigFields();
     expect(fields.find((field) => field.id === 'smcPassword')?.type).toBe('secret-text');
     expect(fields.find((field) => field.id === 'followDirector')).toMatchObject({ type: 'checkbox', default: true });
+    expect(fields.find((field) => field.id === 'backupHosts')).toMatchObject({ type: 'textinput', multiline: true, default: '' });
   });
 });
