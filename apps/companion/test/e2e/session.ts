@@ -1,5 +1,5 @@
 /** A simulator and the packed module started against it in the stand-in for Companion. */
-import { startSimulator, type Simulator } from '@stagelink/simulator';
+import { simControl, type ControlRequest, startSimulator, type Simulator, type SimulatorOptions } from '@stagelink/simulator';
 import { CompanionHost, loadPackedModule, type PackedModule } from '../harness/testing.js';
 
 export const SEED = 7;
@@ -12,17 +12,18 @@ export function packedModule(): Promise<PackedModule> {
   return packed;
 }
 
-export async function startSim(port = 0): Promise<Simulator> {
-  return startSimulator({ host: '127.0.0.1', port, drivePort: 0, seed: SEED });
+/** A simulator in the dialect of the run (STAGELINK_SIM_DIALECT), on loopback. */
+export async function startSim(port = 0, options: SimulatorOptions = {}): Promise<Simulator> {
+  return startSimulator({ host: '127.0.0.1', port, drivePort: 0, seed: SEED, ...options });
 }
 
 export function configFor(sim: Simulator, extra: Record<string, string | number | boolean> = {}): Record<string, string | number | boolean> {
-  return { host: sim.mediaServer.url, followDirector: true, hosts: '', smcHost: '', smcUser: '', frameRate: 60, ...extra };
+  return { host: sim.mediaServer.url, followDirector: true, backupHosts: '', hosts: '', smcHost: '', smcUser: '', frameRate: 60, ...extra };
 }
 
-export async function startModule(sim: Simulator, extra: Record<string, string | number | boolean> = {}): Promise<CompanionHost> {
+export async function startModule(sim: Simulator, extra: Record<string, string | number | boolean> = {}, secrets: Record<string, string> = {}): Promise<CompanionHost> {
   const host = new CompanionHost(await packedModule());
-  await host.start({ config: configFor(sim, extra) });
+  await host.start({ config: configFor(sim, extra), secrets });
   return host;
 }
 
@@ -31,4 +32,9 @@ export async function untilReady(host: CompanionHost): Promise<void> {
   await host.waitFor(() => host.status?.status === 'ok', 'status ok');
   await host.waitFor(() => Object.keys(host.variableDefinitions).some((id) => id.startsWith('transport_')), 'transport variables');
   await host.waitFor(() => Object.keys(host.variableDefinitions).some((id) => id.startsWith('machine_')), 'machine variables');
+}
+
+/** Sends a control action to the simulator (a fault, a director move) and waits for it to be taken. */
+export async function control(sim: Simulator, request: ControlRequest, url = sim.mediaServer.url): Promise<void> {
+  await simControl(url, request);
 }

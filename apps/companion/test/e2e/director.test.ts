@@ -1,0 +1,77 @@
+/**
+ * Following the director of a session of real servers (the simulator's `session` scenario, both dialects): the
+ * role moves and the module's cues, live values and `director` variable move with it; a machine it was given that
+ * is off is passed over for the backup addresses.
+ */
+import { variableIdOf } from '@stagelink/core';
+import type { Simulator } from '@stagelink/simulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CompanionHost } from '../harness/testing.js';
+import { control, startModule, startSim, untilReady } from './session.js';
+
+let sim: Simulator | undefined;
+const modules: CompanionHost[] = [];
+
+afterEach(async () => {
+  await Promise.all(modules.splice(0).map((host) => host.destroy()));
+  await sim?.close();
+  sim = undefined;
+});
+
+async function session(): Promise<Simulator> {
+  sim = await startSim(0, { scenario: 'session' });
+  return sim;
+}
+
+const machine = (from: Simulator, role: string, index = 0) => {
+  const found = from.machines().filter((each) => each.role === role)[index];
+  if (!found) throw new Error(`the session has no ${role} ${index + 1}`);
+  return found;
+};
+
+/** The machine addresses setting: on r34 the session's machine names resolve nowhere. */
+const hostsOf = (from: Simulator): string => from.machines().map(({ hostname, url }) => `${hostname}=${new URL(url).host}`).join('\n');
+
+async function moduleOn(from: Simulator, config: Record<string, string | boolean>): Promise<CompanionHost> {
+  const host = await startModule(from, { hosts: hostsOf(from), ...config });
+  modules.push(host);
+  return host;
+}
+
+describe('following the director', () => {
+  it('moves its cues, live values and director variable to the machine the role moves to', async () => {
+    const from = await session();
+    const host = await moduleOn(from, { host: machine(from, 'actor').url });
+    await untilReady(host);
+    const [first, next] = [machine(from, 'director'), machine(from, 'actor', 1)];
+    await host.waitFor(() => host.variables.get('director') === first.hostname, `director ${first.hostname}`);
+    const nextFps = `machine_${variableIdOf(from.state.machines.all().find((each) => each.hostname === next.hostname)?.name ?? '')}_fps`;
+    await host.waitFor(() => typeof host.variables.get(nextFps) === 'number', `a live FPS of ${next.hostname}`);
+
+    await control(from, { action: 'moveDirector', to: next.hostname });
+
+    await host.waitFor(() => host.variables.get('director') === next.hostname, `director ${next.hostname}`, 20_000);
+    await host.waitFor(() => host.status?.status === 'ok', 'status ok at the new director', 20_000);
+    // A machine that is not the director refuses transport commands: this one landing means it went to the director.
+    await host.runAction('play', { transport: 'main' });
+    await host.waitFor(() => host.variables.get('transport_main_playing') === true, 'main playing');
+    await host.waitFor(() => typeof host.variables.get(nextFps) === 'number', `a live FPS of ${next.hostname} as director`, 20_000);
+    expect(host.logs.some(({ message }) => message.includes(`The director moved from ${first.hostname} to ${next.hostname}`))).toBe(true);
+  });
+
+  it('finds the director through a backup address while the machine it was given is stopped', async () => {
+    const from = await session();
+    const off = machine(from, 'actor');
+    await control(from, { action: 'stopMachine', hostname: off.hostname });
+
+    const withBackup = await moduleOn(from, { host: off.url, backupHosts: machine(from, 'understudy').url });
+    const without = await moduleOn(from, { host: off.url });
+
+    await untilReady(withBackup);
+    expect(withBackup.variables.get('director')).toBe(machine(from, 'director').hostname);
+    await withBackup.runAction('play', { transport: 'main' });
+    await withBackup.waitFor(() => withBackup.variables.get('transport_main_playing') === true, 'main playing');
+    // Given only the stopped machine, a module has nobody to ask.
+    await without.waitFor(() => without.status?.status === 'disconnected', 'the module without a backup disconnected');
+  });
+});
