@@ -1,5 +1,6 @@
 import { bridgeFanout } from './benchmarks/bridge-fanout.js';
 import { bridgeSummary } from './benchmarks/bridge-summary.js';
+import { companionLive } from './benchmarks/companion-live.js';
 import { cuePath } from './benchmarks/cue-path.js';
 import { driveListing } from './benchmarks/drive-listing.js';
 import { liveFanOut } from './benchmarks/live-fan-out.js';
@@ -12,7 +13,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles, bridgeFanout, bridgeSummary];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles, bridgeFanout, bridgeSummary, companionLive];
 
 async function main(ids: readonly string[]): Promise<void> {
   const unknown = ids.filter((id) => !BENCHMARKS.some((benchmark) => benchmark.id === id));

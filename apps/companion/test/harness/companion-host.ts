@@ -45,6 +45,11 @@ interface PlacedFeedback {
 
 type Options = Record<string, JsonValue | undefined>;
 
+/** What the module did, as it happens: for a listener that times it (the `companion-live` benchmark). */
+export type HostEvent =
+  | { kind: 'variables'; values: CompanionVariableValues }
+  | { kind: 'feedback'; id: string; feedbackId: string; options: Options; result: unknown };
+
 export interface StartOptions {
   config: JsonObject;
   secrets?: JsonObject;
@@ -75,6 +80,7 @@ export class CompanionHost implements InstanceContext<InstanceTypes> {
   /** How many times the module asked for feedbacks to be checked. */
   checkRequests = 0;
   readonly #placed = new Map<string, PlacedFeedback>();
+  readonly #watchers = new Set<(event: HostEvent) => void>();
   #instance: InstanceBase<InstanceTypes> | undefined;
 
   constructor(private readonly module: PackedModule) {
@@ -93,6 +99,12 @@ export class CompanionHost implements InstanceContext<InstanceTypes> {
   get instance(): InstanceBase<InstanceTypes> {
     if (!this.#instance) throw new Error('The module is not started: call start() first.');
     return this.#instance;
+  }
+
+  /** Tells `listener` of every variable update and every feedback check as it completes; answers a stop function. */
+  watch(listener: (event: HostEvent) => void): () => void {
+    this.#watchers.add(listener);
+    return () => this.#watchers.delete(listener);
   }
 
   async configUpdated(config: JsonObject, secrets: JsonObject = {}): Promise<void> {
@@ -169,6 +181,7 @@ export class CompanionHost implements InstanceContext<InstanceTypes> {
       this.variables.set(id, value);
       this.variableHistory.push({ id, value });
     }
+    this.#tell({ kind: 'variables', values });
   }
 
   getVariableValue<T extends string>(id: T): CompanionVariableValue {
@@ -234,6 +247,16 @@ export class CompanionHost implements InstanceContext<InstanceTypes> {
     }
   }
 
+  #tell(event: HostEvent): void {
+    for (const watcher of this.#watchers) {
+      try {
+        watcher(event);
+      } catch (error) {
+        this.logs.push({ level: 'error', message: `a host watcher threw: ${error instanceof Error ? error.message : String(error)}` });
+      }
+    }
+  }
+
   #check(placed: PlacedFeedback): void {
     const definition = this.feedbacks[placed.feedbackId];
     if (!definition) return;
@@ -244,6 +267,7 @@ export class CompanionHost implements InstanceContext<InstanceTypes> {
         (result) => {
           placed.result = result;
           placed.checks += 1;
+          this.#tell({ kind: 'feedback', id: placed.id, feedbackId: placed.feedbackId, options: placed.options, result });
         },
         (error: unknown) => {
           this.logs.push({ level: 'error', message: `feedback ${placed.feedbackId} threw: ${error instanceof Error ? error.message : String(error)}` });
