@@ -1,5 +1,5 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { variableIdOf } from '@stagelink/core';
@@ -62,7 +62,10 @@ export const companionLive: Benchmark = {
   baseline: '-',
   async run(log) {
     if (!existsSync(PROBE)) return { rows: [notRun('all', TARGET, 'apps/companion is not in the workspace')], details: {} };
-    if (!existsSync(`${COMPANION_DIR}pkg`)) return { rows: [notRun('all', TARGET, 'the Companion module is not built')], details: {} };
+    // The probe loads the packed module, as Companion imports it.
+    if (!readdirSync(COMPANION_DIR).some((file) => /^stagelink-mediaserver-.+\.tgz$/.test(file))) {
+      return { rows: [notRun('all', TARGET, 'the Companion module is not packed: run `pnpm --filter @stagelink/companion build`')], details: {} };
+    }
     // Installs the Node 22 apps/companion's tests use, when it is not there yet.
     execFileSync(process.execPath, [ON_NODE22, 'node', '--version'], { stdio: 'ignore' });
     const sim = await startSimulator({ scenario: 'venue', machines: MACHINES, port: 0, drivePort: 0, seed: 1 });
