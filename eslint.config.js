@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import noTightTiming from './tools/lint-rules/no-tight-timing.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/*.sdPlugin/bin/**', '**/coverage/**'] },
@@ -14,6 +15,16 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['**/test/**/*.ts', '**/*.test.ts'],
+    plugins: { stagelink: { rules: { 'no-tight-timing': noTightTiming } } },
+    rules: { 'stagelink/no-tight-timing': 'error' },
+  },
+  {
+    // Waits 1 s for the transport state after a cue (line 86); lifted once that wait is generous.
+    files: ['packages/bridge/test/state.test.ts'],
+    rules: { 'stagelink/no-tight-timing': 'off' },
   },
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],

@@ -13,15 +13,18 @@ const ACTIVE = '/api/session/transport/activetransport';
 const within = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms))]);
 
-/** Opens an answer and reads what of its body arrives until nothing more comes for a moment. */
-async function openStalled(url: string, abort: AbortController) {
+/**
+ * Opens an answer and reads its body until at least `bytes` have arrived (or it ends, or nothing comes for
+ * seconds); `next` is the read still out, for the test to check that nothing more comes.
+ */
+async function openStalled(url: string, abort: AbortController, bytes: number) {
   const response = await fetch(url, { signal: abort.signal });
   const reader = response.body?.getReader();
   if (!reader) throw new Error('the answer has no body');
   let received = 0;
   let next = reader.read();
-  for (;;) {
-    const chunk = await within(next, 300);
+  while (received < bytes) {
+    const chunk = await within(next, 10_000);
     if (chunk === 'pending' || chunk.done) break;
     received += chunk.value.length;
     next = reader.read();
@@ -43,7 +46,7 @@ describe.each(['spec', 'r34'] as const)('answer faults in the %s dialect', (dial
     expect(summary.stallBody).toEqual([{ path: TRANSPORTS, afterBytes: null }]);
     const abort = new AbortController();
     try {
-      const { response, received, next } = await openStalled(url(TRANSPORTS), abort);
+      const { response, received, next } = await openStalled(url(TRANSPORTS), abort, Math.floor(whole.byteLength / 2));
       expect(response.status).toBe(200);
       expect(Number(response.headers.get('content-length'))).toBe(whole.byteLength);
       expect(received).toBe(Math.floor(whole.byteLength / 2));
@@ -62,7 +65,9 @@ describe.each(['spec', 'r34'] as const)('answer faults in the %s dialect', (dial
     await control({ action: 'stallBody', path: SESSION, on: true, afterBytes: 10 });
     const abort = new AbortController();
     try {
-      expect((await openStalled(url(SESSION), abort)).received).toBe(10);
+      const { received, next } = await openStalled(url(SESSION), abort, 10);
+      expect(received).toBe(10);
+      expect(await within(next, 2000)).toBe('pending');
     } finally {
       abort.abort();
     }
@@ -130,7 +135,7 @@ describe('a stalled answer when the simulator closes', () => {
     const abort = new AbortController();
     try {
       await simControl(sim.mediaServer.url, { action: 'stallBody', path: TRANSPORTS, on: true });
-      const { next } = await openStalled(sim.mediaServer.url + TRANSPORTS, abort);
+      const { next } = await openStalled(sim.mediaServer.url + TRANSPORTS, abort, 1);
       await sim.close();
       await expect(next).rejects.toThrow();
     } finally {

@@ -1,7 +1,8 @@
 /**
  * Cues at the desk, through the built plugin and the fake Stream Deck app, against the simulator: presses land
  * in the order they were made even when the server's answers overtake each other, a press while the server is
- * known not to answer alerts at once, and a slow cue shows that it is sending.
+ * known not to answer alerts without sending the cue, and a slow cue shows that it is sending. How fast each of
+ * these happens is measured by `pnpm bench` (desk-latency), not here.
  */
 import type { MediaServer } from '@stagelink/core';
 import type { LogEntry, Simulator } from '@stagelink/simulator';
@@ -18,11 +19,18 @@ describe('cues through the plugin', () => {
   let sim: Simulator;
   let client: MediaServer;
   let requests: LogEntry[];
+  /** Every request that reached the simulator, answered or not (logged as a request, or as an error on closing). */
+  let reached: LogEntry[];
   let desk: Desk;
 
   beforeEach(async () => {
     requests = [];
-    desk = await startDesk({ log: (entry) => entry.event === 'request' && requests.push(entry) });
+    reached = [];
+    const log = (entry: LogEntry): void => {
+      if (entry.event === 'request') requests.push(entry);
+      if (entry.path !== undefined) reached.push(entry);
+    };
+    desk = await startDesk({ log });
     ({ deck, sim, client } = desk);
   });
 
@@ -54,7 +62,7 @@ describe('cues through the plugin', () => {
     expect(deck.sent('showAlert')).toEqual([]);
   });
 
-  it('alerts within 300 ms when a key is pressed while the server is known not to answer', async () => {
+  it('alerts, sending nothing, when a key is pressed while the server is known not to answer', async () => {
     deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
     deck.appear({ action: TRANSPORT, context: 'engage', settings: { command: 'engaged', transport: 'main' }, column: 1 });
     deck.appear({ action: TRANSPORT, context: 'to-section', settings: { command: 'gotosection', transport: 'main', track: 'Finale', section: 1 }, column: 2 });
@@ -64,12 +72,14 @@ describe('cues through the plugin', () => {
     await deck.waitForLatestImage('play', (svg) => svg.includes('NO LINK'), 'the no-link face', 15_000);
 
     for (const context of ['play', 'engage', 'to-section']) {
-      const pressedAt = Date.now();
       deck.press(context);
-      await deck.waitFor(() => deck.sent('showAlert', context).length > 0 || undefined, `an alert on ${context}`, 5000);
-      expect(Date.now() - pressedAt, context).toBeLessThan(300);
+      await deck.waitFor(() => deck.sent('showAlert', context).length > 0 || undefined, `an alert on ${context}`);
     }
     expect(deck.sent('showOk')).toEqual([]);
+    // A cue sent anyway would hang in the simulator until it closes, and be logged then: none may be among them.
+    await sim.close();
+    const cuesSent = reached.filter((entry) => entry.method === 'POST' && String(entry.path).startsWith('/api/'));
+    expect(cuesSent.map((entry) => entry.path)).toEqual([]);
   });
 
   it('fires a hold-to-fire stop only once held, and sends nothing on a tap', async () => {
@@ -106,7 +116,7 @@ describe('cues through the plugin', () => {
     await deck.waitForImage('play', (svg) => svg.includes('main'), 'the cue face');
     await control(sim, { action: 'latency', ms: 800 });
     deck.press('play');
-    await deck.waitForLatestImage('play', (svg) => svg.includes('SENDING'), 'the sending face', 700);
+    await deck.waitForImage('play', (svg) => svg.includes('SENDING'), 'the sending face');
     await deck.waitFor(() => deck.sent('showOk', 'play').length > 0 || undefined, 'showOk');
     await deck.waitForLatestImage('play', (svg) => !svg.includes('SENDING'), 'the sending mark gone');
   });

@@ -1,8 +1,9 @@
 /**
  * The level dial as an operator uses it, through the built plugin and the fake Stream Deck app, against the
  * simulator (in the dialect STAGELINK_SIM_DIALECT names): a push mutes or blacks out and the next brings the
- * level back, turning while held makes fine steps, a tap reads the value at once, and a fast turn never has
- * more than one write out, whether the dial writes through the live stream or over REST.
+ * level back, turning while held makes fine steps, a tap reads the value without waiting for the poll, and a
+ * fast turn never has more than one write out, whether the dial writes through the live stream or over REST.
+ * How soon a touch shows its value is measured by `pnpm bench` (desk-latency), not here.
  */
 import type { MediaServer } from '@stagelink/core';
 import type { LogEntry, Simulator } from '@stagelink/simulator';
@@ -13,6 +14,8 @@ import { startDesk, type Desk } from './desk.js';
 import { control } from './simulator.js';
 
 const LEVEL = 'com.stagelink.mediaserver.level';
+/** How often the plugin reads the transports on its own (ServerPool's default). */
+const TRANSPORTS_POLL_MS = 2000;
 
 /** A volume request as the simulator logged it: when it was answered and how long it took. */
 interface TimedRequest {
@@ -128,15 +131,18 @@ describe('the level dial', () => {
     await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.4 });
     deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby' } });
     await stripShows('dial', { value: '40%' }, 'the strip showing 40%');
-    // Right after a poll, the next one is about two seconds away.
-    const polls = requests.filter((request) => request.path.endsWith('/transport/transports')).length;
-    await expect.poll(() => requests.filter((request) => request.path.endsWith('/transport/transports')).length, { timeout: 5000 }).toBeGreaterThan(polls);
-    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.65 });
 
-    const touchedAt = Date.now();
-    deck.send(encoderEvent('touchTap', 'dial', { hold: false, tapPos: [100, 50] }));
-    await stripShows('dial', { value: '65%' }, 'the strip showing 65%');
-    expect(Date.now() - touchedAt).toBeLessThan(1000);
+    // A touch and the poll ask the same question, so only how soon the answer comes tells them apart. One
+    // touch would be too close to call against a poll every two seconds; five in a row without waiting for
+    // the poll take a few round trips, while waiting for it would take five polls.
+    const levels = [0.61, 0.62, 0.63, 0.64, 0.65];
+    const started = performance.now();
+    for (const level of levels) {
+      await client.transport.setVolume({ transport: { name: 'lobby' }, volume: level });
+      deck.send(encoderEvent('touchTap', 'dial', { hold: false, tapPos: [100, 50] }));
+      await stripShows('dial', { value: `${Math.round(level * 100)}%` }, `the strip showing ${level} after a touch`);
+    }
+    expect(performance.now() - started, 'five touches, each read at once').toBeLessThan((levels.length * TRANSPORTS_POLL_MS) / 2);
   });
 
   it('sends 10 fast ticks over REST one write at a time and ends 10 steps away', async () => {

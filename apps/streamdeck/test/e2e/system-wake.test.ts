@@ -1,21 +1,21 @@
 /**
  * The computer wakes from sleep: the built plugin reads every watched list again at once and reconnects its
  * live stream at once, instead of waiting for a poll interval, a request timeout or a missed ping; and its log
- * says which server that was about.
+ * says which server that was about. "At once" is shown by what comes first, not by the clock: the new question
+ * reaches the server before the one still out could have timed out, and a healthy socket is replaced. How soon
+ * is measured by `pnpm bench` (desk-latency).
  */
-import type { LogEntry, Simulator } from '@stagelink/simulator';
+import type { Simulator } from '@stagelink/simulator';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStreamDeck, PLUGIN_DIR, PLUGIN_UUID } from '../harness/fake-stream-deck.js';
-import { portOf, startSim } from './simulator.js';
+import { control, portOf, startSim } from './simulator.js';
 
 const HEALTH = 'com.stagelink.mediaserver.health';
 const FPS = 'com.stagelink.mediaserver.fps';
 const HEALTH_PATH = '/api/session/status/health';
-/** The plugin polls health every 3 s: a request within a second of the wake is the wake's. */
-const HEALTH_INTERVAL_MS = 3000;
 
 /**
  * The plugin folder with a logs/ of its own (the SDK writes the log to logs/ of its working directory), its
@@ -39,13 +39,21 @@ describe('a system wake', () => {
   let deck: FakeStreamDeck;
   let sim: Simulator;
   let dir: string;
-  const healthRequests: number[] = [];
+  /**
+   * Health questions as they reach the server (before any answer): whether their answer is held back, and
+   * whether the key had shown NO LINK by then.
+   */
+  const healthAsked: { held: boolean; noLinkShown: boolean }[] = [];
 
   beforeEach(async () => {
-    healthRequests.length = 0;
-    sim = await startSim(0, (entry: LogEntry) => {
-      if (entry.event === 'request' && String(entry.path).split('?')[0] === HEALTH_PATH) healthRequests.push(Date.now());
-    });
+    healthAsked.length = 0;
+    sim = await startSim(0);
+    const state = sim.state;
+    const health = state.health.bind(state);
+    state.health = () => {
+      healthAsked.push({ held: sim.faults.slowAnswers.summary !== null, noLinkShown: deck.images('health').some((svg) => svg.includes('NO LINK')) });
+      return health();
+    };
     dir = pluginCopy();
     deck = await FakeStreamDeck.start();
     deck.globalSettings.host = sim.mediaServer.url;
@@ -58,24 +66,26 @@ describe('a system wake', () => {
     rmSync(join(dir, '..'), { recursive: true, force: true });
   });
 
-  it('polls at once and reconnects the live stream at once, and logs it for the server', async () => {
+  it('asks again at once and reconnects the live stream at once, and logs it for the server', async () => {
     deck.appear({ action: HEALTH, context: 'health', settings: {} });
     deck.appear({ action: FPS, context: 'fps', settings: {}, column: 1 });
     await expect.poll(() => sim.live.stats().sockets, { timeout: 8000 }).toBe(1);
-    await expect.poll(() => healthRequests.length, { timeout: 8000 }).toBeGreaterThanOrEqual(1);
-    // Wake shortly after a poll, so that the next poll of its own is still about 3 s away.
-    const polls = healthRequests.length;
-    await expect.poll(() => healthRequests.length, { timeout: HEALTH_INTERVAL_MS + 2000, interval: 20 }).toBeGreaterThan(polls);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const before = { polls: healthRequests.length, upgrades: sim.live.stats().upgradeAttempts };
+    await expect.poll(() => healthAsked.length, { timeout: 8000 }).toBeGreaterThanOrEqual(1);
+    // As after a sleep, a question is out that will not be answered: left alone, the plugin asks again only
+    // once it has timed out, and the key shows NO LINK first.
+    await control(sim, { action: 'slowAnswer', ms: 60_000, path: HEALTH_PATH });
+    await expect.poll(() => healthAsked.at(-1)?.held, { timeout: 8000, interval: 20 }).toBe(true);
+    const asked = healthAsked.length;
+    expect(healthAsked.at(-1)?.noLinkShown).toBe(false);
+    const upgrades = sim.live.stats().upgradeAttempts;
 
-    const wokeAt = Date.now();
     deck.systemWake();
 
-    await expect.poll(() => healthRequests.length, { timeout: 1000, interval: 20 }).toBeGreaterThan(before.polls);
-    expect((healthRequests[before.polls] ?? Infinity) - wokeAt).toBeLessThan(1000);
-    // The healthy socket from before the sleep is replaced by a new one at once, and FPS keeps coming.
-    await expect.poll(() => sim.live.stats().upgradeAttempts, { timeout: 1000, interval: 20 }).toBeGreaterThan(before.upgrades);
+    await expect.poll(() => healthAsked.length, { timeout: 8000, interval: 20 }).toBe(asked + 1);
+    expect(healthAsked.at(-1), 'the question after the wake, asked before the one out could time out').toEqual({ held: true, noLinkShown: false });
+    // The healthy socket from before the sleep is replaced by a new one (nothing else would replace it), and
+    // FPS keeps coming.
+    await expect.poll(() => sim.live.stats().upgradeAttempts, { timeout: 8000 }).toBeGreaterThan(upgrades);
     await expect.poll(() => sim.live.stats(), { timeout: 5000 }).toMatchObject({ sockets: 1 });
     const frames = deck.images('fps').length;
     await deck.waitFor(() => deck.images('fps').length > frames, 'the FPS key painting again after the wake');
