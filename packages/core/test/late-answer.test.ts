@@ -4,6 +4,8 @@ import { askedOf, lateVerdict } from '../src/media-server/late-answer.js';
 import type { Transport } from '../src/media-server/types.js';
 import { json, ok, silence, startScriptedServer, type Reply } from './support/scripted-server.js';
 
+/** The deadline of calls that are not the late cue under test: generous, since they are answered at once. */
+const READ_MS = 10_000;
 const track = (name: string) => ({ uid: `uid-${name}`, name });
 const transport = (trackName: string, playmode: Transport['playmode']): Transport => ({
   uid: 'uid-main',
@@ -61,7 +63,10 @@ describe('a transport cue whose answer comes late', () => {
 
   const transportsAnswer = (trackName: string, playmode: Transport['playmode']): Reply => json(200, { status: ok, transports: [transport(trackName, playmode)], multitransports: [] });
 
-  /** A client with a 300 ms deadline of a server answering `replies` in turn. */
+  /**
+   * A client with a 300 ms deadline of a server answering `replies` in turn. Only the cue under test is held to
+   * it (the silence runs it out); every other call gets READ_MS, so a busy machine does not time out a plain read.
+   */
   async function clientOf(replies: Reply[]) {
     const server = await startScriptedServer(replies);
     const ms = new MediaServer({ host: server.url, timeoutMs: 300 });
@@ -70,11 +75,12 @@ describe('a transport cue whose answer comes late', () => {
     return { ms, server, posts };
   }
 
+  const readFirst = (ms: MediaServer) => ms.transport.transports({ timeoutMs: READ_MS });
   const goToOutro = (ms: MediaServer) => ms.transport.gotoTrack({ transport: { name: 'main' }, track: { name: 'Outro' }, playmode: 'play' });
 
   it('is sent once and rejected as landed when a re-read shows the track it asked for, which the transport was not on before', async () => {
     const { ms, posts } = await clientOf([transportsAnswer('Intro', 'Stop'), silence, transportsAnswer('Outro', 'Play')]);
-    await ms.transport.transports();
+    await readFirst(ms);
     const error = await goToOutro(ms).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LateAnswerError);
     expect(error).toMatchObject({ outcome: 'landed', code: 'STAGELINK_ERR_LATE_LANDED', timeoutMs: 300, method: 'POST' });
@@ -85,7 +91,7 @@ describe('a transport cue whose answer comes late', () => {
 
   it('is rejected as unknown when the transport already showed what it asks for: play on a playing transport', async () => {
     const { ms, posts } = await clientOf([transportsAnswer('Intro', 'Play'), silence, transportsAnswer('Intro', 'Play')]);
-    await ms.transport.transports();
+    await readFirst(ms);
     const error = await ms.transport.play({ name: 'main' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ outcome: 'unknown', code: 'STAGELINK_ERR_LATE_UNKNOWN' });
     expect((error as Error).message).toMatch(/whether it landed is unknown: transport "main" already showed Play before it was sent\. It was not sent again/);
@@ -94,8 +100,8 @@ describe('a transport cue whose answer comes late', () => {
 
   it('is unknown when the client had not read the transports since its own last cue', async () => {
     const { ms, posts } = await clientOf([transportsAnswer('Intro', 'Stop'), json(200, { status: ok }), silence, transportsAnswer('Outro', 'Play')]);
-    await ms.transport.transports();
-    await ms.transport.stop({ name: 'main' });
+    await readFirst(ms);
+    await ms.transport.stop({ name: 'main' }, { timeoutMs: READ_MS });
     const error = await goToOutro(ms).catch((e: unknown) => e);
     expect(error).toMatchObject({ outcome: 'unknown' });
     expect((error as Error).message).toMatch(/no reading of the transports from just before it was sent/);
@@ -104,7 +110,7 @@ describe('a transport cue whose answer comes late', () => {
 
   it('stays a TimeoutError, the machine not answering, when the re-read gets no answer either', async () => {
     const { ms, posts } = await clientOf([transportsAnswer('Intro', 'Stop'), silence, silence, silence, silence]);
-    await ms.transport.transports();
+    await readFirst(ms);
     const error = await goToOutro(ms).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).not.toBeInstanceOf(LateAnswerError);
