@@ -2,6 +2,7 @@ import { bridgeFanout } from './benchmarks/bridge-fanout.js';
 import { bridgeSummary } from './benchmarks/bridge-summary.js';
 import { companionLive } from './benchmarks/companion-live.js';
 import { cuePath } from './benchmarks/cue-path.js';
+import { deskLatency } from './benchmarks/desk-latency.js';
 import { driveListing } from './benchmarks/drive-listing.js';
 import { liveFanOut } from './benchmarks/live-fan-out.js';
 import { nodeRedCue } from './benchmarks/node-red-cue.js';
@@ -13,7 +14,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles, bridgeFanout, bridgeSummary, companionLive];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles, deskLatency, bridgeFanout, bridgeSummary, companionLive];
 
 async function main(ids: readonly string[]): Promise<void> {
   const unknown = ids.filter((id) => !BENCHMARKS.some((benchmark) => benchmark.id === id));
