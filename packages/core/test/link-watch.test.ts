@@ -13,13 +13,14 @@ describe('cues while the server does not answer', () => {
 
   /**
    * A client whose cue has just found its server down (nothing listens on the port), and a way to bring the
-   * server up at the same address.
+   * server up at the same address. Its one question before a cue gets seconds rather than the default 150 ms:
+   * a server that is back must be heard even on a busy machine (a refused port answers at once either way).
    */
   async function afterRefusedCue(options: { retries?: number } = {}): Promise<{ client: MediaServer; serverBack: () => Promise<ScriptedServer> }> {
     const probe = await startScriptedServer([]);
     const port = Number(new URL(probe.url).port);
     await probe.close();
-    const client = new MediaServer({ host: `http://127.0.0.1:${port}`, ...options });
+    const client = new MediaServer({ host: `http://127.0.0.1:${port}`, linkProbeTimeoutMs: 5000, ...options });
     ms = client;
     await expect(client.transport.play({ name: 'main' })).rejects.toBeInstanceOf(ConnectionError);
     return { client, serverBack: async () => (server = await startScriptedServer([], undefined, port)) };

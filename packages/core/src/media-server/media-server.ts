@@ -33,7 +33,7 @@ import { DEFAULT_LIVENESS_TIMING } from '../live/liveness.js';
  * How long a cue waits, while the server is known down, for the server to answer one question: a director on
  * the show network answers in milliseconds, and an operator must hear of a cue that did not fire at once.
  */
-const LINK_PROBE_TIMEOUT_MS = 150;
+const DEFAULT_LINK_PROBE_TIMEOUT_MS = 150;
 
 export interface MediaServerOptions {
   /** A hostname, `host:port` or `http://` URL; the port defaults to 80. */
@@ -42,6 +42,12 @@ export interface MediaServerOptions {
   timeoutMs?: number;
   /** Retries of a retryable failure (default 2). */
   retries?: number;
+  /**
+   * While the server is known not to answer, a cue first asks it one question with this deadline, and is refused
+   * at once, unsent, when no answer comes (default 150 ms: a director on the show network answers in
+   * milliseconds). Raise it for a director reached over a slower link.
+   */
+  linkProbeTimeoutMs?: number;
   logger?: Logger;
   /**
    * Live-update timing: connect timeout, heartbeat, reconnect back-off, and when a quiet subscription is asked
@@ -116,7 +122,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
       ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, { hosts: options.hosts, tls: options.tls, backupOrigins })
       : undefined;
     // Asked, without retries, before a cue while the link is down: the session is what every director serves.
-    const link: LinkWatch = new LinkWatch(() => queryDirector(this.origin, { timeoutMs: LINK_PROBE_TIMEOUT_MS, tls: options.tls }));
+    const link: LinkWatch = new LinkWatch(() => queryDirector(this.origin, { timeoutMs: options.linkProbeTimeoutMs ?? DEFAULT_LINK_PROBE_TIMEOUT_MS, tls: options.tls }));
     const transports = new TransportMemory();
     const api = new EndpointCaller(this.#http, this.#director, link, transports);
     this.#link = link;
