@@ -7,40 +7,58 @@ import { driveListing } from './benchmarks/drive-listing.js';
 import { liveFanOut } from './benchmarks/live-fan-out.js';
 import { nodeRedCue } from './benchmarks/node-red-cue.js';
 import { reconnect } from './benchmarks/reconnect.js';
+import { soak } from './benchmarks/soak.js';
 import { streamdeckTiles } from './benchmarks/streamdeck-tiles.js';
 import { machineInfo } from './harness/machine.js';
-import { notRun, type Benchmark, type BenchmarkOutcome, type BenchmarkResult } from './harness/report.js';
+import { notRun, type Benchmark, type BenchmarkFlags, type BenchmarkOutcome, type BenchmarkResult } from './harness/report.js';
 import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
 const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, driveListing, reconnect, streamdeckTiles, deskLatency, bridgeFanout, bridgeSummary, companionLive];
 
-async function main(ids: readonly string[]): Promise<void> {
-  const unknown = ids.filter((id) => !BENCHMARKS.some((benchmark) => benchmark.id === id));
+/** Run only when named: `pnpm bench soak --minutes 6`. */
+const ON_REQUEST: readonly Benchmark[] = [soak];
+
+async function main(argv: readonly string[]): Promise<void> {
+  const { ids, flags } = splitArguments(argv);
+  const known = [...BENCHMARKS, ...ON_REQUEST];
+  const unknown = ids.filter((id) => !known.some((benchmark) => benchmark.id === id));
   if (unknown.length > 0) {
-    process.stderr.write(`Unknown benchmark ${unknown.join(', ')}: choose from ${BENCHMARKS.map((b) => b.id).join(', ')}.\n`);
+    process.stderr.write(`Unknown benchmark ${unknown.join(', ')}: choose from ${known.map((b) => b.id).join(', ')}.\n`);
     process.exitCode = 2;
     return;
   }
-  const chosen = ids.length === 0 ? BENCHMARKS : BENCHMARKS.filter((benchmark) => ids.includes(benchmark.id));
+  const chosen = ids.length === 0 ? BENCHMARKS : known.filter((benchmark) => ids.includes(benchmark.id));
   const machine = machineInfo();
   process.stderr.write(`${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load ${machine.loadAverage.join(' ')}\n`);
   const results: BenchmarkResult[] = [];
-  for (const benchmark of chosen) results.push(await runOne(benchmark));
+  for (const benchmark of chosen) results.push(await runOne(benchmark, flags));
   process.stdout.write(`\n${resultsTable(results)}\n\n`);
   process.stdout.write(`Durations: ${results.map((result) => `${result.name} ${result.seconds} s`).join(', ')}\n`);
   process.stdout.write(`Written to ${await writeResults(machine, results)}\n`);
 }
 
 /** One benchmark, timed; one that throws becomes a `not run` row with the reason, and the others still run. */
-async function runOne(benchmark: Benchmark): Promise<BenchmarkResult> {
+/** Benchmark ids, and `--name value` flags for the benchmarks that take them. */
+function splitArguments(argv: readonly string[]): { ids: string[]; flags: BenchmarkFlags } {
+  const ids: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] ?? '';
+    if (argument.startsWith('--')) flags[argument.slice(2)] = argv[++index] ?? '';
+    else ids.push(argument);
+  }
+  return { ids, flags };
+}
+
+async function runOne(benchmark: Benchmark, flags: BenchmarkFlags): Promise<BenchmarkResult> {
   const log = (line: string): void => void process.stderr.write(`[${benchmark.id}] ${line}\n`);
   const started = performance.now();
   log('start');
   let outcome: BenchmarkOutcome;
   try {
-    outcome = await benchmark.run(log);
+    outcome = await benchmark.run(log, flags);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     outcome = { rows: [notRun('all', '-', `failed: ${reason}`)], details: {} };

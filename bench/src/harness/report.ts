@@ -39,9 +39,14 @@ export interface Benchmark {
   name: string;
   subject: string;
   baseline: string;
-  /** Runs the benchmark; `log` prints progress. Anything it starts it stops before it resolves. */
-  run(log: (line: string) => void): Promise<BenchmarkOutcome>;
+  /**
+   * Runs the benchmark; `log` prints progress; `flags` are the command line's `--name value` pairs (the soak's
+   * `--minutes`). Anything it starts it stops before it resolves.
+   */
+  run(log: (line: string) => void, flags: BenchmarkFlags): Promise<BenchmarkOutcome>;
 }
+
+export type BenchmarkFlags = Readonly<Record<string, string>>;
 
 export function notRun(caseName: string, target: string, reason: string): ResultRow {
   return { case: caseName, subject: '-', baseline: '-', target, verdict: 'not run', note: reason };

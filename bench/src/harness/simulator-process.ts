@@ -12,6 +12,8 @@ export interface SimulatorProcess {
   port: number;
   /** The drive service and its demo token. */
   drive: { url: string; token: string };
+  /** The session's machines, where the scenario lists them (`session`, `venue`). */
+  machines: { hostname: string; role: string }[];
   /** SIGTERM, as a restart would; resolves when the process has exited and its sockets are closed. */
   stop(): Promise<void>;
 }
@@ -19,14 +21,17 @@ export interface SimulatorProcess {
 const READY_TIMEOUT_MS = 15_000;
 const CLI = join(dirname(fileURLToPath(import.meta.resolve('@stagelink/simulator'))), 'cli.mjs');
 
-/** Starts `stagelink-sim` on 127.0.0.1 (port 0 picks one) and resolves once it printed its ready line. */
-export async function startSimulatorProcess(port = 0): Promise<SimulatorProcess> {
-  const args = [...cpuProfileArgs(), CLI, '--host', '127.0.0.1', '--port', String(port), '--drive-port', '0', '--seed', '1'];
+/**
+ * Starts `stagelink-sim` on 127.0.0.1 (port 0 picks one), with any further flags (`--scenario venue`), and
+ * resolves once it printed its ready line.
+ */
+export async function startSimulatorProcess(port = 0, flags: readonly string[] = []): Promise<SimulatorProcess> {
+  const args = [...cpuProfileArgs(), CLI, '--host', '127.0.0.1', '--port', String(port), '--drive-port', '0', '--seed', '1', ...flags];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const ready = await readyLine(child);
     const port = Number(new URL(ready.mediaServer).port);
-    return { mediaServerUrl: ready.mediaServer, port, drive: { url: ready.drive, token: ready.driveToken }, stop: () => stopProcess(child) };
+    return { mediaServerUrl: ready.mediaServer, port, drive: { url: ready.drive, token: ready.driveToken }, machines: ready.machines ?? [], stop: () => stopProcess(child) };
   } catch (error) {
     await stopProcess(child);
     throw error;
@@ -39,6 +44,7 @@ interface ReadyLine {
   mediaServer: string;
   drive: string;
   driveToken: string;
+  machines?: { hostname: string; role: string }[];
 }
 
 async function readyLine(child: ChildProcess): Promise<ReadyLine> {
