@@ -58,7 +58,10 @@ describe.skipIf(MOSQUITTO_MISSING)('state on a real Mosquitto', () => {
     const late = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`]);
     try {
       await late.waitFor(on(`machines/${hostnames[2]}/fps`), 2000);
-      expect(late.messages.every((message) => message.retain)).toBe(true);
+      // Live publishes may follow at once; the first message of every topic is the broker's retained copy.
+      const firstOfEach = new Map<string, Received>();
+      for (const message of late.messages) if (!firstOfEach.has(message.topic)) firstOfEach.set(message.topic, message);
+      expect([...firstOfEach.values()].filter((message) => !message.retain).map((message) => message.topic)).toEqual([]);
     } finally {
       await late.close();
     }
