@@ -22,11 +22,6 @@ export default tseslint.config(
     rules: { 'stagelink/no-tight-timing': 'error' },
   },
   {
-    // Waits 1 s for the transport state after a cue (line 86); lifted once that wait is generous.
-    files: ['packages/bridge/test/state.test.ts'],
-    rules: { 'stagelink/no-tight-timing': 'off' },
-  },
-  {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

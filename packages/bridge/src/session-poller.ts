@@ -7,7 +7,10 @@ export interface PollRound {
   transports: PromiseSettledResult<Transport[]>;
 }
 
-/** Short of the interval, so a round that times out still leaves the next one on time. */
+/**
+ * One read's deadline, whatever the interval: rounds never overlap (a slow round only delays the next), so a short
+ * interval must not shorten the reads and turn a busy director into "no link".
+ */
 const READ_TIMEOUT_MS = 1500;
 
 /**
@@ -51,7 +54,7 @@ export class SessionPoller {
     if (this.#stopped) return;
     this.#running = true;
     const started = performance.now();
-    const options = { signal: this.#abort.signal, timeoutMs: Math.min(READ_TIMEOUT_MS, this.intervalMs) };
+    const options = { signal: this.#abort.signal, timeoutMs: READ_TIMEOUT_MS };
     const [session, health, transports] = await Promise.allSettled([
       this.mediaServer.status.session(options),
       this.mediaServer.status.health(options),

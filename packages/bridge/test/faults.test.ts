@@ -197,5 +197,5 @@ describe.skipIf(MOSQUITTO_MISSING)('broker accounts and the README ACL', () => {
       await desk.close();
     }
     for (const { password } of accounts) expect(good.lines.join('\n')).not.toContain(password);
-  });
+  }, 60_000);
 });
