@@ -2,7 +2,7 @@ import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, discoverDirector, discoverMachines, livePresets, MediaServer, StatusError, type DirectorChange, type LiveStatus } from '@stagelink/core';
-import { startSimulator, type Simulator } from '@stagelink/simulator';
+import { startSimulator, takeLoopbackDnssdTurn, type Simulator } from '@stagelink/simulator';
 import { control, eventually } from './support/simulator.js';
 
 const open: { close(): Promise<void> }[] = [];
@@ -11,6 +11,7 @@ afterEach(async () => {
 });
 
 async function session(options: { dnssd?: boolean; dialect?: 'spec' | 'r34' } = {}): Promise<Simulator> {
+  if (options.dnssd) await loopbackDnssdTurn();
   const sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, seed: 3, ...options });
   open.push(sim);
   hosts = hostsOf(sim);
@@ -26,6 +27,12 @@ function hostsOf(sim: Simulator): Record<string, string> {
 }
 
 let hosts: Record<string, string> = {};
+
+/** Other suites' simulators announce on loopback too: a test that announces or looks holds the turn until it ends. */
+async function loopbackDnssdTurn(): Promise<void> {
+  const release = await takeLoopbackDnssdTurn();
+  open.push({ close: release });
+}
 
 function client(host: string): MediaServer {
   const ms = new MediaServer({ host, followDirector: true, hosts, live: { reconnectBaseMs: 50, reconnectCapMs: 500 } });
@@ -54,6 +61,7 @@ describe('director discovery', () => {
   });
 
   it('says clearly when nothing answers, without an unhandled error', async () => {
+    await loopbackDnssdTurn();
     const error = await discoverDirector({ host: '127.0.0.1:9', dnssd: true, dnssdInterface: '127.0.0.1', timeoutMs: 300 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/No director found/);
@@ -95,6 +103,8 @@ describe('director discovery', () => {
   });
 
   it('reports a DNS-SD port held by another program as a problem, not a crash', async (context) => {
+    // Held before the port: other suites' DNS-SD sockets would fail to bind beside this holder.
+    await loopbackDnssdTurn();
     // Without address reuse the holder makes every mDNS socket's bind fail with EADDRINUSE.
     const holder = createSocket({ type: 'udp4', reuseAddr: false });
     const held = await new Promise<boolean>((resolve) => {

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SIDE_SCREENS_UID, startSimulator, type Simulator } from '@stagelink/simulator';
+import { SIDE_SCREENS_UID, startSimulator, takeLoopbackDnssdTurn, type Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
 import { allNodes, eventually, helper, hostnames, liveStats, type Msg, nextMessage, statuses, useSimulator } from './support/harness.js';
 
@@ -160,7 +160,12 @@ describe('stagelink-server', () => {
     // DNS-SD stays on loopback, which needs IFF_MULTICAST on lo (.ci/run sets it).
     const loopbackMulticast = (Number(readFileSync('/sys/class/net/lo/flags', 'utf8')) & 0x1000) !== 0;
     it.skipIf(!loopbackMulticast)('lists the machines a shipping session announces, with role, version and API address, to pick one', async () => {
-      const announcing = await startSimulator({ scenario: 'session', dialect: 'r34', dnssd: true, port: 0, drivePort: 0 });
+      // Other suites' simulators announce on loopback too: hold the turn while this one announces.
+      const release = await takeLoopbackDnssdTurn();
+      const announcing = await startSimulator({ scenario: 'session', dialect: 'r34', dnssd: true, port: 0, drivePort: 0 }).catch(async (error: unknown) => {
+        await release();
+        throw error;
+      });
       try {
         await helper.load(allNodes(), serverOnly());
         const answer = await helper.request().get('/stagelink/discover-machines');
@@ -180,6 +185,7 @@ describe('stagelink-server', () => {
         expect(new Set(listed.map((machine) => machine.hostname)).size).toBe(listed.length);
       } finally {
         await announcing.close();
+        await release();
       }
     }, 20_000);
 

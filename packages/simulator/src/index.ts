@@ -16,6 +16,7 @@ export { simControl, type ControlRequest } from './control-client.js';
 export type { SimulatorSummary, StateSummary } from './summary.js';
 export { Faults, type FailNext } from './faults.js';
 export { jsonLines, silentLog, type LogEntry, type LogSink } from './log.js';
+export { takeLoopbackDnssdTurn } from './dnssd/loopback-turn.js';
 export { routeHandlers } from './routes/index.js';
 export type { Answer, RouteHandler, SimRequest } from './routes/route.js';
 export { SessionState, type ModelScenario, type SessionStateOptions } from './state/session-state.js';
