@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { livePresets, MediaServer, type LinkStatus, type LiveRequest, type LiveStatus, type LiveUpdateError, type LiveValue } from '@stagelink/core';
+import { livePresets, MediaServer, type LinkStatus, type LiveRequest } from '@stagelink/core';
 import { startSimulator } from '@stagelink/simulator';
+import { watchLive } from './support/live-watch.js';
 import { control, eventually } from './support/simulator.js';
 
 /**
@@ -21,16 +22,7 @@ async function director() {
     link,
     control: (action: Parameters<typeof control>[1]) => control(sim.mediaServer.url, action),
     liveStats: async () => (await control(sim.mediaServer.url, { action: 'status' })).live,
-    watch(request: LiveRequest) {
-      const values: LiveValue[] = [];
-      const statuses: LiveStatus[] = [];
-      const errors: LiveUpdateError[] = [];
-      const subscription = ms.live.subscribe(request, (value) => values.push(value), {
-        onStatus: (status) => statuses.push(status),
-        onError: (error) => errors.push(error),
-      });
-      return { subscription, values, statuses, errors };
-    },
+    watch: (request: LiveRequest) => watchLive(ms, request),
     close: async () => {
       await ms.close();
       await sim.close();

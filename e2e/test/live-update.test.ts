@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { livePresets, MediaServer, type LiveStatus, type LiveUpdateError, type LiveValue } from '@stagelink/core';
+import { livePresets, MediaServer, type LiveUpdateError } from '@stagelink/core';
+import { watchLive } from './support/live-watch.js';
 import { control, eventually, startTestSimulator } from './support/simulator.js';
 
 type TestSimulator = Awaited<ReturnType<typeof startTestSimulator>>;
@@ -21,16 +22,7 @@ afterEach(async () => {
   await sim.close();
 });
 
-function watch(request = livePresets.localFps()) {
-  const values: LiveValue[] = [];
-  const statuses: LiveStatus[] = [];
-  const errors: LiveUpdateError[] = [];
-  const subscription = ms.live.subscribe(request, (value) => values.push(value), {
-    onStatus: (status) => statuses.push(status),
-    onError: (error) => errors.push(error),
-  });
-  return { subscription, values, statuses, errors };
-}
+const watch = (request = livePresets.localFps()) => watchLive(ms, request);
 
 const liveStats = async () => (await sim.control({ action: 'status' })).live;
 
