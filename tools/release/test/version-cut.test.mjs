@@ -1,5 +1,6 @@
 // The release cut as `pnpm release:version` makes it, in a copy of the repository's manifests and changesets (the
-// repository's own pending changesets stay untouched), and the bundle names that follow from it.
+// repository's own pending changesets stay untouched) with one pending change of the test's own, and the bundle
+// names that follow from it.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ function copyOfRepository() {
   for (const file of tracked.split('\n').filter((line) => line && !line.includes('node_modules/'))) {
     cpSync(join(REPO_ROOT, file), join(dir, file), { recursive: true });
   }
+  // One pending change of its own, so there is always something to cut, whether or not the repository has any.
+  writeFileSync(join(dir, '.changeset/release-test.md'), '---\n"@stagelink/core": patch\n---\n\nA change for the release test.\n');
   const git = (...args) => execFileSync('git', ['-c', 'user.name=release test', '-c', 'user.email=release@test.invalid', ...args], { cwd: dir, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
