@@ -393,6 +393,28 @@ describe('SubscriptionRegistry', () => {
       expect(a.stale).toEqual([true, false]);
     });
 
+    it('gives back every reference it asked for, so a pair asked again before its id came is never stuck on a retired id', () => {
+      const a = consumer();
+      registry.add(OBJECT, PROPERTY, a.it);
+      vi.advanceTimersByTime(10_000); // no answer: stale, then asked again
+      expect(subscribes()).toBe(2);
+      // A server counts references to identical subscriptions: this pair holds two, under one id.
+      list([3, OBJECT, PROPERTY]);
+      registry.onFrame({ valuesChanged: [{ id: 3, value: 1 }] });
+      expect(a.stale).toEqual([true, false]);
+      vi.advanceTimersByTime(5000); // quiet: probed
+      expect(sent.at(-1)).toEqual({ unsubscribe: { ids: [3] } });
+      list([3, OBJECT, PROPERTY]); // one reference left
+      expect(sent.at(-1)).toEqual({ unsubscribe: { ids: [3] } });
+      expect(unsubscribes()).toBe(2);
+      list(); // none left
+      expect(sent.at(-1)).toMatchObject({ subscribe: { object: OBJECT } });
+      list([3, OBJECT, PROPERTY]); // the probe's subscribe, under the same id again
+      registry.onFrame({ valuesChanged: [{ id: 3, value: 2 }] });
+      expect(a.values.map((v) => v.value)).toEqual([1, 2]);
+      expect(a.stale).toEqual([true, false]);
+    });
+
     it('tells a consumer joining a stale pair that it is stale', async () => {
       registry.add(OBJECT, PROPERTY, consumer().it);
       vi.advanceTimersByTime(5000);

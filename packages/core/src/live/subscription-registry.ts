@@ -43,6 +43,11 @@ interface Pair {
   silenceSince?: number;
   retries: number;
   retryTimer?: NodeJS.Timeout;
+  /**
+   * Subscribe frames sent for this pair since the server last held none of it. The server counts references to
+   * identical subscriptions: a pair asked again before its id came holds one reference per ask.
+   */
+  references: number;
   /** Writes waiting for the server's id for this pair. */
   writes: PendingWrite[];
 }
@@ -110,7 +115,7 @@ export class SubscriptionRegistry {
     const pace = new DeliveryPace(consumer.intervalMs, () => this.wire.now());
     const existing = this.#pairs.get(key) ?? this.#adoptOrphan(key);
     if (!existing) {
-      const pair: Pair = { key, object, property, consumers: new Map([[consumer, pace]]), state: 'queued', stale: false, probes: 0, retries: 0, writes: [] };
+      const pair: Pair = { key, object, property, consumers: new Map([[consumer, pace]]), state: 'queued', stale: false, probes: 0, retries: 0, references: 0, writes: [] };
       this.#pairs.set(key, pair);
       this.#enqueue({ kind: 'subscribe', pair });
       return;
@@ -158,7 +163,7 @@ export class SubscriptionRegistry {
     this.#quiet(pair);
     this.#failWrites(pair, 'its last subscription closed');
     if (pair.state === 'active' && pair.id !== undefined) {
-      this.#unsubscribe(pair.id);
+      this.#unsubscribe(pair.id, pair.references);
     } else if (pair.state === 'sent') {
       this.#orphans.set(key, pair);
     }
@@ -196,6 +201,7 @@ export class SubscriptionRegistry {
       // The link's own status says offline now; a stale mark would outlive it into the next connection.
       this.#setStale(pair, false);
       pair.probes = 0;
+      pair.references = 0;
     }
     clearTimeout(this.#spacingTimer);
     this.#spacingTimer = undefined;
@@ -222,10 +228,11 @@ export class SubscriptionRegistry {
     return orphan;
   }
 
-  #unsubscribe(id: number): void {
+  /** Gives up the server subscription: its id is not handed to any pair again until a list no longer holds it. */
+  #unsubscribe(id: number, references = 1): void {
     this.#byId.delete(id);
     this.#retiredIds.add(id);
-    this.#enqueue({ kind: 'unsubscribe', id });
+    for (let i = 0; i < references; i++) this.#enqueue({ kind: 'unsubscribe', id });
   }
 
   #enqueue(op: Operation): void {
@@ -253,6 +260,7 @@ export class SubscriptionRegistry {
     this.#inFlight = op;
     if (op.kind === 'subscribe') {
       op.pair.state = 'sent';
+      op.pair.references++;
       this.#expectLife(op.pair, this.#timing.answerWaitMs);
     }
     this.#spacingTimer = setTimeout(() => this.#completeInFlight(), FRAME_SPACING_MS);
@@ -285,7 +293,7 @@ export class SubscriptionRegistry {
       if (id === undefined) continue;
       this.#orphans.delete(key);
       this.#quiet(orphan);
-      this.#unsubscribe(id);
+      this.#unsubscribe(id, orphan.references);
     }
     for (const pair of this.#pairs.values()) {
       const id = idByKey.get(pair.key);
@@ -299,7 +307,10 @@ export class SubscriptionRegistry {
   #checkActive(pair: Pair, listedId: number | undefined): void {
     if (listedId === pair.id) return;
     if (pair.id !== undefined) this.#byId.delete(pair.id);
-    if (listedId === undefined) return this.#requeue(pair);
+    if (listedId === undefined) {
+      pair.references = 0;
+      return this.#requeue(pair);
+    }
     pair.id = listedId;
     this.#byId.set(listedId, pair);
   }
@@ -307,6 +318,9 @@ export class SubscriptionRegistry {
   #activate(pair: Pair, id: number): void {
     pair.id = id;
     pair.state = 'active';
+    pair.references = Math.max(pair.references, 1);
+    // An ask not sent yet is answered already.
+    this.#queue = this.#queue.filter((op) => !(op.kind === 'subscribe' && op.pair === pair));
     pair.retries = 0;
     pair.error = undefined;
     this.#byId.set(id, pair);
@@ -344,7 +358,10 @@ export class SubscriptionRegistry {
 
   /** Unsubscribes the pair's server subscription, if it has one, and subscribes it again. */
   #subscribeAgain(pair: Pair): void {
-    if (pair.state === 'active' && pair.id !== undefined) this.#unsubscribe(pair.id);
+    if (pair.state === 'active' && pair.id !== undefined) {
+      this.#unsubscribe(pair.id, pair.references);
+      pair.references = 0;
+    }
     this.#requeue(pair);
   }
 
@@ -476,6 +493,8 @@ export class SubscriptionRegistry {
     if (pair.id !== undefined) this.#byId.delete(pair.id);
     this.#quiet(pair);
     this.#setStale(pair, false);
+    // A refused ask holds no reference at the server.
+    pair.references = Math.max(0, pair.references - 1);
     pair.state = 'failed';
     pair.error = new LiveUpdateError(`Could not watch ${pair.property} on ${pair.object}: ${message}`);
     this.#failWrites(pair, message);
