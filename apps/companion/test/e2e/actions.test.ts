@@ -6,7 +6,7 @@ import { MediaServer, TRANSPORT_COMMAND_NAMES, type TransportCommand } from '@st
 import type { Simulator } from '@stagelink/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompanionHost } from '../harness/testing.js';
-import { startModule, startSim, untilReady } from './session.js';
+import { startModule, startSim, untilReady, withReadyModule } from './session.js';
 
 /** Options per command, named as core's fields; the same fields go to core directly on the twin simulator. */
 function fieldsFor(sim: Simulator, command: TransportCommand): Record<string, string | number | boolean> {
@@ -81,21 +81,8 @@ describe('transport actions', () => {
 });
 
 describe('two-press failover', () => {
-  let sim: Simulator;
-  let host: CompanionHost;
 
-  beforeEach(async () => {
-    sim = await startSim();
-    host = await startModule(sim);
-    await untilReady(host);
-  });
-
-  afterEach(async () => {
-    await host.destroy();
-    await sim.close();
-  });
-
-  it('arms on the first press, shows it armed, and fires once on the second', async () => {
+  withReadyModule('arms on the first press, shows it armed, and fires once on the second', async ({ sim, host }) => {
     const actor = sim.state.machines.sessionInfo().actors[0];
     const machine = actor?.name ?? '';
     const armed = host.placeFeedback('armed', { action: 'failovermachine', target: machine });
@@ -115,7 +102,7 @@ describe('two-press failover', () => {
     expect(sim.state.machines.partOf(actor?.uid ?? '')?.standIn).toEqual(standIn);
   });
 
-  it('never fires on one press: the arming runs out after 5 seconds', async () => {
+  withReadyModule('never fires on one press: the arming runs out after 5 seconds', async ({ sim, host }) => {
     const actor = sim.state.machines.sessionInfo().actors[0];
     const machine = actor?.name ?? '';
     const armed = host.placeFeedback('armed', { action: 'failovermachine', target: machine });

@@ -4,30 +4,15 @@
  * answers that stall after their headers while small ones arrive are a warning about the MTU, never "no link".
  */
 import { variableIdOf } from '@stagelink/core';
-import type { Simulator } from '@stagelink/simulator';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CompanionHost } from '../harness/testing.js';
-import { control, startModule, startSim, untilReady } from './session.js';
+import { describe, expect } from 'vitest';
+import { control, withReadyModule } from './session.js';
 
 /** Core reports a quiet value stale after about 10 s with its default timings; the bound is generous. */
 const STALE_WITHIN_MS = 25_000;
 
 describe('field faults', () => {
-  let sim: Simulator;
-  let host: CompanionHost;
 
-  beforeEach(async () => {
-    sim = await startSim();
-    host = await startModule(sim);
-    await untilReady(host);
-  });
-
-  afterEach(async () => {
-    await host.destroy();
-    await sim.close();
-  });
-
-  it('shows a machine whose FPS stopped as stale, in its variable and the stale feedback, and live again', async () => {
+  withReadyModule('shows a machine whose FPS stopped as stale, in its variable and the stale feedback, and live again', async ({ sim, host }) => {
     const { actors, understudies } = sim.state.machines.sessionInfo();
     const [quiet, other] = [actors[0], understudies[0]];
     if (!quiet || !other) throw new Error('the demo session has an actor and an understudy');
@@ -53,7 +38,7 @@ describe('field faults', () => {
     await host.waitFor(() => host.feedback(stale) === false, 'stale feedback off');
   });
 
-  it('warns that large answers stall (MTU) while small reads answer, shows the transports stale, never no link', async () => {
+  withReadyModule('warns that large answers stall (MTU) while small reads answer, shows the transports stale, never no link', async ({ sim, host }) => {
     const link = host.placeFeedback('link');
     const stale = host.placeFeedback('stale', { subject: 'transport_main' });
     const director = host.variables.get('director');

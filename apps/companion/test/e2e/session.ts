@@ -1,5 +1,6 @@
 /** A simulator and the packed module started against it in the stand-in for Companion. */
 import { simControl, type ControlRequest, startSimulator, type Simulator, type SimulatorOptions } from '@stagelink/simulator';
+import { test } from 'vitest';
 import { CompanionHost, loadPackedModule, type PackedModule } from '../harness/testing.js';
 
 export const SEED = 7;
@@ -38,3 +39,28 @@ export async function untilReady(host: CompanionHost): Promise<void> {
 export async function control(sim: Simulator, request: ControlRequest, url = sim.mediaServer.url): Promise<void> {
   await simControl(url, request);
 }
+
+/**
+ * `it` with a simulator and a ready module per test (`async ({ sim, host }) => ...`), stopped after it, the module
+ * first.
+ */
+export const withReadyModule = test.extend<{ sim: Simulator; host: CompanionHost }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern
+  sim: async ({}, use) => {
+    const sim = await startSim();
+    try {
+      await use(sim);
+    } finally {
+      await sim.close();
+    }
+  },
+  host: async ({ sim }, use) => {
+    const host = await startModule(sim);
+    try {
+      await untilReady(host);
+      await use(host);
+    } finally {
+      await host.destroy();
+    }
+  },
+});

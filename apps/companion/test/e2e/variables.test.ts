@@ -1,32 +1,17 @@
 /** Variables and feedbacks follow the live values and the session, against the simulator (both dialects). */
-import type { Simulator } from '@stagelink/simulator';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CompanionHost } from '../harness/testing.js';
-import { startModule, startSim, untilReady } from './session.js';
+import { describe, expect } from 'vitest';
+import { withReadyModule } from './session.js';
 
 describe('variables and feedbacks', () => {
-  let sim: Simulator;
-  let host: CompanionHost;
 
-  beforeEach(async () => {
-    sim = await startSim();
-    host = await startModule(sim);
-    await untilReady(host);
-  });
-
-  afterEach(async () => {
-    await host.destroy();
-    await sim.close();
-  });
-
-  it('names the director, the link and the health of the session', async () => {
+  withReadyModule('names the director, the link and the health of the session', async ({ sim, host }) => {
     const director = sim.state.machines.sessionInfo().director?.hostname;
     await host.waitFor(() => host.variables.get('director') === director, `director ${director}`);
     await host.waitFor(() => host.variables.get('link') === 'ok', 'link ok');
     expect(['ok', 'warning', 'error', 'busy', 'offline']).toContain(host.variables.get('health'));
   });
 
-  it('shows every machine of the session with live FPS, its average and alert, role and health', async () => {
+  withReadyModule('shows every machine of the session with live FPS, its average and alert, role and health', async ({ sim, host }) => {
     for (const machine of sim.state.machines.all()) {
       const id = machine.name.toLowerCase().replace(/[^a-z0-9]/g, '_');
       await host.waitFor(() => typeof host.variables.get(`machine_${id}_fps`) === 'number', `live FPS of ${machine.name}`);
@@ -38,7 +23,7 @@ describe('variables and feedbacks', () => {
     expect(host.undefinedVariables).toEqual([]);
   });
 
-  it('follows a transport: playmode and playing variables and the playing feedback flip with a cue', async () => {
+  withReadyModule('follows a transport: playmode and playing variables and the playing feedback flip with a cue', async ({ sim, host }) => {
     const name = sim.state.transports.list()[0]?.name ?? '';
     const id = name.toLowerCase().replace(/[^a-z0-9]/g, '_');
     const playing = host.placeFeedback('playing', { transport: name });
@@ -54,7 +39,7 @@ describe('variables and feedbacks', () => {
     await host.waitFor(() => typeof host.variables.get(`transport_${id}_volume`) === 'number', 'live volume');
   });
 
-  it('steps a volume through the live stream, from the value the server sends', async () => {
+  withReadyModule('steps a volume through the live stream, from the value the server sends', async ({ sim, host }) => {
     const name = sim.state.transports.list()[0]?.name ?? '';
     const id = name.toLowerCase().replace(/[^a-z0-9]/g, '_');
     await host.runAction('volume', { transport: name, volume: 0.5 });
@@ -66,7 +51,7 @@ describe('variables and feedbacks', () => {
     expect(sim.state.transports.list().find((transport) => transport.name === name)?.volume).toBeCloseTo(0.6, 5);
   });
 
-  it('offers presets per transport and per machine, and failover pairs', () => {
+  withReadyModule('offers presets per transport and per machine, and failover pairs', ({ host }) => {
     const sections = host.presets.structure.map(({ id }) => id);
     expect(sections).toEqual(['transports', 'machines', 'failover']);
     const ids = Object.keys(host.presets.presets);

@@ -3,7 +3,7 @@
  * unpacked into a directory of its own, its manifest read and its entry loaded from where the manifest says.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,11 +23,15 @@ export interface PackedModule {
   upgradeScripts: unknown[];
 }
 
-/** The `.tgz` of the last build; throws when there is none, naming the command that makes it. */
+/**
+ * The `.tgz` that the last build wrote for the package's current version (one left from an earlier version is
+ * ignored); throws when there is none, naming the command that makes it.
+ */
 export function packedTarball(packageDir = PACKAGE_DIR): string {
-  const tarballs = readdirSync(packageDir).filter((file) => /^stagelink-mediaserver-.+\.tgz$/.test(file));
-  if (tarballs.length !== 1) throw new Error(`Expected one stagelink-mediaserver-*.tgz in ${packageDir} (found ${tarballs.length}): run \`pnpm --filter @stagelink/companion build\`.`);
-  return join(packageDir, tarballs[0] ?? '');
+  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const tarball = `stagelink-mediaserver-${version}.tgz`;
+  if (!existsSync(join(packageDir, tarball))) throw new Error(`No ${tarball} in ${packageDir}: run \`pnpm --filter @stagelink/companion build\`.`);
+  return join(packageDir, tarball);
 }
 
 /** Unpacks the tarball into a fresh directory and loads its entry. */
