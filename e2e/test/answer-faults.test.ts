@@ -1,45 +1,7 @@
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { LateAnswerError, MediaServer, StalledAnswerError, isUnreachable } from '@stagelink/core';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { control } from './support/simulator.js';
-
-/**
- * A loopback TCP relay in front of the simulator that records each request line it passes on: what reached the
- * simulator's port, including requests whose client gave up before the answer (the simulator logs a request only
- * once it has answered it).
- */
-async function countingRelay(target: string) {
-  const { hostname, port } = new URL(target);
-  const requests: string[] = [];
-  const sockets = new Set<Socket>();
-  const relay = createServer((client) => {
-    const upstream = connect(Number(port), hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        client.destroy();
-        upstream.destroy();
-        sockets.delete(socket);
-      });
-    }
-    client.on('data', (chunk: Buffer) => {
-      for (const [, method, path] of chunk.toString('latin1').matchAll(/(GET|POST) (\/\S*) HTTP\/1\.1\r\n/g)) requests.push(`${method} ${path}`);
-    });
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        relay.close(() => resolve());
-      }),
-  };
-}
 
 /**
  * Core against a simulated r34 director with the answer faults venues report: large answers that stop after
@@ -47,25 +9,22 @@ async function countingRelay(target: string) {
  */
 describe('core on an r34 director whose answers stall or come late', () => {
   let sim: Simulator;
-  let relay: Awaited<ReturnType<typeof countingRelay>>;
   let ms: MediaServer;
   const main = { name: 'main' };
   const TIMEOUT_MS = 1000;
-  const sent = (path: string) => relay.requests.filter((request) => request === `POST /api/session/transport/${path}`).length;
+  /** Cues that reached the director, a late one whose answer core stopped waiting for included. */
+  const sent = (path: string) => sim.arrivals.count('POST', `/api/session/transport/${path}`);
 
   beforeAll(async () => {
     sim = await startSimulator({ dialect: 'r34', port: 0, drivePort: 0 });
-    relay = await countingRelay(sim.mediaServer.url);
-    ms = new MediaServer({ host: relay.url, timeoutMs: TIMEOUT_MS });
+    ms = new MediaServer({ host: sim.mediaServer.url, timeoutMs: TIMEOUT_MS });
   });
   afterAll(async () => {
     await ms.close();
-    await relay.close();
     await sim.close();
   });
   beforeEach(async () => {
     await control(sim.mediaServer.url, { action: 'reset' });
-    relay.requests.length = 0;
   });
 
   it('fails a stalled transports answer within its deadline as a stalled answer, while small answers still come and the link stays up', async () => {

@@ -3,7 +3,6 @@ import type { Random } from '../gen/random.js';
 import { brief } from '../report/clear-error.js';
 import type { Tally } from '../report/tally.js';
 import { settleWithin } from '../support/deadline.js';
-import { CountingProxy } from '../support/counting-proxy.js';
 import { sleep } from '../support/time.js';
 import type { FieldTarget } from './target.js';
 
@@ -30,9 +29,10 @@ interface Cue {
  * `unknown`; a cue said to have landed must show in the transports.
  */
 export async function lateCues(target: FieldTarget, random: Random, cues: number, tally: Tally): Promise<void> {
-  const door = await CountingProxy.start(target.url);
-  const ms = new MediaServer({ host: door.url, timeoutMs: DEADLINE_MS });
-  const sent = new Map<string, number>();
+  const ms = new MediaServer({ host: target.url, timeoutMs: DEADLINE_MS });
+  const arrived = (path: string) => target.sim.arrivals.count('POST', path);
+  /** Per cue path: the cues sent, and the arrivals before the first of them. */
+  const sent = new Map<string, { count: number; before: number }>();
   const outcomes = { landed: 0, unknown: 0 };
   let latestAnswerMs = 0;
   try {
@@ -44,24 +44,24 @@ export async function lateCues(target: FieldTarget, random: Random, cues: number
       latestAnswerMs = Math.max(latestAnswerMs, lateMs);
       await target.control({ action: 'slowAnswer', ms: lateMs });
       const path = CUE_PATH + cue.command;
-      sent.set(path, (sent.get(path) ?? 0) + 1);
+      const counted = sent.get(path) ?? { count: 0, before: arrived(path) };
+      sent.set(path, { ...counted, count: counted.count + 1 });
       const where = `${cue.describe} answered ${lateMs} ms late (seed ${random.seed}, cue ${index + 1})`;
       await countLateCue(ms, cue, tally, where, outcomes);
     }
     await target.control({ action: 'slowAnswer', ms: 0 });
     // A cue sent again would go out after its late answer at the latest: wait until every one is due.
     await sleep(latestAnswerMs + 500);
-    for (const [path, count] of sent) {
-      const arrived = door.arrived('POST', path);
-      if (arrived > count) {
-        tally.resentCues += arrived - count;
-        tally.finding(`${arrived} POST ${path} reached the director for ${count} sent (seed ${random.seed})`);
-      } else tally.expect(arrived === count, `only ${arrived} POST ${path} reached the director for ${count} sent (seed ${random.seed})`);
+    for (const [path, { count, before }] of sent) {
+      const reached = arrived(path) - before;
+      if (reached > count) {
+        tally.resentCues += reached - count;
+        tally.finding(`${reached} POST ${path} reached the director for ${count} sent (seed ${random.seed})`);
+      } else tally.expect(reached === count, `only ${reached} POST ${path} reached the director for ${count} sent (seed ${random.seed})`);
     }
     tally.note(`late cues: ${outcomes.landed} reported landed, ${outcomes.unknown} outcome unknown`);
   } finally {
     await ms.close();
-    await door.close();
   }
 }
 

@@ -4,7 +4,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type Bridge } from '../src/index.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
-import { startCountingRelay, type CountingRelay } from './support/counting-relay.js';
 import { Tally } from './support/tally.js';
 import { startVenue, type TestVenue } from './support/venue.js';
 import { Watcher, type Received } from './support/watcher.js';
@@ -22,22 +21,18 @@ describe.skipIf(MOSQUITTO_MISSING)('cues whose answer comes late, through a real
   let bridge: Bridge;
   let desk: Watcher;
   let reader: MediaServer;
-  let relay: CountingRelay;
 
   beforeAll(async () => {
     venue = await startVenue();
     reader = new MediaServer({ host: venue.session.sim.mediaServer.url, hosts: venue.session.hosts });
     desk = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`]);
-    // Everything the bridge sends the director goes through the relay, which counts the cues that reached it.
-    relay = await startCountingRelay(venue.session.sim.mediaServer.url);
     // Polled often, so the bridge's reading of the transports from before a cue is always recent enough to judge by.
-    bridge = await startBridge({ server: relay.url, mqtt: venue.broker.url, prefix: PREFIX, hosts: venue.session.hosts, pollIntervalMs: 500, maxCommandAgeMs: MAX_COMMAND_AGE_MS });
+    bridge = await startBridge({ server: venue.session.sim.mediaServer.url, mqtt: venue.broker.url, prefix: PREFIX, hosts: venue.session.hosts, pollIntervalMs: 500, maxCommandAgeMs: MAX_COMMAND_AGE_MS });
     await desk.waitFor(on('transports/main/state'), 10_000, 0, 'the main transport');
   });
 
   afterAll(async () => {
     await bridge?.close();
-    await relay?.close();
     await reader?.close();
     await desk?.close();
     await venue?.close();
@@ -48,12 +43,13 @@ describe.skipIf(MOSQUITTO_MISSING)('cues whose answer comes late, through a real
     return (message: Received) => message.topic === `${PREFIX}/${suffix}`;
   }
   const control = (path: string, ms: number) => simControl(venue.session.sim.mediaServer.url, { action: 'slowAnswer', ms, path });
-  const sent = (since: number, command: string) => relay.requests.slice(since).filter((request) => request === `POST /api/session/transport/${command}`).length;
-  /** Once, and still once after the late answer came and a while after it: never resent. */
-  async function expectSentOnce(since: number, command: string): Promise<void> {
-    expect(sent(since, command)).toBe(1);
+  /** Cues that reached the director, counted as they arrive: one the bridge stopped waiting for included. */
+  const arrived = (command: string) => venue.session.sim.arrivals.count('POST', `/api/session/transport/${command}`);
+  /** Once since `before`, and still once after the late answer came and a while after it: never resent. */
+  async function expectSentOnce(before: number, command: string): Promise<void> {
+    expect(arrived(command) - before).toBe(1);
     await delay(ANSWER_LATE_MS);
-    expect(sent(since, command)).toBe(1);
+    expect(arrived(command) - before).toBe(1);
   }
 
   /** Publishes a timed cue as a desk would, answers its result from `<prefix>/result`. */
@@ -71,7 +67,7 @@ describe.skipIf(MOSQUITTO_MISSING)('cues whose answer comes late, through a real
       const other = (await reader.transport.tracks()).find((track) => track.name !== current)?.name;
       expect(other).toBeDefined();
       await desk.waitFor((message) => on('transports/main/state')(message) && (message.json as { track?: string }).track === current, 5000, 0, 'the track before the cue');
-      const since = relay.requests.length;
+      const before = arrived('gototrack');
       await control('/api/session/transport/gototrack', ANSWER_LATE_MS);
       try {
         const result = await cue('gototrack', { transport: 'main', track: other, playmode: 'play' });
@@ -79,7 +75,7 @@ describe.skipIf(MOSQUITTO_MISSING)('cues whose answer comes late, through a real
       } finally {
         await control('/api/session/transport/gototrack', 0);
       }
-      await expectSentOnce(since, 'gototrack');
+      await expectSentOnce(before, 'gototrack');
       await desk.waitFor((message) => on('transports/main/state')(message) && (message.json as { track?: string }).track === other, 5000, 0, 'the track the cue asked for');
     }),
   30_000);
@@ -88,7 +84,7 @@ describe.skipIf(MOSQUITTO_MISSING)('cues whose answer comes late, through a real
     tally.countCase('play answered late (unknown)', async () => {
       await reader.transport.play({ name: 'main' });
       await desk.waitFor((message) => on('transports/main/state')(message) && (message.json as { playing?: boolean }).playing === true, 5000, 0, 'main playing');
-      const since = relay.requests.length;
+      const before = arrived('play');
       await control('/api/session/transport/play', ANSWER_LATE_MS);
       try {
         const result = await cue('play', { transport: 'main' });
@@ -96,7 +92,7 @@ describe.skipIf(MOSQUITTO_MISSING)('cues whose answer comes late, through a real
       } finally {
         await control('/api/session/transport/play', 0);
       }
-      await expectSentOnce(since, 'play');
+      await expectSentOnce(before, 'play');
     }),
   30_000);
 });

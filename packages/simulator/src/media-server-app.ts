@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { reasonOf, type ApiFamily } from '@stagelink/core';
 import { API_DESCRIPTION_PATH } from '@stagelink/core/protocol';
+import type { RequestArrivals } from './arrivals.js';
 import { CONTROL_PATH, type ControlPanel } from './control.js';
 import type { Faults } from './faults.js';
 import { BadRequest, LoginRequired } from './http-errors.js';
@@ -20,6 +21,8 @@ export interface MediaServerAppOptions {
   faults: Faults;
   control: ControlPanel;
   log: LogSink;
+  /** Counts every request but the control ones as it arrives. */
+  arrivals: RequestArrivals;
   /** Aborted when the simulator closes, so no request waits out its latency. */
   signal: AbortSignal;
   /** Refuses what this machine does not serve (a machine that is not the director); undefined serves it. */
@@ -45,6 +48,7 @@ export function createMediaServerApp(options: MediaServerAppOptions): JsonHandle
   return async (request) => {
     const path = request.url.pathname;
     if (path === CONTROL_PATH) return control(request, options);
+    options.arrivals.note(request.method, path);
     const wait = options.faults.nextDelayMs();
     if (wait > 0) await delay(wait, undefined, { signal: options.signal });
     const answer = serve(request, router, options);

@@ -1,3 +1,4 @@
+import { RequestArrivals } from './arrivals.js';
 import { ControlPanel } from './control.js';
 import { registerCoreActions } from './control-actions.js';
 import { sessionToAnnounce } from './dnssd/announcements.js';
@@ -35,11 +36,13 @@ export interface Simulator {
   /** The session model now. `reset` replaces it: read it again after a reset rather than keeping it. */
   readonly state: SessionState;
   readonly faults: Faults;
+  /** The requests that reached the machines, counted as they arrive (a cue whose client gave up included). */
+  readonly arrivals: Pick<RequestArrivals, 'count'>;
   /** The live-update endpoint, with its faults and socket counts. */
   readonly live: LiveUpdateServer;
   /** `/__sim/control`; register more actions on it. */
   readonly control: ControlPanel;
-  /** Rebuilds the session from scenario and seed, logs out and clears the faults. */
+  /** Rebuilds the session from scenario and seed, logs out, clears the faults and the arrivals. */
   reset(): void;
   /** Closes every server and every socket. Safe to call more than once. */
   close(): Promise<void>;
@@ -63,6 +66,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     new SessionState({ scenario: resolved.scenario, machines: resolved.machines, seed: resolved.seed, hostname, dialect: resolved.dialect, clock: options.clock });
   let state = newState();
   const faults = new Faults();
+  const arrivals = new RequestArrivals();
   const control: ControlPanel = new ControlPanel(() => summarise(state, faults, control.actionNames));
   const shutdown = new AbortController();
   // Reads the state through `state`, which reset replaces.
@@ -76,12 +80,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     reset() {
       state = newState();
       faults.clear();
+      arrivals.clear();
       live.clearFaults();
     },
   };
   registerCoreActions(control, target);
   registerLiveActions(control, live);
-  const app = { state: () => state, faults, control, log, signal: shutdown.signal };
+  const app = { state: () => state, faults, arrivals, control, log, signal: shutdown.signal };
 
   const servers: MachineServers =
     resolved.scenario === 'session'
@@ -109,6 +114,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return state;
     },
     faults,
+    arrivals,
     live,
     control,
     reset: () => target.reset(),

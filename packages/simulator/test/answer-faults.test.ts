@@ -112,6 +112,23 @@ describe.each(['spec', 'r34'] as const)('answer faults in the %s dialect', (dial
     expect(logged.find((entry) => entry.path === '/api/session/transport/play')).toMatchObject({ event: 'request', method: 'POST', clientGone: true });
   });
 
+  it('counts a request as it arrives, before its late answer, and not the control ones; reset clears the count', async () => {
+    const before = sim().arrivals.count('POST', '/api/session/transport/play');
+    await control({ action: 'slowAnswer', ms: 60_000, path: '/api/session/transport/play' });
+    const aborted = new AbortController();
+    let settled = false;
+    const cue = fetch(url('/api/session/transport/play?x=1'), { method: 'POST', body: JSON.stringify({ transports: [{ name: 'main' }] }), signal: aborted.signal }).finally(() => {
+      settled = true;
+    });
+    cue.catch(() => undefined);
+    await expect.poll(() => sim().arrivals.count('POST', '/api/session/transport/play'), { timeout: 5000 }).toBe(before + 1);
+    expect(settled).toBe(false);
+    aborted.abort();
+    expect(sim().arrivals.count('POST', '/__sim/control')).toBe(0);
+    await control({ action: 'reset' });
+    expect(sim().arrivals.count('POST', '/api/session/transport/play')).toBe(0);
+  });
+
   it('slowAnswer with a path answers every request to that path late, GETs included, and ms 0 clears it', async () => {
     await control({ action: 'slowAnswer', ms: 2500, path: SESSION });
     const sent = performance.now();

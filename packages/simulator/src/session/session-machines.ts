@@ -1,15 +1,12 @@
 import type { ControlPanel } from '../control.js';
-import type { Faults } from '../faults.js';
 import { startHttpServer, type RunningHttpServer } from '../http-server.js';
 import type { LiveUpdateServer } from '../live/live-server.js';
-import type { LogSink } from '../log.js';
 import { startManagementController } from '../management-controller.js';
-import { createMediaServerApp } from '../media-server-app.js';
+import { createMediaServerApp, type MediaServerAppOptions } from '../media-server-app.js';
 import type { CatalogueEndpoint } from '../router.js';
 import { failureAnswer } from '../routes/answers.js';
 import type { Answer } from '../routes/route.js';
 import { notFound, StatusCode } from '../state/refusal.js';
-import type { SessionState } from '../state/session-state.js';
 
 export type MachineRole = 'director' | 'actor' | 'understudy';
 
@@ -24,13 +21,8 @@ export interface SessionMachineView {
   running: boolean;
 }
 
-export interface SessionMachinesOptions {
-  state(): SessionState;
-  faults: Faults;
-  control: ControlPanel;
+export interface SessionMachinesOptions extends Omit<MediaServerAppOptions, 'serves' | 'account' | 'refuse'> {
   live: LiveUpdateServer;
-  log: LogSink;
-  signal: AbortSignal;
   /** Told after the director role moved, e.g. to announce the new director over DNS-SD. */
   onDirectorMoved(): void;
 }
