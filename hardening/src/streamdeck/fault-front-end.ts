@@ -15,7 +15,11 @@ const ANSWER_LIMIT_MS = 30_000;
 /** The plugin with, for each server, cue keys (play main) and an FPS key, each key naming its server. */
 export class DeckFaultFrontEnd implements FaultFrontEnd {
   readonly name = 'stream deck';
-  /** The plugin's settings have no host map yet: it follows a director only to a machine whose name resolves. */
+  /**
+   * The plugin's hosts map is global, and in r34 the lone machine and the session use the same names
+   * (`DIRECTOR01`): a map would send the machine's keys to the session's director. So it gets none, and follows a
+   * director only to a machine whose name resolves.
+   */
   readonly takesHostMap = false;
   readonly #pressed = new Map<string, number>();
 
