@@ -2,7 +2,7 @@ import { MediaServer } from '@stagelink/core';
 import { simControl } from '@stagelink/simulator';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type Bridge } from '../src/index.js';
+import type { Bridge } from '../src/index.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { Tally } from './support/tally.js';
 import { startVenue, type TestVenue } from './support/venue.js';
@@ -26,8 +26,8 @@ describe.skipIf(MOSQUITTO_MISSING)('cues whose answer comes late, through a real
     venue = await startVenue();
     reader = new MediaServer({ host: venue.session.sim.mediaServer.url, hosts: venue.session.hosts });
     desk = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`]);
-    // Polled often, so the bridge's reading of the transports from before a cue is always recent enough to judge by.
-    bridge = await startBridge({ server: venue.session.sim.mediaServer.url, mqtt: venue.broker.url, prefix: PREFIX, hosts: venue.session.hosts, pollIntervalMs: 500, maxCommandAgeMs: MAX_COMMAND_AGE_MS });
+    // Polled every 500 ms, so the bridge's reading of the transports from before a cue is always recent enough to judge by.
+    bridge = await venue.startBridge(PREFIX, { followDirector: false, pollIntervalMs: 500, maxCommandAgeMs: MAX_COMMAND_AGE_MS });
     await desk.waitFor(on('transports/main/state'), 10_000, 0, 'the main transport');
   });
 

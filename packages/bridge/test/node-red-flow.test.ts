@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type Bridge } from '../src/index.js';
+import type { Bridge } from '../src/index.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { startNodeRed, type NodeRed } from './support/node-red.js';
 import { startVenue, type TestVenue } from './support/venue.js';
@@ -29,7 +29,7 @@ describe.skipIf(MOSQUITTO_MISSING)("the bridge README's Node-RED flow (Node-RED'
   beforeAll(async () => {
     venue = await startVenue();
     watcher = await Watcher.connect(venue.broker.url, ['venue/#', `${PREFIX}/#`]);
-    bridge = await startBridge({ server: venue.session.sim.mediaServer.url, mqtt: venue.broker.url, prefix: PREFIX, followDirector: true, hosts: venue.session.hosts, pollIntervalMs: 500 });
+    bridge = await venue.startBridge(PREFIX);
     await watcher.waitFor(on(`${PREFIX}/session/health`), 10_000, 0, 'session health from the bridge');
     await watcher.waitFor(on(`${PREFIX}/transports/main/state`), 10_000, 0, 'the main transport from the bridge');
     const flows = JSON.parse(await readFile(FLOW, 'utf8')) as { type: string; broker?: string; port?: string }[];

@@ -1,6 +1,6 @@
 import { simControl, type ControlRequest } from '@stagelink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type Bridge } from '../src/index.js';
+import type { Bridge } from '../src/index.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { Tally } from './support/tally.js';
 import { startVenue, type TestVenue } from './support/venue.js';
@@ -21,7 +21,7 @@ describe.skipIf(MOSQUITTO_MISSING)('stale marks while the link stays up, on a re
   beforeAll(async () => {
     venue = await startVenue();
     watcher = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`]);
-    bridge = await startBridge({ server: venue.session.sim.mediaServer.url, mqtt: venue.broker.url, prefix: PREFIX, followDirector: true, hosts: venue.session.hosts, pollIntervalMs: 500 });
+    bridge = await venue.startBridge(PREFIX);
     for (const { hostname } of venue.session.sim.machines()) await watcher.waitFor(fresh(`machines/${hostname}/fps`), 10_000, 0, `FPS of ${hostname}`);
     await watcher.waitFor(fresh('transports/main/state'), 5000, 0, 'the main transport');
     await watcher.waitFor(fresh('session/health'), 5000, 0, 'session health');

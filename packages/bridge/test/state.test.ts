@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type Bridge } from '../src/index.js';
+import type { Bridge } from '../src/index.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { Tally } from './support/tally.js';
 import { startVenue, type TestVenue } from './support/venue.js';
@@ -21,7 +21,7 @@ describe.skipIf(MOSQUITTO_MISSING)('state on a real Mosquitto', () => {
     venue = await startVenue();
     hostnames = venue.session.sim.machines().map((machine) => machine.hostname);
     watcher = await Watcher.connect(venue.broker.url, [`${PREFIX}/#`]);
-    bridge = await startBridge({ server: venue.session.sim.mediaServer.url, mqtt: venue.broker.url, prefix: PREFIX, followDirector: true, hosts: venue.session.hosts, fpsHz: FPS_HZ, pollIntervalMs: 500, acceptUntimedCommands: false });
+    bridge = await venue.startBridge(PREFIX, { fpsHz: FPS_HZ, acceptUntimedCommands: false });
   });
 
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import { startBridge, type Bridge, type BridgeOptions } from '../../src/index.js';
 import { startMosquitto, type Mosquitto, type MosquittoOptions } from '../../src/testing.js';
 import { startSession, type TestSession } from './session.js';
 
@@ -7,6 +8,11 @@ export interface TestVenue {
   session: TestSession;
   /** The bridge's command line for this venue: the session, where its machines are, the broker, the topic prefix. */
   bridgeArgs(prefix: string): string[];
+  /**
+   * A bridge in this process on this venue, publishing under `prefix`: it follows the director, knows where the
+   * machines are and reads every 500 ms, unless `options` say otherwise.
+   */
+  startBridge(prefix: string, options?: Partial<BridgeOptions>): Promise<Bridge>;
   close(): Promise<void>;
 }
 
@@ -24,6 +30,8 @@ export async function startVenue(brokerOptions?: MosquittoOptions): Promise<Test
     broker,
     session,
     bridgeArgs: (prefix) => ['--server', session.sim.mediaServer.url, '--mqtt', broker.url, '--prefix', prefix, '--hosts', hosts.join(',')],
+    startBridge: (prefix, options) =>
+      startBridge({ server: session.sim.mediaServer.url, mqtt: broker.url, prefix, followDirector: true, hosts: session.hosts, pollIntervalMs: 500, ...options }),
     close: async () => {
       await session.sim.close();
       await broker.close();
