@@ -71,18 +71,23 @@ export function seedSession(
     readings.get(troubled.uid)?.states.splice(2, 1, { name: 'Genlock', detail: 'Genlock reference unstable', category: 'Genlock', severity: 'warning' });
     notices.set(troubled.uid, [{ summary: 'Genlock unstable', detail: 'The genlock reference drifted twice in the last hour.' }]);
   }
-  const understudy = understudies[0];
   return {
     roster,
-    failover: {
-      timeoutSeconds: 10,
-      normalPreset: 'Default routing',
-      failoverPreset: 'Failover routing',
-      targets: new Map(understudy ? actors.map((actor) => [actor.uid, understudy.uid]) : []),
-    },
+    failover: standardFailover(actors, understudies),
     readings,
     notices,
     addresses,
+  };
+}
+
+/** Every actor fails over to the first understudy, with the routing presets a show file names. */
+export function standardFailover(actors: readonly SessionMachine[], understudies: readonly SessionMachine[]): FailoverSetup {
+  const understudy = understudies[0];
+  return {
+    timeoutSeconds: 10,
+    normalPreset: 'Default routing',
+    failoverPreset: 'Failover routing',
+    targets: new Map(understudy ? actors.map((actor) => [actor.uid, understudy.uid]) : []),
   };
 }
 

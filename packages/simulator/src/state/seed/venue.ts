@@ -3,7 +3,7 @@ import type { MachineHostnames } from '../dialect.js';
 import { MachineRoster } from '../machines.js';
 import type { SeededRandom } from '../random.js';
 import type { UidSource } from '../uids.js';
-import { healthyReadings, listenAddress, type SessionSeed } from './session.js';
+import { healthyReadings, listenAddress, standardFailover, type SessionSeed } from './session.js';
 
 /**
  * The `venue` scenario: this process directs a session of `machines` machines, the director included: the
@@ -30,15 +30,9 @@ export function seedVenue(machines: number, listenHost: string, uids: UidSource,
     machine(`Understudy ${index + 1}`, nameOf('understudy', index), venueAddress(actors.length + index), 'understudy'),
   );
   const roster = new MachineRoster({ local, solo: false, isDirectorDedicated: true, actors, understudies });
-  const understudy = understudies[0];
   return {
     roster,
-    failover: {
-      timeoutSeconds: 10,
-      normalPreset: 'Default routing',
-      failoverPreset: 'Failover routing',
-      targets: new Map(understudy ? actors.map((actor) => [actor.uid, understudy.uid]) : []),
-    },
+    failover: standardFailover(actors, understudies),
     readings: new Map(roster.all().map((each) => [each.uid, healthyReadings(random)])),
     notices: new Map(),
     addresses,
