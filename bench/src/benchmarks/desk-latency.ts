@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { MediaServer } from '@stagelink/core';
 import { simControl, startSimulator, type LogEntry, type Simulator } from '@stagelink/simulator';
 import type { FakeStreamDeck, JsonObject } from '@stagelink/streamdeck/testing';
 import { millis } from '../harness/format.js';
 import { atMost, notRun, type Benchmark, type ResultRow } from '../harness/report.js';
+import { loadStreamDeckHarness, type StreamDeckHarness } from '../harness/streamdeck-plugin.js';
 import { median, p99 } from '../harness/stats.js';
 
 /**
@@ -22,11 +20,10 @@ const JITTER = { ms: 5, jitterMs: 30 } as const;
 const CUE_PATH = /\/transport\/(gototrack|play)$/;
 
 /** apps/streamdeck's fake Stream Deck app, loaded at run time once the plugin is known to be built. */
-type Harness = typeof import('@stagelink/streamdeck/testing');
 
 /** One desk: the simulator (its requests seen through `requests`), a client of it, and the plugin on a fake app. */
 interface Desk {
-  harness: Harness;
+  harness: StreamDeckHarness;
   sim: Simulator;
   client: MediaServer;
   deck: FakeStreamDeck;
@@ -39,7 +36,7 @@ export const deskLatency: Benchmark = {
   subject: "the built plugin through apps/streamdeck's fake Stream Deck app, against the simulator in this process",
   baseline: '-',
   async run(log) {
-    const harness = await loadHarness();
+    const harness = await loadStreamDeckHarness();
     if ('reason' in harness) return { rows: [notRun('all', '-', harness.reason)], details: {} };
     const samples: Record<string, number[]> = {};
     let outOfOrder = 0;
@@ -64,16 +61,6 @@ export const deskLatency: Benchmark = {
   },
 };
 
-async function loadHarness(): Promise<Harness | { reason: string }> {
-  let appDir: string;
-  try {
-    appDir = dirname(createRequire(import.meta.url).resolve('@stagelink/streamdeck/package.json'));
-  } catch {
-    return { reason: 'apps/streamdeck is not in the workspace' };
-  }
-  if (!existsSync(join(appDir, 'com.stagelink.mediaserver.sdPlugin', 'bin', 'plugin.js'))) return { reason: 'the plugin is not built' };
-  return import('@stagelink/streamdeck/testing');
-}
 
 /** One measurement's samples in ms, and for cues how many landed out of order. */
 interface Measured {
@@ -82,7 +69,7 @@ interface Measured {
 }
 
 /** A fresh desk for one measurement, closed after it whatever happens. */
-async function onDesk(harness: Harness, use: (desk: Desk) => Promise<void>): Promise<void> {
+async function onDesk(harness: StreamDeckHarness, use: (desk: Desk) => Promise<void>): Promise<void> {
   const requests: LogEntry[] = [];
   const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 7, log: (entry) => requests.push(entry) });
   const client = new MediaServer({ host: sim.mediaServer.url });

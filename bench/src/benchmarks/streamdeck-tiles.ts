@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startSimulator } from '@stagelink/simulator';
 import type { FakeStreamDeck } from '@stagelink/streamdeck/testing';
 import { startFastLiveFeed } from '../harness/fast-live-feed.js';
 import { atMost, notRun, type Benchmark, type ResultRow } from '../harness/report.js';
+import { loadStreamDeckHarness } from '../harness/streamdeck-plugin.js';
 import { median } from '../harness/stats.js';
 import { processCpuMs } from '../harness/timing.js';
 
@@ -19,7 +17,6 @@ const MACHINES = ['', 'actor-1', 'actor-2', 'understudy-1'];
 const TARGET = `<= ${MAX_FRAMES_PER_SECOND} frames/s per key`;
 
 /** apps/streamdeck's fake Stream Deck app, loaded at run time once the plugin is known to be built. */
-type Harness = typeof import('@stagelink/streamdeck/testing');
 
 interface TileWindow {
   framesPerSecondByKey: number[];
@@ -35,7 +32,7 @@ export const streamdeckTiles: Benchmark = {
   subject: `${TILES} FPS keys of the built plugin, fed at ${FEED_HZ} Hz, through apps/streamdeck's fake Stream Deck app`,
   baseline: '-',
   async run(log) {
-    const harness = await loadHarness();
+    const harness = await loadStreamDeckHarness();
     if ('reason' in harness) return { rows: [notRun('all', TARGET, harness.reason)], details: {} };
     const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
     const feed = await startFastLiveFeed(sim.mediaServer.url, FEED_HZ);
@@ -54,17 +51,6 @@ export const streamdeckTiles: Benchmark = {
   },
 };
 
-/** The harness module and the built plugin, or why the row cannot run. */
-async function loadHarness(): Promise<Harness | { reason: string }> {
-  let appDir: string;
-  try {
-    appDir = dirname(createRequire(import.meta.url).resolve('@stagelink/streamdeck/package.json'));
-  } catch {
-    return { reason: 'apps/streamdeck is not in the workspace' };
-  }
-  if (!existsSync(join(appDir, 'com.stagelink.mediaserver.sdPlugin', 'bin', 'plugin.js'))) return { reason: 'the plugin is not built' };
-  return import('@stagelink/streamdeck/testing');
-}
 
 async function measureTiles(deck: FakeStreamDeck, fpsAction: string, valuesSent: () => number): Promise<TileWindow> {
   const contexts = Array.from({ length: TILES }, (_, index) => `fps-${index}`);
