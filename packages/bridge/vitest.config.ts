@@ -4,5 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 15000,
+    // Each suite starts a real Mosquitto and a simulated session, and waits for the bridge's first values, before its
+    // tests: generous, so a busy machine slows the suite down rather than failing it.
+    hookTimeout: 60_000,
   },
 });
