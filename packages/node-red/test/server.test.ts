@@ -21,10 +21,10 @@ function tlsConfigNode(): unknown {
   return createRequire(createRequire(import.meta.url).resolve('node-red/package.json'))('@node-red/nodes/core/network/05-tls.js');
 }
 
-/** An https server with a self-signed certificate (its CA file beside it) that answers every request as a solo machine. */
+/** An https server with a self-signed P-256 certificate (its CA file beside it) that answers every request as a solo machine. */
 async function startSelfSignedServer(): Promise<{ url: string; caFile: string; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'stagelink-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
     '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
   const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
