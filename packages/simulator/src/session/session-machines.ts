@@ -10,6 +10,11 @@ import { notFound, StatusCode } from '../state/refusal.js';
 
 export type MachineRole = 'director' | 'actor' | 'understudy';
 
+/** How many system-picked ports to try for every machine of the session before giving up. */
+const FREE_PORT_ATTEMPTS = 10;
+
+const isAddressInUse = (error: unknown): boolean => (error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+
 export interface SessionMachineView {
   /** What `status/session` calls it: its loopback alias, or a machine name in a dialect that has them. */
   hostname: string;
@@ -46,8 +51,18 @@ export class SessionMachines {
   async start(port: number): Promise<void> {
     const [director, ...others] = this.options.state().machines.hostnames();
     if (!director) throw new Error('The session has no machines.');
-    this.#port = (await this.#listen(director, port)).port;
-    for (const hostname of others) await this.#listen(hostname, this.#port);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.#port = (await this.#listen(director, port)).port;
+        for (const hostname of others) await this.#listen(hostname, this.#port);
+        break;
+      } catch (error) {
+        await this.close();
+        // Port 0: the system picked a port free on the director's address, which another process may hold on
+        // another machine's. Pick again; a port that was asked for is the caller's to change.
+        if (port !== 0 || !isAddressInUse(error) || attempt === FREE_PORT_ATTEMPTS) throw error;
+      }
+    }
     if (!this.options.state().words.ownManagementController) return;
     for (const hostname of [director, ...others]) {
       this.#controllers.set(hostname, await startManagementController(this.#addressOf(hostname), this.options));
