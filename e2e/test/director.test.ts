@@ -223,6 +223,17 @@ describe('following the director', () => {
     expect(ms.origin).not.toBe(stopped.url);
   });
 
+  it('follows the role away from a stopped director it was given, on names the desk cannot resolve (r34)', async () => {
+    const sim = await session({ dialect: 'r34' });
+    const given = machine(sim, 'director');
+    const ms = client(given.url);
+    await ms.transport.play({ name: 'main' });
+    await control(machine(sim, 'actor').url, { action: 'stopMachine', hostname: given.hostname });
+    await eventually(() => ms.director?.hostname === machine(sim, 'director').hostname, 'the client naming the new director', 10_000);
+    expect(ms.director).toMatchObject({ url: machine(sim, 'director').url, previous: given.hostname });
+    await expect(ms.transport.stop({ name: 'main' })).resolves.toBeUndefined();
+  });
+
   it('finds the director through a backup address while the machine it was given is off', async () => {
     const sim = await session();
     const off = machine(sim, 'actor');

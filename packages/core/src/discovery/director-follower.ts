@@ -157,10 +157,13 @@ export class DirectorFollower {
     return { ...director, url: namedBy };
   }
 
-  /** Machines of the session are reached on the port of the machine that listed them. */
+  /**
+   * Machines of the session are reached at their address in the hosts map, else by their name, on the port of the
+   * machine that listed them: once the given address is dead, they are where the director is looked for.
+   */
   #learnMachines(origin: string, machines: unknown[]): void {
     for (const machine of machines) {
-      const url = machineOrigin(origin, (machine as { hostname?: unknown } | null)?.hostname);
+      const url = machineOrigin(origin, (machine as { hostname?: unknown } | null)?.hostname, this.options.hosts);
       if (url !== undefined) this.#known.add(url);
     }
   }
