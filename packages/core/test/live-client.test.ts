@@ -60,7 +60,10 @@ async function startQuietServer() {
     });
   });
   const { port } = wss.address() as { port: number };
-  return { origin: `http://127.0.0.1:${port}`, state, close: () => new Promise<void>((resolve) => wss.close(() => resolve())) };
+  const drop = () => {
+    for (const client of wss.clients) client.terminate();
+  };
+  return { origin: `http://127.0.0.1:${port}`, state, drop, close: () => new Promise<void>((resolve) => wss.close(() => resolve())) };
 }
 
 describe('LiveClient staleness', () => {
@@ -84,4 +87,61 @@ describe('LiveClient staleness', () => {
     expect(linkStatuses).not.toContain('stale');
     expect(server.state.subscribes - server.state.unsubscribes).toBe(1);
   });
+
+  it('goes from stale to offline with nothing between when the stream then drops', async () => {
+    const server = await startQuietServer();
+    open.push(server);
+    const live = new LiveClient(() => server.origin, { ...quick, reconnectBaseMs: 60_000, reconnectCapMs: 60_000 }, silentLogger);
+    open.push(live);
+    const statuses: LiveStatus[] = [];
+    live.subscribe(livePresets.localFps(), () => undefined, { onStatus: (status) => statuses.push(status) });
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('stale'), { timeout: 5000 });
+    server.drop();
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('offline'), { timeout: 5000 });
+    expect(statuses.slice(statuses.indexOf('stale'))).toEqual(['stale', 'offline']);
+  });
 });
+
+describe('LiveClient events and closing', () => {
+  it('calls a once-listener of the link status once and then forgets it', async () => {
+    const server = await startQuietServer();
+    open.push(server);
+    const live = new LiveClient(() => server.origin, { reconnectBaseMs: 20, reconnectCapMs: 50 }, silentLogger);
+    open.push(live);
+    const heard: string[] = [];
+    const all: string[] = [];
+    live.once('status', (status) => heard.push(status));
+    live.on('status', (status) => all.push(status));
+    live.subscribe(livePresets.localFps(), () => undefined);
+    await vi.waitFor(() => expect(live.status).toBe('online'));
+    server.drop();
+    await vi.waitFor(() => expect(all).toContain('offline'));
+    expect(heard).toEqual(['connecting']);
+    live.removeAllListeners('status');
+    expect(live.listenerCount('status')).toBe(0);
+  });
+
+  it('leaves no timer or socket running once closed while a refused subscription waits to be asked again', async () => {
+    const { WebSocketServer } = await import('ws');
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => wss.once('listening', resolve));
+    open.push({ close: () => new Promise<void>((resolve) => wss.close(() => resolve())) });
+    // A project still loading: every subscribe is refused as an object not found yet, which is retried later.
+    wss.on('connection', (ws) => ws.on('message', () => ws.send(JSON.stringify({ error: 'Unable to subscribe: Unable to find object' }))));
+    const before = activeHandles();
+    const live = new LiveClient(() => `http://127.0.0.1:${(wss.address() as { port: number }).port}`, {}, silentLogger);
+    const errors: unknown[] = [];
+    live.subscribe({ object: 'transportmanager:default', properties: ['object.volume'] }, () => undefined, { onError: (error) => errors.push(error) });
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    await live.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(activeHandles()).toEqual(before);
+  });
+});
+
+/** What keeps this process alive, by kind: timers and sockets. */
+function activeHandles(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const kind of process.getActiveResourcesInfo()) if (kind === 'Timeout' || kind === 'TCPSocketWrap') counts[kind] = (counts[kind] ?? 0) + 1;
+  return counts;
+}

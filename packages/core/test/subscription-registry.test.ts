@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveUpdateError } from '../src/index.js';
 import type { ClientFrame } from '../src/live/protocol.js';
+import { FRAME_GAP_MS } from '../src/live/frame-pacer.js';
 import { FRAME_SPACING_MS, SubscriptionRegistry, type Consumer, type LiveValue } from '../src/live/subscription-registry.js';
 
 const OBJECT = 'subsystem:MonitoringManager.findLocalMonitor("fps")';
@@ -446,6 +447,130 @@ describe('SubscriptionRegistry', () => {
       const next = sent.at(-1);
       expect(subscribed[1]).toBe('object.a()');
       expect(next).toMatchObject({ subscribe: { properties: [PROPERTY] } });
+    });
+  });
+
+  describe('paced as shipping directors need: never a frame right behind an unanswered one', () => {
+    const sets = () => sent.filter((frame) => 'set' in frame);
+
+    it('holds a write while a subscribe waits for its answer, and sends it once the gap has passed', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      list([0, OBJECT, PROPERTY]);
+      registry.add(OBJECT, 'object.other()', consumer().it); // in flight, unanswered
+      const written = registry.write(OBJECT, PROPERTY, 0.5);
+      expect(sets()).toEqual([]);
+      vi.advanceTimersByTime(FRAME_GAP_MS);
+      await written;
+      expect(sets()).toEqual([{ set: [{ id: 0, value: 0.5 }] }]);
+    });
+
+    it('sends writes to one pair made within the gap as one frame with the newest value', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      list([0, OBJECT, PROPERTY]);
+      const writes = [0.1, 0.2, 0.3].map((value) => registry.write(OBJECT, PROPERTY, value));
+      vi.advanceTimersByTime(FRAME_GAP_MS);
+      await Promise.all(writes);
+      expect(sets()).toEqual([{ set: [{ id: 0, value: 0.1 }] }, { set: [{ id: 0, value: 0.3 }] }]);
+    });
+
+    it('merges objects written within the gap, as the server merges them', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      list([0, OBJECT, PROPERTY]);
+      const first = registry.write(OBJECT, PROPERTY, { x: 0 });
+      const writes = [{ x: 1 }, { y: 2 }].map((value) => registry.write(OBJECT, PROPERTY, value));
+      vi.advanceTimersByTime(FRAME_GAP_MS);
+      await Promise.all([first, ...writes]);
+      expect(sets().at(-1)).toEqual({ set: [{ id: 0, value: { x: 1, y: 2 } }] });
+    });
+
+    it('brings 40 subscriptions up one at a time, each after the answer to the one before', () => {
+      const properties = Array.from({ length: 40 }, (_, i) => `object.value(${i})`);
+      for (const property of properties) registry.add(OBJECT, property, consumer().it);
+      const listed: [number, string, string][] = [];
+      for (let i = 0; i < properties.length; i++) {
+        expect(sent).toHaveLength(i + 1);
+        listed.push([i, OBJECT, properties[i] as string]);
+        list(...listed);
+      }
+      expect(sent).toHaveLength(40);
+    });
+
+    it('sends again a frame the server dropped as "Invalid JSON", failing no subscription', () => {
+      const a = consumer();
+      registry.add(OBJECT, PROPERTY, a.it);
+      registry.onFrame({ error: 'Invalid JSON' });
+      expect(a.errors).toEqual([]);
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toEqual(sent[0]);
+      list([0, OBJECT, PROPERTY]);
+      registry.onFrame({ valuesChanged: [{ id: 0, value: 59.94 }] });
+      expect(a.values.map((v) => v.value)).toEqual([59.94]);
+    });
+  });
+
+  describe('ids, probes and timers across reconnects', () => {
+    const MISSING = 'transportmanager:not_loaded_yet';
+
+    it('keeps the pair that now holds a refused pair\'s old id after a reconnect', () => {
+      const missing = consumer();
+      const fps = consumer();
+      registry.add(MISSING, PROPERTY, missing.it);
+      list([0, MISSING, PROPERTY]);
+      registry.add(OBJECT, PROPERTY, fps.it);
+      list([0, MISSING, PROPERTY], [1, OBJECT, PROPERTY]);
+      registry.onClose();
+      registry.onOpen(); // the missing pair is asked first; no answer yet, so the FPS pair follows
+      vi.advanceTimersByTime(FRAME_SPACING_MS);
+      list([0, OBJECT, PROPERTY]); // ids restart: the FPS pair now holds 0
+      registry.onFrame({ error: `Unable to subscribe to ${MISSING} / ${PROPERTY} - Unable to find object` });
+      registry.onFrame({ valuesChanged: [{ id: 0, value: 59.94 }] });
+      expect(fps.values.map((v) => v.value)).toEqual([59.94]);
+      expect(missing.errors).toHaveLength(1);
+    });
+
+    it('probes a pair taken back while its subscribe was in flight, and marks it stale when nothing comes', () => {
+      const first = consumer();
+      registry.add(OBJECT, PROPERTY, first.it);
+      registry.remove(OBJECT, PROPERTY, first.it); // a page flip while the subscribe is in flight
+      const back = consumer();
+      registry.add(OBJECT, PROPERTY, back.it);
+      vi.advanceTimersByTime(5000);
+      expect(back.stale).toEqual([true]);
+    });
+
+    it('asks a subscribe that never got an answer again 5 s after it was marked stale, as documented', () => {
+      const a = consumer();
+      registry.add(OBJECT, PROPERTY, a.it);
+      const subscribes = () => sent.filter((frame) => 'subscribe' in frame).length;
+      vi.advanceTimersByTime(5000);
+      expect(a.stale).toEqual([true]);
+      vi.advanceTimersByTime(4999);
+      expect(subscribes()).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(subscribes()).toBe(2);
+    });
+
+    it('hands a consumer joining during an outage no value from before the drop', async () => {
+      const first = consumer();
+      registry.add(OBJECT, PROPERTY, first.it);
+      list([0, OBJECT, PROPERTY]);
+      registry.onFrame({ valuesChanged: [{ id: 0, value: 59.94 }] });
+      registry.onClose();
+      const late = consumer();
+      registry.add(OBJECT, PROPERTY, late.it);
+      await Promise.resolve();
+      vi.advanceTimersByTime(1000);
+      expect(late.values).toEqual([]);
+    });
+
+    it('leaves no timer behind once the last consumer of a refused pair leaves', () => {
+      const a = consumer();
+      registry.add(MISSING, PROPERTY, a.it);
+      registry.onFrame({ error: `Unable to subscribe to ${MISSING} / ${PROPERTY} - Unable to find object` });
+      expect(a.errors).toHaveLength(1);
+      expect(vi.getTimerCount()).toBeGreaterThan(0); // the retry while the project loads
+      registry.remove(MISSING, PROPERTY, a.it);
+      expect(vi.getTimerCount()).toBe(0);
     });
   });
 });

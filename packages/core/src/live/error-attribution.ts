@@ -36,3 +36,11 @@ export function isWriteRefusal(message: string): boolean {
 export function isObjectNotLoaded(message: string): boolean {
   return /unable to find object/i.test(message);
 }
+
+/**
+ * The server lost the frame it answers: shipping directors answer a frame that came right behind another with
+ * "Invalid JSON", whatever it held. It says nothing of any subscription.
+ */
+export function isDroppedFrame(message: string): boolean {
+  return /^\s*invalid json\s*$/i.test(message);
+}

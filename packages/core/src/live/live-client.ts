@@ -108,8 +108,9 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
         this.#setStatus('online');
       },
       onClose: () => {
-        this.#registry.onClose();
+        // Offline first: the registry's clearing of stale marks must not tell anyone online on the way down.
         this.#setStatus('offline');
+        this.#registry.onClose();
       },
       onFrame: (frame) => this.#registry.onFrame(frame),
       onProblem: (problem) => this.#problem(problem),
@@ -248,7 +249,8 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     if (status === this.#status) return;
     this.#status = status;
     // One listener that throws must not keep the others from hearing of it.
-    for (const listener of this.listeners('status')) this.#safely(() => listener.call(this, status));
+    // Raw listeners: a `once` listener is called through its wrapper, which removes it.
+    for (const listener of this.rawListeners('status')) this.#safely(() => listener.call(this, status));
     for (const listener of this.#statusListeners) listener();
   }
 

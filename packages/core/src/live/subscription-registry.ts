@@ -1,7 +1,8 @@
 import { LiveUpdateError } from '../errors.js';
 import { fullJitter } from '../http/backoff.js';
 import { DeliveryPace } from './delivery-pace.js';
-import { idNamedIn, isObjectNotLoaded, isWriteRefusal, pairNamedIn } from './error-attribution.js';
+import { idNamedIn, isDroppedFrame, isObjectNotLoaded, isWriteRefusal, pairNamedIn } from './error-attribution.js';
+import { FramePacer } from './frame-pacer.js';
 import { DEFAULT_LIVENESS_TIMING, probePauseMs, silenceWindowMs, type LivenessTiming } from './liveness.js';
 import { isPropertyError, type ClientFrame, type ServerFrame, type SubscriptionEntry, type ValueChange } from './protocol.js';
 
@@ -70,7 +71,7 @@ export interface RegistryWire {
   onProblem(error: LiveUpdateError): void;
 }
 
-/** Some servers reject frames sent back to back: one subscribe in flight, the next on reply or after this. */
+/** One subscribe or unsubscribe in flight: the next goes on its answer, or after this when none comes. */
 export const FRAME_SPACING_MS = 250;
 const NOT_LOADED_RETRY_BASE_MS = 500;
 const NOT_LOADED_RETRY_CAP_MS = 10_000;
@@ -97,6 +98,7 @@ export class SubscriptionRegistry {
   #queue: Operation[] = [];
   #inFlight: Operation | undefined;
   #spacingTimer: NodeJS.Timeout | undefined;
+  readonly #pacer: FramePacer;
   readonly #timing: LivenessTiming;
 
   constructor(
@@ -104,6 +106,7 @@ export class SubscriptionRegistry {
     timing: Partial<LivenessTiming> = {},
   ) {
     this.#timing = { ...DEFAULT_LIVENESS_TIMING, ...timing };
+    this.#pacer = new FramePacer(() => wire.now());
   }
 
   get size(): number {
@@ -146,7 +149,7 @@ export class SubscriptionRegistry {
         failed(writeError(pair, `the server did not confirm the subscription within ${this.#timing.heldWriteMs} ms, so it was not sent`));
       }, this.#timing.heldWriteMs);
       pair.writes.push({ value, sent, failed, timer });
-      if (pair.state === 'active') this.#flushWrites(pair);
+      if (pair.state === 'active') this.#pump();
       else this.#hurry(pair);
     });
   }
@@ -181,6 +184,7 @@ export class SubscriptionRegistry {
   }
 
   onFrame(frame: ServerFrame): void {
+    if (Array.isArray(frame.subscriptions) || typeof frame.error === 'string') this.#pacer.answered();
     // A broken server can send any JSON: entries of the wrong shape are dropped, never dereferenced.
     if (Array.isArray(frame.subscriptions)) this.#onSubscriptions(frame.subscriptions.filter(isSubscriptionEntry));
     if (Array.isArray(frame.valuesChanged)) this.#onValues(frame.valuesChanged.filter(isValueChange));
@@ -202,7 +206,12 @@ export class SubscriptionRegistry {
       this.#setStale(pair, false);
       pair.probes = 0;
       pair.references = 0;
+      // Ids restart on a new socket, and a value from before the drop must not reach a consumer joining meanwhile.
+      this.#forgetId(pair);
+      pair.latest = undefined;
+      if (pair.state !== 'failed') pair.state = 'queued';
     }
+    this.#pacer.reset();
     clearTimeout(this.#spacingTimer);
     this.#spacingTimer = undefined;
     this.#queue = [];
@@ -212,10 +221,12 @@ export class SubscriptionRegistry {
     this.#retiredIds.clear();
   }
 
-  /** Stops what waits on the server for this pair: its life timer and the values paced for its consumers. */
+  /** Stops what waits on the server for this pair: its life and retry timers and the values paced for its consumers. */
   #quiet(pair: Pair): void {
     clearTimeout(pair.lifeTimer);
     pair.lifeTimer = undefined;
+    clearTimeout(pair.retryTimer);
+    pair.retryTimer = undefined;
     pair.silenceSince = undefined;
     for (const pace of pair.consumers.values()) pace.cancel();
   }
@@ -225,6 +236,8 @@ export class SubscriptionRegistry {
     if (!orphan) return undefined;
     this.#orphans.delete(key);
     this.#pairs.set(key, orphan);
+    // Its subscribe is still in flight: it must show life in time, as when it was sent.
+    this.#expectLife(orphan, this.#timing.answerWaitMs);
     return orphan;
   }
 
@@ -237,7 +250,7 @@ export class SubscriptionRegistry {
 
   #enqueue(op: Operation): void {
     this.#queue.push(op);
-    this.#sendNext();
+    this.#pump();
   }
 
   /** A write waits on this pair's subscribe: send it before the other pairs queued after a reconnect. */
@@ -249,7 +262,13 @@ export class SubscriptionRegistry {
     this.#queue.splice(firstSubscribe === -1 ? this.#queue.length : firstSubscribe, 0, op);
   }
 
-  #sendNext(): void {
+  /**
+   * Sends what is due, never right behind the previous frame: the writes waiting, as one frame (a hand on a dial
+   * goes first), then one subscribe or unsubscribe at a time.
+   */
+  #pump(): void {
+    if (this.#pacer.waitMs > 0) return this.#pacer.wakeWhenClear(() => this.#pump());
+    if (this.#sendWrites()) return this.#pump();
     if (this.#inFlight) return;
     const op = this.#queue.shift();
     if (!op) return;
@@ -257,6 +276,7 @@ export class SubscriptionRegistry {
       this.#queue.unshift(op);
       return;
     }
+    this.#pacer.sent(true);
     this.#inFlight = op;
     if (op.kind === 'subscribe') {
       op.pair.state = 'sent';
@@ -279,7 +299,7 @@ export class SubscriptionRegistry {
     clearTimeout(this.#spacingTimer);
     this.#spacingTimer = undefined;
     this.#inFlight = undefined;
-    this.#sendNext();
+    this.#pump();
   }
 
   /** The FULL list of this socket's subscriptions: every pair is matched by its key, whatever was asked last. */
@@ -306,7 +326,7 @@ export class SubscriptionRegistry {
   /** A pair the server dropped or renumbered without closing the socket must not stay active on a dead id. */
   #checkActive(pair: Pair, listedId: number | undefined): void {
     if (listedId === pair.id) return;
-    if (pair.id !== undefined) this.#byId.delete(pair.id);
+    this.#forgetId(pair);
     if (listedId === undefined) {
       pair.references = 0;
       return this.#requeue(pair);
@@ -325,20 +345,28 @@ export class SubscriptionRegistry {
     pair.error = undefined;
     this.#byId.set(id, pair);
     this.#ensureRate(pair);
-    this.#flushWrites(pair);
   }
 
-  #flushWrites(pair: Pair): void {
-    if (pair.id === undefined || pair.writes.length === 0) return;
-    const writes = pair.writes.splice(0);
-    for (const write of writes) clearTimeout(write.timer);
-    const frame: ClientFrame = { set: writes.map(({ value }) => ({ id: pair.id as number, value })) };
+  /**
+   * Sends every write waiting on a pair that has its id, as one frame with the newest value per pair (writes made
+   * within a gap of each other go out as one): false when none waits.
+   */
+  #sendWrites(): boolean {
+    const due = [...this.#pairs.values()].filter((pair) => pair.state === 'active' && pair.id !== undefined && pair.writes.length > 0);
+    if (due.length === 0) return false;
+    const batches = due.map((pair) => ({ pair, writes: pair.writes.splice(0) }));
+    for (const { writes } of batches) for (const write of writes) clearTimeout(write.timer);
+    const frame: ClientFrame = { set: batches.map(({ pair, writes }) => ({ id: pair.id as number, value: coalesce(writes.map(({ value }) => value)) })) };
     if (!this.wire.send(frame)) {
-      const error = writeError(pair, 'the live-update stream is not connected');
-      for (const write of writes) write.failed(error);
-      return;
+      for (const { pair, writes } of batches) {
+        const error = writeError(pair, 'the live-update stream is not connected');
+        for (const write of writes) write.failed(error);
+      }
+      return false;
     }
-    for (const write of writes) write.sent();
+    this.#pacer.sent(false);
+    for (const { writes } of batches) for (const write of writes) write.sent();
+    return true;
   }
 
   #failWrites(pair: Pair, reason: string): void {
@@ -366,6 +394,7 @@ export class SubscriptionRegistry {
   }
 
   #requeue(pair: Pair): void {
+    this.#forgetId(pair);
     pair.state = 'queued';
     pair.latest = undefined;
     this.#enqueue({ kind: 'subscribe', pair });
@@ -445,7 +474,7 @@ export class SubscriptionRegistry {
       pair.probes++;
       if (pair.state === 'queued') return this.#expectLife(pair, this.#timing.answerWaitMs);
       this.#subscribeAgain(pair);
-    }, probePauseMs(pair.probes - 1, this.#timing));
+    }, probePauseMs(Math.max(0, pair.probes - 1), this.#timing));
   }
 
   #setStale(pair: Pair, stale: boolean): void {
@@ -460,6 +489,7 @@ export class SubscriptionRegistry {
    * connection's problem. A refused write never fails a subscription.
    */
   #onError(message: string): void {
+    if (isDroppedFrame(message)) return this.#onDroppedFrame(message);
     const id = idNamedIn(message);
     const named = pairNamedIn(message, [...this.#pairs.values(), ...this.#orphans.values()]) ?? this.#pairWithId(id);
     if (isWriteRefusal(message)) {
@@ -476,6 +506,25 @@ export class SubscriptionRegistry {
     if (!named || inFlight?.kind !== 'subscribe' || inFlight.pair === named) this.#completeInFlight();
   }
 
+  /** The frame in flight was lost, not refused: it goes again, after the pause every frame waits. */
+  #onDroppedFrame(message: string): void {
+    const lost = this.#inFlight;
+    this.wire.onProblem(new LiveUpdateError(`The live-update server dropped a frame (${message.trim()})${lost ? '; it is sent again' : ''}.`));
+    if (lost) {
+      if (lost.kind === 'subscribe') lost.pair.references = Math.max(0, lost.pair.references - 1);
+      // A pair whose consumers all left meanwhile is not asked for again.
+      if (lost.kind === 'unsubscribe' || this.#pairs.get(lost.pair.key) === lost.pair) this.#queue.unshift(lost);
+      else this.#orphans.delete(lost.pair.key);
+    }
+    this.#completeInFlight();
+  }
+
+  /** The pair no longer holds a server id; the id's entry goes only if it is still this pair's (ids are reused). */
+  #forgetId(pair: Pair): void {
+    if (pair.id !== undefined && this.#byId.get(pair.id) === pair) this.#byId.delete(pair.id);
+    pair.id = undefined;
+  }
+
   #pairWithId(id: number | undefined): Pair | undefined {
     return id === undefined ? undefined : this.#byId.get(id);
   }
@@ -490,7 +539,7 @@ export class SubscriptionRegistry {
       this.#orphans.delete(pair.key);
       return;
     }
-    if (pair.id !== undefined) this.#byId.delete(pair.id);
+    this.#forgetId(pair);
     this.#quiet(pair);
     this.#setStale(pair, false);
     // A refused ask holds no reference at the server.
@@ -537,6 +586,15 @@ export class SubscriptionRegistry {
       if (this.#pairs.get(pair.key) === pair && pair.state === 'failed') this.#requeue(pair);
     }, delay);
   }
+}
+
+/** The server merges an object written into the one it holds, so writes of objects merge; any other value replaces. */
+function coalesce(values: unknown[]): unknown {
+  return values.reduce((sum, value) => (isPlainObject(sum) && isPlainObject(value) ? { ...sum, ...value } : value));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function writeError(pair: Pair, reason: string): LiveUpdateError {
