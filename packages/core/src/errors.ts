@@ -77,12 +77,20 @@ export class StatusError extends kind(StagelinkError, 'StatusError', 'STAGELINK_
 }
 
 export class TimeoutError extends kind(StagelinkError, 'TimeoutError', 'STAGELINK_ERR_TIMEOUT') {
+  /**
+   * False when the deadline passed before the request was sent (the director still being looked for, the server's
+   * one question before a cue unanswered): such a cue was refused unsent, never late.
+   */
+  readonly mayHaveReachedServer: boolean;
+
   constructor(
     message: string,
     readonly timeoutMs: number,
     context?: RequestContext,
+    options?: { mayHaveReachedServer?: boolean },
   ) {
     super(message, context);
+    this.mayHaveReachedServer = options?.mayHaveReachedServer ?? true;
   }
 }
 

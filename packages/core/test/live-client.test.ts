@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { livePresets, type LiveStatus } from '../src/index.js';
 import { LiveClient } from '../src/live/live-client.js';
@@ -121,27 +123,22 @@ describe('LiveClient events and closing', () => {
     expect(live.listenerCount('status')).toBe(0);
   });
 
-  it('leaves no timer or socket running once closed while a refused subscription waits to be asked again', async () => {
+  it('leaves nothing running once closed while a refused subscription waits to be asked again: the process exits', async () => {
     const { WebSocketServer } = await import('ws');
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
     await new Promise<void>((resolve) => wss.once('listening', resolve));
     open.push({ close: () => new Promise<void>((resolve) => wss.close(() => resolve())) });
     // A project still loading: every subscribe is refused as an object not found yet, which is retried later.
     wss.on('connection', (ws) => ws.on('message', () => ws.send(JSON.stringify({ error: 'Unable to subscribe: Unable to find object' }))));
-    const before = activeHandles();
-    const live = new LiveClient(() => `http://127.0.0.1:${(wss.address() as { port: number }).port}`, {}, silentLogger);
-    const errors: unknown[] = [];
-    live.subscribe({ object: 'transportmanager:default', properties: ['object.volume'] }, () => undefined, { onError: (error) => errors.push(error) });
-    await vi.waitFor(() => expect(errors).toHaveLength(1));
-    await live.close();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(activeHandles()).toEqual(before);
+    const origin = `http://127.0.0.1:${(wss.address() as { port: number }).port}`;
+    // In a process of its own, so that what keeps it alive is the client's alone.
+    const script = `
+      import { MediaServer } from ${JSON.stringify(new URL('../dist/index.mjs', import.meta.url).href)};
+      const ms = new MediaServer({ host: ${JSON.stringify(origin)} });
+      await new Promise((refused) => ms.live.subscribe({ object: 'transportmanager:default', properties: ['object.volume'] }, () => {}, { onError: refused }));
+      await ms.close();
+      setImmediate(() => console.log(JSON.stringify(process.getActiveResourcesInfo())));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 });
+    expect(JSON.parse(stdout) as string[]).not.toContain('Timeout');
   });
 });
-
-/** What keeps this process alive, by kind: timers and sockets. */
-function activeHandles(): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const kind of process.getActiveResourcesInfo()) if (kind === 'Timeout' || kind === 'TCPSocketWrap') counts[kind] = (counts[kind] ?? 0) + 1;
-  return counts;
-}

@@ -90,6 +90,8 @@ export class CueLane {
         new TimeoutError(
           `The cue to ${this.#name} was not sent: it waited ${waited} ms for the cues before it (at most ${maxWaitMs} ms), and a cue is never sent late. Send it again.`,
           maxWaitMs,
+          undefined,
+          { mayHaveReachedServer: false },
         ),
       );
       this.#next();

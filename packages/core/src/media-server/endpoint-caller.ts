@@ -13,7 +13,7 @@ import {
   UnexpectedAnswerError,
   type RequestContext,
 } from '../errors.js';
-import { CallBudget } from '../http/call-budget.js';
+import { CallBudget, type Interruption } from '../http/call-budget.js';
 import type { HttpClient, HttpResponse, QueryValue } from '../http/http-client.js';
 import { pathSegment } from '../http/path-segment.js';
 import type { RequestOptions } from '../http/request-options.js';
@@ -66,15 +66,18 @@ export class EndpointCaller {
       );
     }
     const context = () => ({ method: spec.method, url: this.http.baseUrl + fillPath(spec.path, input.params ?? {}) });
-    // Before following the director: a cue refused here was never sent, and must be refused at once, not after
-    // asking the session where its director went (the follower keeps checking that on its own).
-    if (options.failFast) await this.link?.clearForCue(context());
-    if (!this.director) return this.#send(spec, input, options);
-    // One deadline for all of it: finding the director, the request, asking where the director went, a resend.
+    const downLink = options.failFast && this.link?.down ? this.link : undefined;
+    // The usual cue: one request, under its own deadline.
+    if (!this.director && !downLink) return this.#send(spec, input, options);
+    // One deadline for all of it: the question to a server known down, finding the director, the request, asking
+    // where the director went, a resend.
     const timeoutMs = options.timeoutMs ?? this.http.timeoutMs;
     const budget = new CallBudget(timeoutMs, options.signal);
-    const found = await budget.within(this.director.ready());
-    if ('interrupted' in found) throw notSentWhileFinding(context(), found.interrupted, timeoutMs);
+    // Before following the director: a cue refused here was never sent, and must be refused at once, not after
+    // asking the session where its director went (the follower keeps checking that on its own).
+    if (downLink) sentUnlessInterrupted(await budget.within(downLink.clearForCue(context())), context(), timeoutMs, 'link');
+    if (!this.director) return this.#send(spec, input, { ...options, timeoutMs: budget.remainingMs });
+    sentUnlessInterrupted(await budget.within(this.director.ready()), context(), timeoutMs, 'director');
     try {
       return await this.#send<T>(spec, input, { ...options, timeoutMs: budget.remainingMs });
     } catch (error) {
@@ -125,13 +128,26 @@ export class EndpointCaller {
   }
 }
 
-function notSentWhileFinding(context: RequestContext, why: 'deadline' | 'aborted', timeoutMs: number): TimeoutError | AbortedError {
-  if (why === 'aborted') return new AbortedError(`${context.method} ${context.url} was aborted by the caller before it was sent.`, context);
-  return new TimeoutError(
-    `${context.method} ${context.url} was not sent: the director of the session was still being looked for when its deadline of ${timeoutMs} ms passed. Check that the session's machines answer, or raise timeoutMs.`,
-    timeoutMs,
-    context,
-  );
+/** What a call waits for before its request goes, and what its caller can do when the deadline passes first. */
+const STEPS_BEFORE_SENDING = {
+  link: {
+    waiting: 'the server, which had stopped answering, had not answered the one question asked before a cue',
+    advice: 'Send it again once the server answers.',
+  },
+  director: {
+    waiting: 'the director of the session was still being looked for',
+    advice: "Check that the session's machines answer, or raise timeoutMs.",
+  },
+} as const;
+
+/** Throws, the request unsent, when the call stopped waiting for a step before sending. */
+function sentUnlessInterrupted(outcome: { interrupted: Interruption } | object, context: RequestContext, timeoutMs: number, step: keyof typeof STEPS_BEFORE_SENDING): void {
+  if (!('interrupted' in outcome)) return;
+  if (outcome.interrupted === 'aborted') throw new AbortedError(`${context.method} ${context.url} was aborted by the caller before it was sent.`, context);
+  const { waiting, advice } = STEPS_BEFORE_SENDING[step];
+  throw new TimeoutError(`${context.method} ${context.url} was not sent: ${waiting} when its deadline of ${timeoutMs} ms passed. ${advice}`, timeoutMs, context, {
+    mayHaveReachedServer: false,
+  });
 }
 
 function abortedWhileFinding(context: RequestContext): AbortedError {

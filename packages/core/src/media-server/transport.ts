@@ -280,7 +280,7 @@ export class TransportApi {
       await this.api.call(spec, { body }, cueOptions(options));
     } catch (error) {
       // A cue refused before it went out (the link down, no director found in time) was not late: it was not sent.
-      if (!(error instanceof TimeoutError) || this.memory.movesSince(before) === 0) throw error;
+      if (!(error instanceof TimeoutError) || !error.mayHaveReachedServer) throw error;
       throw await this.#lateAnswer(spec, body.transports, before, error, options);
     }
   }
