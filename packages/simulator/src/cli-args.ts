@@ -1,8 +1,8 @@
 import { reasonOf } from '@stagelink/core';
 import { parseArgs } from 'node:util';
-import { DIALECTS, OptionError, SCENARIOS, VENUE_MACHINES, type Dialect, type Scenario, type SimulatorOptions } from './options.js';
+import { DIALECTS, MAX_BACK_TO_BACK_MS, OptionError, SCENARIOS, VENUE_MACHINES, type Dialect, type Scenario, type SimulatorOptions } from './options.js';
 
-export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--drive-port 8081] [--scenario demo|solo|session|venue] [--machines N] [--dialect spec|r34] [--seed N]
+export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--drive-port 8081] [--scenario demo|solo|session|venue] [--machines N] [--dialect spec|r34] [--seed N] [--back-to-back-ms N]
 
   --host        address to listen on, also this machine's hostname in the session (default 127.0.0.1)
   --port        media-server port; 0 picks a free port (default 8080)
@@ -15,6 +15,10 @@ export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--d
                 (default spec, or $STAGELINK_SIM_DIALECT)
   --seed        seed of uids, readings and drive fixtures, 0 to 4294967295 (default 1)
   --dnssd       announce the director over DNS-SD on loopback
+  --back-to-back-ms
+                a live-update frame that arrives less than N ms after the socket's previous one, with no
+                answer in between, is refused with {"error": "Invalid JSON"} and lost, as shipping
+                directors do; 0 is off (default 20 with --dialect r34, 0 with spec)
   --help        show this text
 
 Prints one JSON "ready" line, then JSON log lines. Stop with Ctrl-C (SIGINT) or SIGTERM.`;
@@ -41,6 +45,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         dialect: { type: 'string' },
         seed: { type: 'string' },
         dnssd: { type: 'boolean' },
+        'back-to-back-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -59,6 +64,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       dialect: dialect(values['dialect']),
       seed: whole(values['seed'], '--seed', 4294967295),
       dnssd: values['dnssd'] === true,
+      backToBackMs: whole(values['back-to-back-ms'], '--back-to-back-ms', MAX_BACK_TO_BACK_MS),
     },
   };
 }

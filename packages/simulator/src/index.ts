@@ -1,5 +1,6 @@
 export { startSimulator, type Simulator } from './simulator.js';
 export {
+  BACK_TO_BACK_MS,
   DEFAULT_SEED,
   DIALECT_ENV,
   DIALECTS,

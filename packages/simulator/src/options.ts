@@ -51,6 +51,12 @@ export interface SimulatorOptions {
    * and `_svcapi._http._tcp`, or r34's `_d3director._tcp`, `_d3host._tcp` and `d3api` of `_http._tcp`.
    */
   dnssd?: boolean;
+  /**
+   * A client frame that arrives less than this many ms after the socket's previous one, with no answer in between,
+   * is refused with `{"error": "Invalid JSON"}` and lost, as shipping directors do. 0 is off. Default: 20 in the
+   * `r34` dialect, 0 in `spec` (BACK_TO_BACK_MS).
+   */
+  backToBackMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -62,9 +68,20 @@ export interface ResolvedOptions {
   machines?: number;
   dialect: Dialect;
   seed: number;
+  /** The live stream's back-to-back window at start and after a reset; 0 is off. */
+  backToBackMs: number;
 }
 
 export const DEFAULT_SEED = 1;
+
+/**
+ * The back-to-back window of each dialect: a shipping r34 director loses a frame that arrives right behind another
+ * one it has not answered; the documents say nothing of it.
+ */
+export const BACK_TO_BACK_MS: Readonly<Record<Dialect, number>> = { spec: 0, r34: 20 };
+
+/** The longest back-to-back window an option or control action may set: a minute. */
+export const MAX_BACK_TO_BACK_MS = 60_000;
 
 /** A flag or option that cannot be used; the CLI exits with code 2. */
 export class OptionError extends Error {
@@ -86,6 +103,7 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     ...venueSize(scenario, options.machines),
     dialect: dialect as Dialect,
     seed: checkInteger(options.seed ?? DEFAULT_SEED, 'seed', 0, 4294967295),
+    backToBackMs: checkInteger(options.backToBackMs ?? BACK_TO_BACK_MS[dialect as Dialect], 'back-to-back window (ms)', 0, MAX_BACK_TO_BACK_MS),
   };
 }
 

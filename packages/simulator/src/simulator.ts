@@ -70,7 +70,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const control: ControlPanel = new ControlPanel(() => summarise(state, faults, control.actionNames));
   const shutdown = new AbortController();
   // Reads the state through `state`, which reset replaces.
-  const live = new LiveUpdateServer(liveWorld(resolved.dialect, () => state), resolved.seed);
+  const live = new LiveUpdateServer(liveWorld(resolved.dialect, () => state), resolved.seed, { backToBackMs: resolved.backToBackMs });
   const announcer = options.dnssd ? new SessionAnnouncer(resolved.dialect, (message) => log({ event: 'error', message })) : undefined;
   const target = {
     faults,

@@ -12,6 +12,14 @@ describe('stagelink-sim flags', () => {
     expect(command).toEqual({ kind: 'run', options: { host: '0.0.0.0', port: 0, drivePort: 9000, scenario: 'solo', seed: 42, dnssd: true } });
   });
 
+  it('reads the back-to-back window of the live stream', () => {
+    expect(parseCliArgs(['--back-to-back-ms', '0'])).toMatchObject({ kind: 'run', options: { backToBackMs: 0 } });
+    expect(parseCliArgs(['--back-to-back-ms', '40'])).toMatchObject({ kind: 'run', options: { backToBackMs: 40 } });
+    expect(resolveOptions({ dialect: 'r34' }).backToBackMs).toBe(20);
+    expect(resolveOptions({ dialect: 'spec' }).backToBackMs).toBe(0);
+    expect(resolveOptions({ dialect: 'r34', backToBackMs: 0 }).backToBackMs).toBe(0);
+  });
+
   it('answers help', () => {
     expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
   });
@@ -24,6 +32,8 @@ describe('stagelink-sim flags', () => {
     [['--colour', 'red'], /Unknown option '--colour'/],
     [['extra'], /positional/],
     [['--host', ''], /--host needs a value/],
+    [['--back-to-back-ms', 'soon'], /--back-to-back-ms must be a whole number from 0 to 60000/],
+    [['--back-to-back-ms', '70000'], /--back-to-back-ms must be a whole number from 0 to 60000/],
   ])('refuses %j with a clear OptionError', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(OptionError);
     expect(() => parseCliArgs(argv)).toThrow(message);

@@ -145,6 +145,13 @@ describe('stagelink-sim', () => {
     expect(await cli.stop()).toEqual([0, null]);
   });
 
+  it('drops back-to-back live frames in r34 by default, and as long a window as --back-to-back-ms says', async () => {
+    const windowOf = async (cli: RunningCli) => ((await (await control(cli.ready.mediaServer, { action: 'status' })).json()) as { live: { faults: { backToBackMs: number } } }).live.faults.backToBackMs;
+    const [r34, off, spec] = await Promise.all([startCli('--dialect', 'r34'), startCli('--dialect', 'r34', '--back-to-back-ms', '0'), startCli('--back-to-back-ms', '35')]);
+    expect([await windowOf(r34), await windowOf(off), await windowOf(spec)]).toEqual([20, 0, 35]);
+    await Promise.all([r34.stop(), off.stop(), spec.stop()]);
+  });
+
   it('gives the management controller and its account in the ready line of an r34 demo', async () => {
     const cli = await startCli('--dialect', 'r34');
     expect(cli.ready).toMatchObject({ dialect: 'r34', smc: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as unknown, username: 'admin', password: 'stagelink-demo' } });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { simControl } from '../src/index.js';
 import { simulatorPerFile } from './support/simulator-per-file.js';
-import { acknowledged, AVERAGE, CPU_AVERAGE, LOCAL_CPU, LOCAL_FPS, MAIN_BRIGHTNESS, openLiveSocket, pause, until, type LiveSocket } from './support/live-socket.js';
+import { acknowledged, AVERAGE, CPU_AVERAGE, LOCAL_CPU, LOCAL_FPS, MAIN_BRIGHTNESS, openLiveSocket, pause, unsubscribed, until, type LiveSocket } from './support/live-socket.js';
 
 /** The live-update faults venues report, switched on through the control endpoint, over real sockets. */
 
@@ -23,7 +24,7 @@ describe.each(['spec', 'r34'] as const)('live faults in the %s dialect', (dialec
       expect(summary.live.faults.silentLive).toEqual([{ pattern: 'FPS', afterValues: 0 }]);
       const cpu = await acknowledged(live, LOCAL_CPU, CPU_AVERAGE);
       const first = await acknowledged(live, LOCAL_FPS, AVERAGE);
-      live.unsubscribe(first);
+      await unsubscribed(live, first);
       const again = await acknowledged(live, LOCAL_FPS, AVERAGE);
       await pause(2000);
       expect(live.valuesOf(first)).toEqual([]);
@@ -56,6 +57,8 @@ describe.each(['spec', 'r34'] as const)('live faults in the %s dialect', (dialec
       expect(summary.live.faults.lateAnswersMs).toBe(2000);
       const sent = performance.now();
       live.subscribe(`${LOCAL_FPS}.missing`, AVERAGE);
+      // Unanswered, the next frame waits 250 ms, as a paced client does (r34 loses a frame sent right behind another).
+      await pause(250);
       live.subscribe(LOCAL_FPS, AVERAGE);
       await until(() => live.listing(LOCAL_FPS, AVERAGE) !== undefined, 'the late list', 10_000);
       const listing = live.listing(LOCAL_FPS, AVERAGE);
@@ -94,11 +97,41 @@ describe.each(['spec', 'r34'] as const)('live faults in the %s dialect', (dialec
       expect(live.valuesOf(brightness)).toHaveLength(sent);
     }));
 
+  it('holdUpgrades leaves upgrades unanswered for its window, never answers those, and answers upgrades after it', async () => {
+    const url = `${sim().mediaServer.url.replace('http', 'ws')}/api/session/liveupdate`;
+    const attemptsBefore = (await control({ action: 'status' })).live.upgradeAttempts;
+    const summary = await control({ action: 'holdUpgrades', ms: 1500 });
+    expect(summary.live.faults.holdUpgradesMs).toBeGreaterThan(0);
+    const held = new WebSocket(url);
+    const timedOut = new WebSocket(url, { handshakeTimeout: 300 });
+    await expect(new Promise((resolve, reject) => timedOut.once('open', resolve).once('error', reject))).rejects.toThrow(/Opening handshake has timed out/);
+    try {
+      await until(() => sim().live.faults.holdUpgradesMs === 0, 'the end of the hold', 3000);
+      const live = await openLiveSocket(sim().mediaServer.url);
+      live.close();
+      // A socket held while the server started stays unanswered: only a client's own timeout ends it.
+      expect(held.readyState).toBe(WebSocket.CONNECTING);
+      expect((await control({ action: 'status' })).live.upgradeAttempts).toBe(attemptsBefore + 3);
+    } finally {
+      held.once('error', () => undefined); // terminating a socket still connecting reports an error
+      held.terminate();
+    }
+  });
+
+  it('holdUpgrades with ms 0 ends a hold, and refuses a hold that is not a whole number of ms', async () => {
+    await control({ action: 'holdUpgrades', ms: 60_000 });
+    expect((await control({ action: 'holdUpgrades', ms: 0 })).live.faults.holdUpgradesMs).toBe(0);
+    (await openLiveSocket(sim().mediaServer.url)).close();
+    await expect(control({ action: 'holdUpgrades', ms: 1.5 })).rejects.toThrow(/answered 400: ms must be a whole number from 0 to 60000/);
+  });
+
   it('reset clears the live faults', async () => {
     await control({ action: 'silentLive', pattern: 'fps', on: true });
     await control({ action: 'lateLiveAnswers', ms: 500 });
     await control({ action: 'liveOnChangeOnly', on: false });
+    await control({ action: 'holdUpgrades', ms: 60_000 });
+    await control({ action: 'backToBack', ms: 500 });
     const { live } = await control({ action: 'reset' });
-    expect(live.faults).toMatchObject({ silentLive: [], lateAnswersMs: 0, onChangeOnly: true });
+    expect(live.faults).toMatchObject({ silentLive: [], lateAnswersMs: 0, onChangeOnly: true, holdUpgradesMs: 0, backToBackMs: dialect === 'r34' ? 20 : 0 });
   });
 });

@@ -1,6 +1,7 @@
 import type { ControlPanel } from '../control.js';
 import { BadRequest } from '../http-errors.js';
 import { MAX_LATENCY_MS, optionalWholeNumber, wholeNumber } from '../control-params.js';
+import { MAX_BACK_TO_BACK_MS } from '../options.js';
 import type { LiveUpdateServer } from './live-server.js';
 
 /** The live-update faults of `/__sim/control`, and the `live` part of its summary. */
@@ -8,6 +9,8 @@ export function registerLiveActions(panel: ControlPanel, live: LiveUpdateServer)
   panel.register('dropSockets', () => live.dropSockets());
   panel.register('refuseUpgrades', (params) => live.setRefuseUpgrades(params.boolean('on')));
   panel.register('stallUpgrades', (params) => live.setStallUpgrades(params.boolean('on')));
+  // A director still starting up accepts the TCP connection and never answers the upgrade.
+  panel.register('holdUpgrades', (params) => live.holdUpgrades(wholeNumber(params, 'ms', 0, MAX_LATENCY_MS)));
   panel.register('pause', (params) => live.setPaused(params.boolean('on')));
   panel.register('malformedFrame', () => live.sendMalformedFrame());
   panel.register('silentLive', (params) => {
@@ -17,6 +20,7 @@ export function registerLiveActions(panel: ControlPanel, live: LiveUpdateServer)
     live.setSilent(pattern, on, optionalWholeNumber(params, 'afterValues', 0, 1_000_000, 0));
   });
   panel.register('liveOnChangeOnly', (params) => live.setOnChangeOnly(params.boolean('on')));
+  panel.register('backToBack', (params) => live.setBackToBack(wholeNumber(params, 'ms', 0, MAX_BACK_TO_BACK_MS)));
   panel.register('lateLiveAnswers', (params) => live.setLateAnswers(wholeNumber(params, 'ms', 0, MAX_LATENCY_MS)));
   panel.addSummaryPart('live', () => ({ ...live.stats(), faults: live.faults }));
 }

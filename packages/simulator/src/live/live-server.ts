@@ -20,6 +20,10 @@ interface LiveSwitches {
 }
 
 export interface LiveFaults extends LiveSwitches {
+  /** A client frame this soon after the socket's previous one, unanswered, is refused (see BackToBack); 0 is off. */
+  backToBackMs: number;
+  /** How much longer upgrades are held (accepted, never answered) by `holdUpgrades`; 0 when they are answered. */
+  holdUpgradesMs: number;
   /** Object patterns whose subscriptions are acknowledged but not fed (after some values). */
   silentLive: SilentLiveRule[];
 }
@@ -34,6 +38,8 @@ export interface LiveStats {
   references: number;
   /** Upgrade requests received, answered or not: shows clients retrying. */
   upgradeAttempts: number;
+  /** Client frames refused as back to back (`backToBackMs`) over every socket, since start or the last reset. */
+  rejectedFrames: number;
   /** Every server subscription over every socket, with the interval it sends at. */
   subscribed: SubscribedValue[];
 }
@@ -45,16 +51,25 @@ export interface LiveStats {
 export class LiveUpdateServer {
   readonly #switches: LiveSwitches = { ...ON_TIME };
   readonly #silence = new SilentLive();
-  readonly #wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  // Frames that arrive in one read are handled in one turn (ws's default, set here because BackToBack relies on it).
+  readonly #wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, allowSynchronousEvents: true });
   readonly #sessions = new Map<WebSocket, LiveSession>();
   readonly #stalled = new Set<Socket>();
   readonly #valueListeners = new Set<(value: SentValue) => void>();
   #upgradeAttempts = 0;
+  #rejectedFrames = 0;
+  #backToBackMs: number;
+  /** Until when (performance.now()) upgrades are held; 0 when none are. */
+  #holdUntil = 0;
 
+  /** `backToBackMs`: the window at start and after clearFaults (BACK_TO_BACK_MS has each dialect's). */
   constructor(
     private readonly world: LiveWorld,
     private readonly seed: number,
-  ) {}
+    private readonly defaults: { backToBackMs: number } = { backToBackMs: 0 },
+  ) {
+    this.#backToBackMs = defaults.backToBackMs;
+  }
 
   /**
    * Serves the endpoint on a machine's HTTP server. `serves` says whether that machine runs the session's
@@ -73,12 +88,12 @@ export class LiveUpdateServer {
       references += session.referenceCount;
       subscribed.push(...session.subscribed);
     }
-    return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts, subscribed };
+    return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts, rejectedFrames: this.#rejectedFrames, subscribed };
   }
 
   /** The faults switched on now, as the control summary shows them. */
   get faults(): LiveFaults {
-    return { ...this.#switches, silentLive: this.#silence.rules() };
+    return { ...this.#switches, backToBackMs: this.#backToBackMs, holdUpgradesMs: this.#heldForMs(), silentLive: this.#silence.rules() };
   }
 
   /**
@@ -102,6 +117,20 @@ export class LiveUpdateServer {
   setStallUpgrades(on: boolean): void {
     this.#switches.stallUpgrades = on;
     if (!on && !this.#switches.paused) this.#releaseStalled();
+  }
+
+  /**
+   * For the next `ms`, upgrades are accepted and never answered, as a director still starting up does; those
+   * sockets stay unanswered until the client gives up (or dropSockets, close). Upgrades after the window are
+   * answered. 0 ends a hold.
+   */
+  holdUpgrades(ms: number): void {
+    this.#holdUntil = ms > 0 ? performance.now() + ms : 0;
+  }
+
+  /** Client frames closer than `ms` to the previous one, with no answer between, are refused and lost; 0 is off. */
+  setBackToBack(ms: number): void {
+    this.#backToBackMs = ms;
   }
 
   setPaused(on: boolean): void {
@@ -140,6 +169,9 @@ export class LiveUpdateServer {
     this.#silence.clear();
     this.setOnChangeOnly(ON_TIME.onChangeOnly);
     this.setLateAnswers(ON_TIME.lateAnswersMs);
+    this.setBackToBack(this.defaults.backToBackMs);
+    this.holdUpgrades(0);
+    this.#rejectedFrames = 0;
   }
 
   close(): void {
@@ -159,7 +191,7 @@ export class LiveUpdateServer {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
       return;
     }
-    if (this.#switches.stallUpgrades || this.#switches.paused) {
+    if (this.#switches.stallUpgrades || this.#switches.paused || this.#heldForMs() > 0) {
       this.#stalled.add(socket);
       socket.on('close', () => this.#stalled.delete(socket));
       return;
@@ -175,6 +207,8 @@ export class LiveUpdateServer {
       feeds: (object, property) => this.#silence.feeds(object, property),
       onChangeOnly: () => this.#switches.onChangeOnly,
       lateAnswersMs: () => this.#switches.lateAnswersMs,
+      backToBackMs: () => this.#backToBackMs,
+      frameRejected: () => void this.#rejectedFrames++,
       now: () => Date.now(),
       valueSent: (value) => {
         for (const listener of this.#valueListeners) listener(value);
@@ -182,6 +216,10 @@ export class LiveUpdateServer {
     });
     this.#sessions.set(ws, session);
     ws.on('close', () => this.#sessions.delete(ws));
+  }
+
+  #heldForMs(): number {
+    return Math.max(0, Math.ceil(this.#holdUntil - performance.now()));
   }
 
   #releaseStalled(): void {

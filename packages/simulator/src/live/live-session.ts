@@ -1,6 +1,7 @@
 import type { ServerFrame, SubscriptionEntry, ValueChange } from '@stagelink/core/protocol';
 import type { WebSocket } from 'ws';
 import { resolve, type Evaluator, type LiveWorld, type Writer } from './expressions.js';
+import { BackToBack } from './back-to-back.js';
 import { LateAnswers } from './late-answers.js';
 
 /** Interval 0 means "every frame": a 60 Hz frame. */
@@ -34,6 +35,10 @@ export interface SessionContext {
   onChangeOnly(): boolean;
   /** How late lists and errors are sent (`lateLiveAnswers`). */
   lateAnswersMs(): number;
+  /** A client frame this soon after the previous one, with no answer in between, is refused (`backToBack`); 0 is off. */
+  backToBackMs(): number;
+  /** Told of each frame refused as back to back. */
+  frameRejected(): void;
   now(): number;
   /** Told every value as it goes out, right before its frame is handed to the socket. */
   valueSent(value: SentValue): void;
@@ -53,6 +58,7 @@ export interface SentValue {
 export class LiveSession {
   readonly #subscriptions = new Map<string, ServerSubscription>();
   readonly #answers: LateAnswers;
+  readonly #backToBack: BackToBack;
   #nextId = 0;
 
   constructor(
@@ -60,6 +66,7 @@ export class LiveSession {
     private readonly context: SessionContext,
   ) {
     this.#answers = new LateAnswers(() => context.lateAnswersMs(), () => context.now());
+    this.#backToBack = new BackToBack(() => context.backToBackMs(), () => performance.now());
     socket.on('message', (data: Buffer, isBinary) => this.#receive(isBinary ? '' : data.toString('utf8')));
     socket.on('close', () => this.dispose());
     socket.on('error', () => this.dispose());
@@ -85,9 +92,16 @@ export class LiveSession {
     for (const subscription of this.#subscriptions.values()) clearInterval(subscription.timer);
     this.#subscriptions.clear();
     this.#answers.dispose();
+    this.#backToBack.dispose();
   }
 
   #receive(text: string): void {
+    if (!this.#backToBack.accepts()) {
+      // What a shipping director answers to a frame that arrives right behind another: the frame is lost.
+      this.context.frameRejected();
+      this.#sendError('Invalid JSON');
+      return;
+    }
     let frame: unknown;
     try {
       frame = JSON.parse(text);
@@ -243,7 +257,9 @@ export class LiveSession {
   }
 
   #send(frame: ServerFrame): void {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(frame));
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.send(JSON.stringify(frame));
+    if (frame.subscriptions !== undefined || frame.error !== undefined) this.#backToBack.answered();
   }
 }
 

@@ -16,7 +16,8 @@ export const LOCAL_FPS = 'subsystem:MonitoringManager.findLocalMonitor("fps")';
 export const LOCAL_CPU = 'subsystem:MonitoringManager.findLocalMonitor("CPU")';
 export const AVERAGE = 'object.seriesAverage("Actual", 1)';
 export const CPU_AVERAGE = 'object.seriesAverage("Total", 1)';
-export const MAIN_BRIGHTNESS = ['transportManager:"main"', 'object.brightness'] as const;
+/** The transport "main" as every dialect names it on the stream (the documents' quoted form is not r34's). */
+export const MAIN_BRIGHTNESS = ['transportmanager:main', 'object.brightness'] as const;
 
 /** Polls `check` every 10 ms for up to `ms`, then throws naming what did not happen. */
 export async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
@@ -58,6 +59,14 @@ export async function openLiveSocket(mediaServerUrl: string) {
 }
 
 export type LiveSocket = Awaited<ReturnType<typeof openLiveSocket>>;
+
+/** Unsubscribes and waits for the list that no longer names the id: a paced client's next frame may follow. */
+export async function unsubscribed(live: LiveSocket, id: number): Promise<void> {
+  const before = live.arrivals.length;
+  live.unsubscribe(id);
+  const listsWithout = () => live.arrivals.slice(before).some((arrival) => Array.isArray(arrival.frame['subscriptions']) && !(arrival.frame['subscriptions'] as ListEntry[]).some((entry) => entry.id === id));
+  await until(listsWithout, `the list without subscription ${id}`);
+}
 
 /** Subscribes and waits for the list that acknowledges the pair; answers its id. */
 export async function acknowledged(live: LiveSocket, object: string, property: string, updateFrequencyMs = 50): Promise<number> {
