@@ -142,6 +142,13 @@ function liveWorld(dialect: Dialect, state: () => SessionState): LiveWorld {
     machineHostnames: () => state().machines.hostnames(),
     hasTakenOverFailedMachine: (uid) => state().failover.hasTakenOverFailedMachine(uid),
     transport,
+    transportNames: () => state().transports.list().map(({ name }) => name),
+    transportPlayer: (name) => {
+      const found = transport(name);
+      if (!found) return undefined;
+      const { track, time, playmode } = state().transports.positionOf({ uid: found.uid });
+      return { track: { uid: track.uid, name: track.name }, time, playmode };
+    },
     layers: () => {
       const current = state();
       const found = layers.get(current) ?? new LiveLayers();

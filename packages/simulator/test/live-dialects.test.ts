@@ -16,6 +16,9 @@ const until = async (check: () => boolean, what: string) => {
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 };
 
+/** What a paced client waits after a `set` before its next frame: more than the r34 back-to-back window. */
+const WRITE_GAP_MS = 50;
+
 /** A live socket that collects every frame, with helpers to subscribe and read what came back. */
 async function openLive(sim: Simulator) {
   const socket = new WebSocket(`${sim.mediaServer.url.replace('http', 'ws')}/api/session/liveupdate`);
@@ -47,7 +50,11 @@ async function openLive(sim: Simulator) {
       await until(() => errors().length > before, `a refusal of ${object}`);
       return errors()[before] ?? '';
     },
-    set: (id: number, value: unknown) => socket.send(JSON.stringify({ set: [{ id, value }] })),
+    /** Writes, then leaves the gap a paced client leaves after a write (r34 loses a frame sent right behind a `set`). */
+    set: async (id: number, value: unknown) => {
+      socket.send(JSON.stringify({ set: [{ id, value }] }));
+      await new Promise((resolve) => setTimeout(resolve, WRITE_GAP_MS));
+    },
     close: () => socket.close(),
   };
 }
@@ -59,6 +66,8 @@ async function rest(sim: Simulator, method: string, path: string, body?: unknown
   return (await response.json()) as Record<string, unknown>;
 }
 
+/** The transport "main" as every dialect names it on the stream. */
+const MAIN = 'transportmanager:main';
 const fpsOf = (node: string) => `subsystem:MonitoringManager.findRemoteMonitor(${JSON.stringify(node)}, "fps")`;
 const AVERAGE = 'object.seriesAverage("Actual", 1)';
 const WORKLOAD = 'object.getWorkloadInstances(1)';
@@ -124,12 +133,23 @@ describe('live update in the r34 dialect', () => {
   });
 
   it('closes the socket on a set of the wrong JSON type', async () => {
-    const id = await context.live.subscribe('transportManager:"main"', 'object.brightness');
+    const id = await context.live.subscribe(MAIN, 'object.brightness');
     const before = context.live.latest(id);
     const closed = new Promise<number>((resolve) => context.live.socket.once('close', resolve));
-    context.live.set(id, 'bright');
+    void context.live.set(id, 'bright');
     expect(await closed).toBe(1003);
     expect(context.sim.state.transports.list().find((transport) => transport.name === 'main')?.brightness).toBe(before);
+  });
+
+  it('names a transport transportmanager:<name with spaces as _>, unquoted, and refuses the documents\' quoted form as unknown', async () => {
+    const { live, sim } = context;
+    const side = sim.state.transports.list().find((transport) => transport.name === 'side screens');
+    expect(live.latest(await live.subscribe('transportmanager:side_screens', 'str(object.uid)'))).toBe(side?.uid);
+    expect(live.latest(await live.subscribe('transportmanager:default', 'object.volume'))).toBe(1);
+    const quoted = 'transportManager:"side screens"';
+    expect(await live.refused(quoted, 'object.volume')).toBe(`Unable to subscribe to ${quoted} / object.volume - Unknown object ${quoted}`);
+    expect(await live.refused('transportManager:"main"', 'object.volume')).toMatch(/- Unknown object transportManager:"main"$/);
+    expect(await live.refused('transportmanager:nowhere', 'object.volume')).toMatch(/Unable to find object$/);
   });
 });
 
@@ -163,6 +183,16 @@ describe('live update in the spec dialect', () => {
     const id = await context.live.subscribe('subsystem:StreamRenderSystem', 'object.getWorkloadInstance(3, 0).health()');
     expect(context.live.latest(id)).toEqual({ errorType: 'EvaluationError', message: expect.stringContaining('workload 3 has no instance 0') as unknown });
   });
+
+  it('names a transport as the documents do, quoted or default, and also as shipping directors do', async () => {
+    const { live, sim } = context;
+    const side = sim.state.transports.list().find((transport) => transport.name === 'side screens');
+    for (const object of ['transportManager:"side screens"', 'transportmanager:side_screens']) {
+      expect(live.latest(await live.subscribe(object, 'str(object.uid)'))).toBe(side?.uid);
+    }
+    expect(live.latest(await live.subscribe('transportManager:default', 'object.brightness'))).toBe(1);
+    expect(await live.refused('transportManager:"nowhere"', 'object.volume')).toMatch(/Unable to find object$/);
+  });
 });
 
 describe.each(['spec', 'r34'] as const)('live writes in the %s dialect', (dialect) => {
@@ -174,8 +204,8 @@ describe.each(['spec', 'r34'] as const)('live writes in the %s dialect', (dialec
 
   it('stores a written brightness as a 32-bit float, which REST activetransport then reports', async () => {
     const { live } = context;
-    const id = await live.subscribe('transportManager:"main"', 'object.brightness');
-    live.set(id, 0.95);
+    const id = await live.subscribe(MAIN, 'object.brightness');
+    await live.set(id, 0.95);
     await until(() => live.latest(id) === Math.fround(0.95), 'the written brightness');
     expect(live.latest(id)).toBe(0.949999988079071);
     expect((await mainOf())?.brightness).toBe(Math.fround(0.95));
@@ -183,22 +213,22 @@ describe.each(['spec', 'r34'] as const)('live writes in the %s dialect', (dialec
 
   it('shows a REST change of volume on the stream, and a live volume and engaged on REST', async () => {
     const { live, sim } = context;
-    const volume = await live.subscribe('transportManager:"main"', 'object.volume');
+    const volume = await live.subscribe(MAIN, 'object.volume');
     await rest(sim, 'POST', '/api/session/transport/volume', { transports: [{ transport: { name: 'main' }, volume: 0.25 }] });
     await until(() => live.latest(volume) === 0.25, 'the volume REST set');
-    live.set(volume, 0.5);
+    await live.set(volume, 0.5);
     const engaged = await live.subscribe('transportManager:default', 'object.engaged');
-    live.set(engaged, false);
+    await live.set(engaged, false);
     await until(() => live.latest(engaged) === false && live.latest(volume) === 0.5, 'both writes');
     expect(await mainOf()).toMatchObject({ volume: 0.5, engaged: false });
   });
 
   it('ignores a level outside 0 to 1, as servers do', async () => {
     const { live } = context;
-    const id = await live.subscribe('transportManager:"main"', 'object.volume');
+    const id = await live.subscribe(MAIN, 'object.volume');
     const before = live.latest(id);
-    live.set(id, 1.5);
-    live.set(id, 0.5);
+    await live.set(id, 1.5);
+    await live.set(id, 0.5);
     await until(() => live.latest(id) === 0.5, 'the value in range');
     expect(live.valuesOf(id)).toEqual([before, 0.5]);
   });
@@ -207,9 +237,9 @@ describe.each(['spec', 'r34'] as const)('live writes in the %s dialect', (dialec
     const { live, sim } = context;
     const other = await openLive(sim);
     try {
-      const theirs = await other.subscribe('transportManager:"main"', 'object.brightness');
-      const mine = await live.subscribe('transportManager:"main"', 'object.brightness');
-      live.set(mine, 0.5);
+      const theirs = await other.subscribe(MAIN, 'object.brightness');
+      const mine = await live.subscribe(MAIN, 'object.brightness');
+      await live.set(mine, 0.5);
       await until(() => other.latest(theirs) === 0.5, 'the value on the other socket');
     } finally {
       other.close();
@@ -220,18 +250,18 @@ describe.each(['spec', 'r34'] as const)('live writes in the %s dialect', (dialec
     const { live } = context;
     const id = await live.subscribe('layer:"Logo"', 'object.position');
     expect(live.latest(id)).toEqual({ x: 0.75, y: 0.125 });
-    live.set(id, { x: 0.01 });
+    await live.set(id, { x: 0.01 });
     await until(() => (live.latest(id) as { x: number }).x !== 0.75, 'the moved layer');
     expect(live.latest(id)).toEqual({ x: Math.fround(0.01), y: 0.125 });
   });
 
   it('answers a set on an unknown id or a read-only property with an error frame, and keeps the socket', async () => {
     const { live } = context;
-    live.set(999, 1);
+    await live.set(999, 1);
     await until(() => live.errors().length > 0, 'an error');
     expect(live.errors()[0]).toBe('Unable to set: no subscription with id 999');
     const readOnly = await live.subscribe('subsystem:MonitoringManager.findLocalMonitor("fps")', AVERAGE);
-    live.set(readOnly, 30);
+    await live.set(readOnly, 30);
     await until(() => live.errors().length > 1, 'a second error');
     expect(live.errors()[1]).toMatch(/read-only property$/);
     expect(live.socket.readyState).toBe(WebSocket.OPEN);
@@ -240,9 +270,53 @@ describe.each(['spec', 'r34'] as const)('live writes in the %s dialect', (dialec
   it('offers a transport uid as text through str(...), where a number loses digits', async () => {
     const { live, sim } = context;
     const uid = sim.state.transports.list().find((transport) => transport.name === 'side screens')?.uid ?? '';
-    const text = await live.subscribe('transportManager:"side screens"', 'str(object.uid)');
-    const number = await live.subscribe('transportManager:"side screens"', 'object.uid');
+    const text = await live.subscribe('transportmanager:side_screens', 'str(object.uid)');
+    const number = await live.subscribe('transportmanager:side_screens', 'object.uid');
     expect(live.latest(text)).toBe(uid);
     expect(String(live.latest(number))).not.toBe(uid);
+  });
+});
+
+describe.each(['spec', 'r34'] as const)('a transport\'s player on the stream in the %s dialect', (dialect) => {
+  const context = simulatorIn(dialect);
+  const PLAYER = ['object.player.tRender', 'object.player.playing', 'object.player.playMode.state', 'str(object.player.track.uid)', 'str(object.player.track.description)', 'object.engaged', 'str(object.tcStatusString)'];
+  const read = async (object: string) => {
+    const ids: number[] = [];
+    for (const property of PLAYER) ids.push(await context.live.subscribe(object, property));
+    return () => ids.map((id) => context.live.latest(id));
+  };
+
+  it('reads a stopped transport\'s playhead, playmode 3 (Stop), track and timecode status', async () => {
+    const track = context.sim.state.transports.positionOf({ name: 'main' }).track;
+    const main = await read('transportmanager:main');
+    expect(main()).toEqual([0, false, 3, track.uid, 'Preshow', true, 'No timecode']);
+  });
+
+  it('follows a transport that plays: the playhead moves, playmode 0 (Play), then 2 (Loop) and back to 3 (Stop)', async () => {
+    const { live, sim } = context;
+    const main = await read('transportmanager:main');
+    await rest(sim, 'POST', '/api/session/transport/play', { transports: [{ name: 'main' }] });
+    await until(() => main()[2] === 0 && main()[1] === true, 'playmode Play');
+    const [playhead] = main() as [number];
+    await until(() => (main()[0] as number) > playhead, 'the playhead moving on');
+    await rest(sim, 'POST', '/api/session/transport/playloopsection', { transports: [{ name: 'main' }] });
+    await until(() => main()[2] === 2, 'playmode Loop');
+    await rest(sim, 'POST', '/api/session/transport/stop', { transports: [{ name: 'main' }] });
+    await until(() => main()[2] === 3 && main()[1] === false, 'playmode Stop');
+    expect(live.errors()).toEqual([]);
+  });
+
+  it('reads the track a goto moves to, by uid as text and by name', async () => {
+    const { sim } = context;
+    const main = await read('transportmanager:main');
+    await rest(sim, 'POST', '/api/session/transport/gototrack', { transports: [{ transport: { name: 'main' }, track: { name: 'Intro' }, playmode: dialect === 'r34' ? 'Play' : 'play' }] });
+    const intro = sim.state.transports.tracks().find((track) => track.name === 'Intro');
+    // Each property is its own subscription: their values arrive one by one.
+    await until(() => main()[4] === 'Intro' && main()[3] === intro?.uid && main()[2] === 0, 'the track Intro, playing');
+  });
+
+  it('answers a property a transport does not have as a property path error', async () => {
+    const id = await context.live.subscribe('transportmanager:main', 'object.player.nothing');
+    expect(context.live.latest(id)).toEqual({ errorType: 'propertyPathError', message: expect.stringContaining('object.player.nothing') as unknown });
   });
 });

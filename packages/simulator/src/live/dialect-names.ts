@@ -8,6 +8,12 @@ export interface LiveNames {
   readonly streamRender: string;
   /** Whether `subsystem:MonitoringManager` answers `object.remoteNodes()`; only the other machines are listed. */
   readonly listsRemoteNodes: boolean;
+  /**
+   * Whether a transport's object may name it quoted, as the documents do (`transportManager:"Main Stage"`). Every
+   * dialect knows the unquoted form with spaces as `_` (`transportmanager:Main_Stage`); shipping directors know
+   * only that one.
+   */
+  readonly quotedTransports: boolean;
   /** The property error of `getWorkloadInstance(id, index).health()` when no such instance runs. */
   readonly missingInstance: { errorType: string; reason: (workload: string, index: number) => string };
 }
@@ -23,12 +29,14 @@ export const LIVE_NAMES: Record<Dialect, LiveNames> = {
     remoteSuffix: 'svc',
     streamRender: 'subsystem:StreamRenderSystem',
     listsRemoteNodes: false,
+    quotedTransports: true,
     missingInstance: { errorType: 'EvaluationError', reason: (workload, index) => `workload ${workload} has no instance ${index}` },
   },
   r34: {
     remoteSuffix: 'd3',
     streamRender: 'subsystem:RenderStreamSystem',
     listsRemoteNodes: true,
+    quotedTransports: false,
     missingInstance: { errorType: 'propertyPathError', reason: (workload, index) => `instance ${index} of workload ${workload} is out of range` },
   },
 };
@@ -39,4 +47,9 @@ export const LIVE_NAMES: Record<Dialect, LiveNames> = {
  */
 export function unknownObject(object: string): string {
   return `Unknown object ${object}`;
+}
+
+/** A transport's name in its live object on shipping directors: spaces as `_` (`Main Stage` is `Main_Stage`). */
+export function transportObjectName(name: string): string {
+  return name.trim().replace(/\s+/g, '_');
 }

@@ -1,6 +1,7 @@
 import type { PropertyErrorValue } from '@stagelink/core';
 import type { Dialect } from '../options.js';
-import { LIVE_NAMES, unknownObject, type LiveNames } from './dialect-names.js';
+import { PLAYMODES, type Playmode } from '../state/playmodes.js';
+import { LIVE_NAMES, transportObjectName, unknownObject, type LiveNames } from './dialect-names.js';
 import type { LiveLayers, LayerPosition } from './layers.js';
 import { cpu, fps, gpuMemory, gpuProfiler, noise, processMemory, seriesAverage, streamIdOf, type Signal } from './signals.js';
 import { written } from './writes.js';
@@ -15,6 +16,10 @@ export interface LiveWorld {
   hasTakenOverFailedMachine(uid: string): boolean | undefined;
   /** A transport by name (`default`: the first); undefined when there is none. */
   transport(name: string): LiveTransport | undefined;
+  /** The names of the session's transports now. */
+  transportNames(): string[];
+  /** Where a transport's playhead is now (`default`: the first); undefined when there is no such transport. */
+  transportPlayer(name: string): LivePlayer | undefined;
   /** Changes a transport as the REST endpoints do; a value the transport cannot take is ignored, as servers do. */
   setTransportProperty(transport: string, key: TransportKey, value: number | boolean): void;
   /** The layers of the session now (a reset replaces them). */
@@ -27,6 +32,14 @@ export interface LiveTransport {
   readonly brightness: number;
   readonly volume: number;
   readonly engaged: boolean;
+  readonly receivingTimecode: boolean;
+}
+
+/** A transport's player: the track it is on, seconds into it, and how it plays. */
+export interface LivePlayer {
+  readonly track: { readonly uid: string; readonly name: string };
+  readonly time: number;
+  readonly playmode: Playmode;
 }
 
 export type TransportKey = 'brightness' | 'volume' | 'engaged';
@@ -62,7 +75,10 @@ const MONITORING_MANAGER = 'subsystem:MonitoringManager';
 const SUBSYSTEM = /^subsystem:\w+$/;
 const MACHINE = /^getByUID\((\d+)\)$/;
 const QUOTED = '"((?:[^"\\\\]|\\\\.)*)"';
-const TRANSPORT = new RegExp(`^transportManager:(?:default|${QUOTED})$`);
+/** A transport as shipping directors name it: unquoted, spaces as `_` (`transportmanager:Main_Stage`, `transportmanager:default`). */
+const TRANSPORT = /^transportmanager:([^\s"().,:]+)$/i;
+/** A transport as the API documents name it, quoted (`transportManager:"Main Stage"`): shipping directors do not know it. */
+const QUOTED_TRANSPORT = new RegExp(`^transportManager:${QUOTED}$`);
 const LAYER = new RegExp(`^layer:${QUOTED}$`);
 const TRANSPORT_PROPERTY = /^object\.(brightness|volume|engaged)$/;
 const SERIES_AVERAGE = /^object\.seriesAverage\("([^"]*)",\s*(\d+)\)$/;
@@ -88,7 +104,9 @@ export function resolve(object: string, property: string, world: LiveWorld, seed
   if (object === names.streamRender) return { found: true, evaluate: streamRenderProperty(property, seed, names) };
   if (SUBSYSTEM.test(object)) return unknown(object);
   const transport = TRANSPORT.exec(object);
-  if (transport) return transportProperty(transport[1] === undefined ? 'default' : unquote(transport[1]), property, world);
+  if (transport) return transportProperty(transportNamed(transport[1] ?? '', world), property, world);
+  const quoted = QUOTED_TRANSPORT.exec(object);
+  if (quoted) return names.quotedTransports ? transportProperty(unquote(quoted[1] ?? ''), property, world) : unknown(object);
   const layer = LAYER.exec(object);
   if (layer) return layerProperty(unquote(layer[1] ?? ''), property, world);
   return NOT_FOUND;
@@ -136,14 +154,54 @@ function monitoringManagerProperty(property: string, world: LiveWorld): Resoluti
   return { found: true, evaluate: () => monitoredNodes(world) };
 }
 
+/** The transport an unquoted object names: `default`, or the one whose name, spaces as `_`, it is. */
+function transportNamed(objectName: string, world: LiveWorld): string | undefined {
+  if (objectName === 'default') return 'default';
+  return world.transportNames().find((name) => transportObjectName(name) === objectName);
+}
+
+/** `object.player.playMode.state` as shipping directors number the playmodes. */
+const PLAY_MODE_STATE: Readonly<Record<Playmode, number>> = {
+  [PLAYMODES.play]: 0,
+  [PLAYMODES.playSection]: 1,
+  [PLAYMODES.loopSection]: 2,
+  [PLAYMODES.stop]: 3,
+};
+
+/** What `str(object.tcStatusString)` reads: the simulator's words, as no recording shows the real ones. */
+const TIMECODE_STATUS = { receiving: 'Receiving timecode', none: 'No timecode' } as const;
+
+/** Read-only transport properties, from the transport and its player now. uids as `str(...)` keep every digit. */
+const TRANSPORT_READINGS: Readonly<Record<string, (transport: LiveTransport, player: LivePlayer) => unknown>> = {
+  // A JSON number loses digits past 2^53, as on the wire.
+  'object.uid': (transport) => Number(transport.uid),
+  'str(object.uid)': (transport) => transport.uid,
+  'object.player.tRender': (_, player) => player.time,
+  'object.player.playing': (_, player) => player.playmode !== PLAYMODES.stop,
+  'object.player.playMode.state': (_, player) => PLAY_MODE_STATE[player.playmode],
+  'object.player.track.uid': (_, player) => Number(player.track.uid),
+  'str(object.player.track.uid)': (_, player) => player.track.uid,
+  'str(object.player.track.description)': (_, player) => player.track.name,
+  'str(object.tcStatusString)': (transport) => (transport.receivingTimecode ? TIMECODE_STATUS.receiving : TIMECODE_STATUS.none),
+};
+
 /**
- * `brightness`, `volume` (0 to 1) and `engaged`, read and written as the REST endpoints do; the uid as a JSON
- * number (which loses digits past 2^53, as on the wire) or, asked through `str(...)`, as text.
+ * `brightness`, `volume` (0 to 1) and `engaged`, read and written as the REST endpoints do; the uid, the player
+ * (playhead, playmode, track) and the timecode status, read only.
  */
-function transportProperty(name: string, property: string, world: LiveWorld): Resolution {
-  if (!world.transport(name)) return NOT_FOUND;
-  if (property === 'object.uid') return { found: true, evaluate: () => Number(world.transport(name)?.uid) };
-  if (property === 'str(object.uid)') return { found: true, evaluate: () => world.transport(name)?.uid };
+function transportProperty(name: string | undefined, property: string, world: LiveWorld): Resolution {
+  if (name === undefined || !world.transport(name)) return NOT_FOUND;
+  const reading = TRANSPORT_READINGS[property];
+  if (reading) {
+    return {
+      found: true,
+      evaluate: () => {
+        const transport = world.transport(name);
+        const player = world.transportPlayer(name);
+        return transport && player ? reading(transport, player) : propertyError(property, `transport "${name}" is gone`);
+      },
+    };
+  }
   const key = TRANSPORT_PROPERTY.exec(property)?.[1] as TransportKey | undefined;
   if (!key) return { found: true, evaluate: () => propertyError(property, 'unknown property', 'propertyPathError') };
   return {
