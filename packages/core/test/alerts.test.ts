@@ -83,12 +83,39 @@ describe('livePresets', () => {
     });
     expect(remote.remoteMonitor?.objectFor('MEDIA-2:d3')).toBe('subsystem:MonitoringManager.findRemoteMonitor("MEDIA-2:d3", "fps")');
     expect(livePresets.workloadInstances('7')).toMatchObject({ object: 'subsystem:RenderStreamSystem', otherObjects: ['subsystem:StreamRenderSystem'] });
-    expect(livePresets.transportBrightness('Main Stage')).toMatchObject({ object: 'transportManager:"Main Stage"', properties: ['object.brightness'] });
+    expect(livePresets.transportBrightness('Main Stage')).toMatchObject({ object: 'transportmanager:Main_Stage', properties: ['object.brightness'] });
     expect(livePresets.instanceHealth('7', 2).properties).toEqual(['object.getWorkloadInstance(7, 2).health()']);
     expect(livePresets.failoverTakeover('18446744073709551615').object).toBe('getByUID(18446744073709551615)');
   });
   it('refuses arguments that would change the expression', () => {
     expect(() => livePresets.remoteFps('a") + evil("')).toThrow(/hostname/);
     expect(() => livePresets.failoverTakeover('1) or (2')).toThrow(/uid/);
+  });
+});
+
+describe('a transport\'s live object', () => {
+  it('names it as shipping directors do, spaces as _ and unquoted, and as the documents do, quoted, for a server that knows only that', () => {
+    expect(livePresets.transportVolume('Main Stage')).toEqual({
+      object: 'transportmanager:Main_Stage',
+      otherObjects: ['transportManager:"Main Stage"'],
+      properties: ['object.volume'],
+      updateFrequencyMs: 100,
+    });
+    expect(livePresets.transportBrightness('default')).toMatchObject({ object: 'transportmanager:default', otherObjects: ['transportManager:"default"'] });
+    expect(livePresets.transportVolume('side screens').object).toBe('transportmanager:side_screens');
+  });
+
+  it('takes letters of any script, digits, "_" and "-", and turns each run of spaces into one _', () => {
+    expect(livePresets.transportVolume('  Bühne  2 - LED_wall ').object).toBe('transportmanager:Bühne_2_-_LED_wall');
+    expect(livePresets.transportVolume('舞台').object).toBe('transportmanager:舞台');
+  });
+
+  it.each(['Main "Stage"', 'main.volume', 'a:b', 'Stage (L)', 'a,b', 'back\\slash', 'tab\there', '#1', 'left/right', "it's"])('refuses %j, which would change the expression, saying what to do', (name) => {
+    expect(() => livePresets.transportVolume(name)).toThrow(InvalidInputError);
+    expect(() => livePresets.transportBrightness(name)).toThrow(/only letters, digits, spaces, "_" and "-". Rename the transport, or set its level with transport.setVolume/);
+  });
+
+  it('refuses an empty name', () => {
+    expect(() => livePresets.transportVolume('  ')).toThrow(/is not a transport name/);
   });
 });

@@ -40,12 +40,20 @@ const remoteMonitor = (hostname: string, name: string, series: string): LiveRequ
   return { ...monitor(`findRemoteMonitor(${JSON.stringify(`${hostname}:svc`)}, ${JSON.stringify(name)})`, series), remoteMonitor: { hostname, objectFor } };
 };
 
-/** A transport's property, written with `set` as well as read. */
-const transportProperty = (transport: string, property: string): LiveRequest => ({
-  object: `transportManager:${JSON.stringify(checkName(transport))}`,
-  properties: [`object.${property}`],
-  updateFrequencyMs: MONITOR_INTERVAL_MS,
-});
+/**
+ * A transport's property, written with `set` as well as read. Shipping directors name a transport's object
+ * `transportmanager:<name with spaces as _>`, unquoted, and do not know the documents' quoted
+ * `transportManager:"<name>"`: both are asked, the first that answers is kept.
+ */
+const transportProperty = (transport: string, property: string): LiveRequest => {
+  const name = checkTransportName(transport);
+  return {
+    object: transportObject(name),
+    otherObjects: [`transportManager:${JSON.stringify(name)}`],
+    properties: [`object.${property}`],
+    updateFrequencyMs: MONITOR_INTERVAL_MS,
+  };
+};
 
 /**
  * The expressions of the API documents' table of live values. Arguments are checked so that no hostname or id can
@@ -84,8 +92,27 @@ function checkHostname(hostname: string): string {
   return hostname;
 }
 
-function checkName(name: string): string {
+/**
+ * A transport's live object as shipping directors name it: `transportmanager:` and the name with each run of
+ * spaces as one `_` (`Main Stage` is `transportmanager:Main_Stage`; `default` is the default transport).
+ */
+export function transportObject(name: string): string {
+  return `transportmanager:${checkTransportName(name).trim().replace(/\s+/g, '_')}`;
+}
+
+/**
+ * Letters, digits, spaces, `_` and `-`: a name written unquoted into the object expression, where a quote, dot,
+ * bracket, colon or comma would change what the expression means.
+ */
+const TRANSPORT_NAME = /^[\p{L}\p{N}_\- ]+$/u;
+
+function checkTransportName(name: string): string {
   if (typeof name !== 'string' || name.trim() === '') throw new InvalidInputError(`${JSON.stringify(name)} is not a transport name.`);
+  if (!TRANSPORT_NAME.test(name.trim())) {
+    throw new InvalidInputError(
+      `The transport ${JSON.stringify(name)} cannot be watched on the live stream: there a transport is named without quotes, so its name may hold only letters, digits, spaces, "_" and "-". Rename the transport, or set its level with transport.setVolume / setBrightness.`,
+    );
+  }
   return name;
 }
 
