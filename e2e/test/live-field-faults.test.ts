@@ -89,3 +89,34 @@ describe.runIf(process.env.STAGELINK_SIM_DIALECT === 'r34').concurrent('a live s
     }
   }, CASE_TIMEOUT_MS);
 });
+
+/**
+ * A director that starts up accepts the TCP connection and never answers the WebSocket upgrade; the sockets it
+ * held stay unanswered after it has started. In both dialects (the suite's spec and r34 runs).
+ */
+describe('a live subscription made while the director starts', () => {
+  const HOLD_MS = 2500;
+
+  it('times the held handshake out, tries again and comes online with values once upgrades are answered', async () => {
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 7 });
+    const ms = new MediaServer({ host: sim.mediaServer.url, live: { connectTimeoutMs: 1000 } });
+    try {
+      await control(sim.mediaServer.url, { action: 'holdUpgrades', ms: HOLD_MS });
+      const fps = watchLive(ms, livePresets.localFps());
+      await eventually(() => fps.values.length > 0 && fps.subscription.status === 'online', 'FPS values once the hold ends', 20_000);
+      const { live } = await control(sim.mediaServer.url, { action: 'status' });
+      // The first upgrade was held for good: without its own handshake timeout the client would still wait on it.
+      expect(live.upgradeAttempts).toBeGreaterThanOrEqual(2);
+      expect(live.faults.holdUpgradesMs).toBe(0);
+      expect(live.sockets).toBe(1);
+      // Not online while held (offline after the timed-out try), then online once.
+      expect(fps.statuses[0]).toBe('connecting');
+      expect(fps.statuses.filter((status) => status === 'online')).toEqual(['online']);
+      expect(fps.statuses.at(-1)).toBe('online');
+      expect(fps.errors).toEqual([]);
+    } finally {
+      await ms.close();
+      await sim.close();
+    }
+  }, 30_000);
+});
