@@ -9,8 +9,8 @@ const STALE_WITHIN_MS = 25_000;
 
 /** The director's own FPS monitor: what a liveupdate-in node on `localFps` and an events node's director FPS watch. */
 const DIRECTOR_FPS = 'findLocalMonitor("fps")';
-/** The transport "main": what a liveupdate-out node on its brightness writes through. */
-const MAIN_TRANSPORT = 'transportManager:"main"';
+/** The transport "main" as r34 names it on the stream: what a liveupdate-out node on its brightness writes through. */
+const MAIN_TRANSPORT = 'transportmanager:main';
 
 /**
  * The nodes against the faults venues report on shipping directors (a value that stops while the socket stays up,

@@ -68,7 +68,7 @@ describe('stagelink-liveupdate-out', () => {
   });
 
   it('writes any property given as expressions', async () => {
-    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'custom', object: 'transportManager:"main"', properties: 'object.volume' }));
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'custom', object: 'transportmanager:main', properties: 'object.volume' }));
     await ready();
     const out = nextMessage('out');
     helper.getNode('n1')?.receive({ payload: 0.25 });
