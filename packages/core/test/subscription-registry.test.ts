@@ -495,6 +495,25 @@ describe('SubscriptionRegistry', () => {
       expect(sent).toHaveLength(40);
     });
 
+    it('writes again a value whose frame the server dropped as "Invalid JSON", unless a newer one waits', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      registry.add(OBJECT, 'object.other()', consumer().it);
+      list([0, OBJECT, PROPERTY]);
+      list([0, OBJECT, PROPERTY], [1, OBJECT, 'object.other()']);
+      await registry.write(OBJECT, PROPERTY, 0.5);
+      registry.onFrame({ error: 'Invalid JSON' });
+      vi.advanceTimersByTime(FRAME_GAP_MS);
+      expect(sets()).toEqual([{ set: [{ id: 0, value: 0.5 }] }, { set: [{ id: 0, value: 0.5 }] }]);
+      const written = registry.write(OBJECT, 'object.other()', 1);
+      vi.advanceTimersByTime(FRAME_GAP_MS);
+      await written;
+      registry.onFrame({ error: 'Invalid JSON' });
+      const newer = registry.write(OBJECT, 'object.other()', 2);
+      vi.advanceTimersByTime(FRAME_GAP_MS);
+      await newer;
+      expect(sets().slice(2)).toEqual([{ set: [{ id: 1, value: 1 }] }, { set: [{ id: 1, value: 2 }] }]);
+    });
+
     it('sends again a frame the server dropped as "Invalid JSON", failing no subscription', () => {
       const a = consumer();
       registry.add(OBJECT, PROPERTY, a.it);

@@ -57,8 +57,12 @@ interface PendingWrite {
   value: unknown;
   sent(): void;
   failed(error: LiveUpdateError): void;
-  timer: NodeJS.Timeout;
+  /** Fails the write unsent when its pair gets no id in time; none for a write sent again. */
+  timer?: NodeJS.Timeout;
 }
+
+/** The last frame sent: the one a server that drops frames sent back to back has lost when it says so. */
+type SentFrame = { kind: 'operation'; op: Operation } | { kind: 'set'; writes: { pair: Pair; value: unknown }[] };
 
 type Operation = { kind: 'subscribe'; pair: Pair } | { kind: 'unsubscribe'; id: number };
 
@@ -98,6 +102,7 @@ export class SubscriptionRegistry {
   #queue: Operation[] = [];
   #inFlight: Operation | undefined;
   #spacingTimer: NodeJS.Timeout | undefined;
+  #lastSent: SentFrame | undefined;
   readonly #pacer: FramePacer;
   readonly #timing: LivenessTiming;
 
@@ -212,6 +217,7 @@ export class SubscriptionRegistry {
       if (pair.state !== 'failed') pair.state = 'queued';
     }
     this.#pacer.reset();
+    this.#lastSent = undefined;
     clearTimeout(this.#spacingTimer);
     this.#spacingTimer = undefined;
     this.#queue = [];
@@ -277,6 +283,7 @@ export class SubscriptionRegistry {
       return;
     }
     this.#pacer.sent(true);
+    this.#lastSent = { kind: 'operation', op };
     this.#inFlight = op;
     if (op.kind === 'subscribe') {
       op.pair.state = 'sent';
@@ -356,7 +363,8 @@ export class SubscriptionRegistry {
     if (due.length === 0) return false;
     const batches = due.map((pair) => ({ pair, writes: pair.writes.splice(0) }));
     for (const { writes } of batches) for (const write of writes) clearTimeout(write.timer);
-    const frame: ClientFrame = { set: batches.map(({ pair, writes }) => ({ id: pair.id as number, value: coalesce(writes.map(({ value }) => value)) })) };
+    const values = batches.map(({ pair, writes }) => ({ pair, value: coalesce(writes.map(({ value }) => value)) }));
+    const frame: ClientFrame = { set: values.map(({ pair, value }) => ({ id: pair.id as number, value })) };
     if (!this.wire.send(frame)) {
       for (const { pair, writes } of batches) {
         const error = writeError(pair, 'the live-update stream is not connected');
@@ -365,6 +373,7 @@ export class SubscriptionRegistry {
       return false;
     }
     this.#pacer.sent(false);
+    this.#lastSent = { kind: 'set', writes: values };
     for (const { writes } of batches) for (const write of writes) write.sent();
     return true;
   }
@@ -506,15 +515,26 @@ export class SubscriptionRegistry {
     if (!named || inFlight?.kind !== 'subscribe' || inFlight.pair === named) this.#completeInFlight();
   }
 
-  /** The frame in flight was lost, not refused: it goes again, after the pause every frame waits. */
+  /**
+   * A frame was lost, not refused: the last one sent, which came right behind another. It goes again after the
+   * gap every frame waits: a subscribe or unsubscribe as it was, a write unless a newer one to its pair waits.
+   */
   #onDroppedFrame(message: string): void {
-    const lost = this.#inFlight;
+    const lost = this.#lastSent;
+    this.#lastSent = undefined;
     this.wire.onProblem(new LiveUpdateError(`The live-update server dropped a frame (${message.trim()})${lost ? '; it is sent again' : ''}.`));
-    if (lost) {
-      if (lost.kind === 'subscribe') lost.pair.references = Math.max(0, lost.pair.references - 1);
+    if (lost?.kind === 'set') {
+      for (const { pair, value } of lost.writes) {
+        if (this.#pairs.get(pair.key) === pair && pair.writes.length === 0) pair.writes.push({ value, sent: () => undefined, failed: () => undefined });
+      }
+      return this.#pump();
+    }
+    const op = lost?.op;
+    if (op && op === this.#inFlight) {
+      if (op.kind === 'subscribe') op.pair.references = Math.max(0, op.pair.references - 1);
       // A pair whose consumers all left meanwhile is not asked for again.
-      if (lost.kind === 'unsubscribe' || this.#pairs.get(lost.pair.key) === lost.pair) this.#queue.unshift(lost);
-      else this.#orphans.delete(lost.pair.key);
+      if (op.kind === 'unsubscribe' || this.#pairs.get(op.pair.key) === op.pair) this.#queue.unshift(op);
+      else this.#orphans.delete(op.pair.key);
     }
     this.#completeInFlight();
   }
