@@ -41,19 +41,17 @@ const remoteMonitor = (hostname: string, name: string, series: string): LiveRequ
 };
 
 /**
- * A transport's property, written with `set` as well as read. Shipping directors name a transport's object
- * `transportmanager:<name with spaces as _>`, unquoted, and do not know the documents' quoted
- * `transportManager:"<name>"`: both are asked, the first that answers is kept.
+ * Properties of a transport's live object. Shipping directors name it `transportmanager:<name with spaces as _>`,
+ * unquoted, and do not know the documents' quoted `transportManager:"<name>"`: both are asked, the first that
+ * answers is kept.
  */
-const transportProperty = (transport: string, property: string): LiveRequest => {
+export function transportRequest(transport: string, properties: string[], updateFrequencyMs = MONITOR_INTERVAL_MS): LiveRequest {
   const name = checkTransportName(transport);
-  return {
-    object: transportObject(name),
-    otherObjects: [`transportManager:${JSON.stringify(name)}`],
-    properties: [`object.${property}`],
-    updateFrequencyMs: MONITOR_INTERVAL_MS,
-  };
-};
+  return { object: transportObject(name), otherObjects: [`transportManager:${JSON.stringify(name)}`], properties, updateFrequencyMs };
+}
+
+/** A transport's property, written with `set` as well as read. */
+const transportProperty = (transport: string, property: string): LiveRequest => transportRequest(transport, [`object.${property}`]);
 
 /**
  * The expressions of the API documents' table of live values. Arguments are checked so that no hostname or id can

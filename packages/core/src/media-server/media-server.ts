@@ -27,7 +27,8 @@ import { TransportApi } from './transport.js';
 import { TransportMemory } from './transport-memory.js';
 import { LiveClient } from '../live/live-client.js';
 import type { LiveTiming } from '../live/live-client.js';
-import { DEFAULT_LIVENESS_TIMING } from '../live/liveness.js';
+import { DEFAULT_LIVENESS_TIMING, silenceWindowMs, type LivenessTiming } from '../live/liveness.js';
+import { CLOCK_INTERVAL_MS, ShowClocks } from '../show-clock/transport-clock.js';
 
 /**
  * How long a cue waits, while the server is known down, for the server to answer one question: a director on
@@ -111,6 +112,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   readonly #http: HttpClient;
   readonly #director: DirectorFollower | undefined;
   readonly #smc: SmcClient | undefined;
+  readonly #clocks: ShowClocks;
 
   constructor(options: MediaServerOptions) {
     super();
@@ -127,7 +129,18 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     const api = new EndpointCaller(this.#http, this.#director, link, transports);
     this.#link = link;
     this.status = new StatusApi(api);
-    this.transport = new TransportApi(api, transports);
+    const clocks = new ShowClocks(
+      {
+        subscribe: (...args) => this.live.subscribe(...args),
+        transports: () => this.transport.transports(),
+        tracks: () => this.transport.tracks(),
+        annotations: (track) => this.transport.annotations(track),
+      },
+      clockTiming(options.live),
+      logger,
+    );
+    this.#clocks = clocks;
+    this.transport = new TransportApi(api, transports, clocks);
     this.mixedReality = new MixedRealityApi(api);
     this.quickcal = new QuickcalApi(api);
     this.failover = new FailoverApi(api);
@@ -194,8 +207,15 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   /** Closes every live subscription, the live socket and the connection pool. Safe to call more than once. */
   async close(): Promise<void> {
     this.#director?.stop();
+    this.#clocks.close();
     await Promise.all([this.live.close(), this.#http.close(), this.#smc?.close()]);
   }
+}
+
+/** A playhead standing still while playing is stale after the silence bound of its live values. */
+function clockTiming(live: Partial<LivenessTiming> | undefined) {
+  const timing = { ...DEFAULT_LIVENESS_TIMING, ...live };
+  return { frozenAfterMs: silenceWindowMs(CLOCK_INTERVAL_MS, timing), annotationsEveryMs: 5000, retryMs: 5000 };
 }
 
 function backupOriginsOf({ backupHosts = [], followDirector }: MediaServerOptions): string[] {

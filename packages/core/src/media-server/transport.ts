@@ -7,6 +7,7 @@ import { playmodeToSend } from './playmode.js';
 import { transportCommandNamed, type OperationWord } from './operation-names.js';
 import { requiredField, TRANSPORT_COMMAND_NAMES, type TransportCommand, type TransportCommandFields } from './transport-commands.js';
 import { TransportMemory, type TransportsBefore } from './transport-memory.js';
+import type { ShowClocks, ShowClockSnapshot, TransportWatch, WatchOptions } from '../show-clock/transport-clock.js';
 import type { Multitransport, Ref, SetList, Track, TrackAnnotations, Transport } from './types.js';
 
 /**
@@ -73,8 +74,19 @@ export class TransportApi {
   constructor(
     private readonly api: EndpointCaller,
     /** What the client last read of the transports: the state before a cue, for a cue whose answer comes late. */
-    private readonly memory: TransportMemory = new TransportMemory(),
+    private readonly memory: TransportMemory,
+    private readonly clocks: ShowClocks,
   ) {}
+
+  /**
+   * The transport's show clock: playhead, section, next section, cues and what remains of each, from the live
+   * stream and the track's annotations; `current` moves on with the playhead between updates while the clock is
+   * `online`. One live subscription group per transport, whatever the number of watchers. A multitransport's clock
+   * is its first member's. Close it when no longer shown.
+   */
+  watch(transport: Ref, onChange: (snapshot: ShowClockSnapshot) => void, options?: WatchOptions): TransportWatch {
+    return this.clocks.watch(transport, onChange, options);
+  }
 
   async activeTransport(options?: CallOptions): Promise<Transport[]> {
     return this.api.call(endpoints.activeTransport, {}, options);

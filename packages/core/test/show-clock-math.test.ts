@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { formatClock } from '../src/show-clock/format-clock.js';
+import { playheadAt, positionIn, sectionAt, timelineOf, type PlayerReading } from '../src/show-clock/clock-math.js';
+
+/** A 300 s track with sections at 0, 120 and 240, a CUE tag at 100 and a note at 130. */
+const timeline = timelineOf(
+  { uid: '7', name: 'Intro', length: 300 },
+  {
+    sections: [
+      { time: 120, index: 1 },
+      { time: 0, index: 0 },
+      { time: 240, index: 2 },
+    ],
+    tags: [{ time: 100, type: 'CUE', value: 'Q1' }],
+    notes: [{ time: 130, text: 'lights' }],
+  },
+);
+
+const reading = (time: number, playmode: PlayerReading['playmode'], playing = playmode !== 'Stop'): PlayerReading => ({ time, at: 1000, playing, playmode });
+
+describe('the show clock: where the playhead is between the director\'s updates', () => {
+  it('moves on with the time since the last playhead while playing, and stands still otherwise', () => {
+    expect(playheadAt(reading(10, 'Play'), timeline, 3500)).toBeCloseTo(12.5);
+    expect(playheadAt(reading(10, 'Stop'), timeline, 3500)).toBe(10);
+    expect(playheadAt(reading(10, 'Play', false), timeline, 3500)).toBe(10);
+  });
+
+  it('stops a PlaySection at its section\'s end, wraps a Loop inside its section, and stops Play at the track\'s end', () => {
+    expect(playheadAt(reading(115, 'PlaySection'), timeline, 11_000)).toBe(120);
+    expect(playheadAt(reading(235, 'Loop'), timeline, 11_000)).toBeCloseTo(125);
+    expect(playheadAt(reading(295, 'Play'), timeline, 11_000)).toBe(300);
+  });
+});
+
+describe('the show clock: sections and cues at a time', () => {
+  it('finds the section a time falls in, by start time whatever order the server lists them', () => {
+    expect(sectionAt(timeline, 0)).toMatchObject({ index: 0, start: 0, end: 120 });
+    expect(sectionAt(timeline, 120)).toMatchObject({ index: 1, start: 120, end: 240 });
+    expect(sectionAt(timeline, 299)).toMatchObject({ index: 2, start: 240, end: 300 });
+  });
+
+  it('gives the section, the next one, the remainders and the cues around the playhead', () => {
+    expect(positionIn(timeline, 110)).toEqual({
+      time: 110,
+      trackRemaining: 190,
+      section: { index: 0, time: 0, elapsed: 110, remaining: 10 },
+      nextSection: { index: 1, time: 120 },
+      cue: { current: { kind: 'CUE', value: 'Q1', time: 100 }, next: { kind: 'note', value: 'lights', time: 130 }, nextIn: 20 },
+    });
+    expect(positionIn(timeline, 250)).toMatchObject({ section: { index: 2, remaining: 50 }, cue: { current: { value: 'lights' } } });
+    expect(positionIn(timeline, 250).nextSection).toBeUndefined();
+    expect(positionIn(timeline, 250).cue?.next).toBeUndefined();
+  });
+
+  it('has no section or cue on a track without annotations', () => {
+    const bare = timelineOf({ uid: '8', name: 'Bare', length: 60 }, undefined);
+    expect(positionIn(bare, 20)).toEqual({ time: 20, trackRemaining: 40 });
+    expect(playheadAt(reading(59, 'Loop'), bare, 3000)).toBeCloseTo(1);
+  });
+});
+
+describe('formatClock', () => {
+  it('writes timecode with frames at the given rate', () => {
+    expect(formatClock(3723.5, { fps: 25 })).toBe('01:02:03:12');
+    expect(formatClock(59.99, { fps: 30 })).toBe('00:00:59:29');
+    expect(formatClock(-3)).toBe('00:00:00:00');
+  });
+
+  it('writes a countdown that shows each second until it has passed, and seconds with one decimal', () => {
+    expect(formatClock(9.2, { mode: 'countdown' })).toBe('0:10');
+    expect(formatClock(60, { mode: 'countdown' })).toBe('1:00');
+    expect(formatClock(3600.5, { mode: 'countdown' })).toBe('1:00:01');
+    expect(formatClock(0, { mode: 'countdown' })).toBe('0:00');
+    expect(formatClock(83.46, { mode: 'seconds' })).toBe('83.4');
+  });
+
+  it('refuses what is not a time or a frame rate', () => {
+    expect(() => formatClock(Number.NaN)).toThrow(/seconds as a number/);
+    expect(() => formatClock(1, { fps: 0 })).toThrow(/fps/);
+    expect(() => formatClock(1, { mode: 'hours' as never })).toThrow(/mode/);
+  });
+});
