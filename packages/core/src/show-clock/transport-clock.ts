@@ -125,7 +125,8 @@ class TransportClock {
   #movedAt = 0;
   #frozen = false;
   #frozenTimer: NodeJS.Timeout | undefined;
-  #refreshTimer: NodeJS.Timeout | undefined;
+  /** The next read of the transport (after a failure) or of the track's annotations. */
+  #nextRead: NodeJS.Timeout | undefined;
   #disposed = false;
   /** Problems already told, so a director that stays away is reported once, not at every retry. */
   readonly #told = new Set<string>();
@@ -161,7 +162,7 @@ class TransportClock {
     this.#watchers.clear();
     this.#subscription?.close();
     clearTimeout(this.#frozenTimer);
-    clearTimeout(this.#refreshTimer);
+    clearTimeout(this.#nextRead);
     this.onDisposed();
   }
 
@@ -180,10 +181,11 @@ class TransportClock {
       this.#transport = await this.#find();
     } catch (error) {
       this.#problem(error);
-      if (!this.#disposed) this.#refreshTimer = setTimeout(() => void this.#start(), this.timing.retryMs);
+      if (!this.#disposed) this.#nextRead = setTimeout(() => void this.#start(), this.timing.retryMs);
       return;
     }
     if (this.#disposed) return;
+    this.#told.clear();
     this.#subscribe(this.#transport.name);
     this.#scheduleRefresh();
   }
@@ -297,7 +299,7 @@ class TransportClock {
   }
 
   #scheduleRefresh(): void {
-    this.#refreshTimer = setTimeout(() => {
+    this.#nextRead = setTimeout(() => {
       const uid = this.#values.trackUid;
       void (uid === undefined ? Promise.resolve() : this.#readTimeline(uid)).finally(() => !this.#disposed && this.#scheduleRefresh());
     }, this.timing.annotationsEveryMs);
