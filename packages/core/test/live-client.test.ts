@@ -93,14 +93,16 @@ describe('LiveClient staleness', () => {
   it('goes from stale to offline with nothing between when the stream then drops', async () => {
     const server = await startQuietServer();
     open.push(server);
-    const live = new LiveClient(() => server.origin, { ...quick, reconnectBaseMs: 60_000, reconnectCapMs: 60_000 }, silentLogger);
+    const live = new LiveClient(() => server.origin, quick, silentLogger);
     open.push(live);
     const statuses: LiveStatus[] = [];
     live.subscribe(livePresets.localFps(), () => undefined, { onStatus: (status) => statuses.push(status) });
     await vi.waitFor(() => expect(statuses.at(-1)).toBe('stale'), { timeout: 5000 });
+    const stale = statuses.length - 1;
     server.drop();
-    await vi.waitFor(() => expect(statuses.at(-1)).toBe('offline'), { timeout: 5000 });
-    expect(statuses.slice(statuses.indexOf('stale'))).toEqual(['stale', 'offline']);
+    // The stream may be back and stale again by the next look: what matters is what came right after stale.
+    await vi.waitFor(() => expect(statuses.slice(stale)).toContain('offline'), { timeout: 5000 });
+    expect(statuses.slice(stale, stale + 2)).toEqual(['stale', 'offline']);
   });
 });
 
