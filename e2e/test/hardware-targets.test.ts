@@ -6,9 +6,11 @@
  * log, which names the listener that answered it.
  */
 import { AuthError, endpoints, HardwareTargetError, MediaServer, type SmcMap } from '@stagelink/core';
-import { startSimulator, type LogEntry, type SessionMachineView, type Simulator } from '@stagelink/simulator';
+import { startSimulator, type LogEntry, type Simulator } from '@stagelink/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { control } from './support/simulator.js';
+
+type SessionMachineView = ReturnType<Simulator['machines']>[number];
 
 const dialect = process.env['STAGELINK_SIM_DIALECT'] === 'r34' ? 'r34' : 'spec';
 
