@@ -42,9 +42,10 @@ const login = () => control(sim.mediaServer.url, { action: 'login', loggedIn: tr
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, log: recordRequest });
-  const smc = sim.smc && { host: sim.smc.url };
-  ms = new MediaServer({ host: sim.mediaServer.url, retries: 0, timeoutMs: 5000, ...(smc ? { smc: { ...smc, username: sim.smc?.username, password: sim.smc?.password } } : {}) });
-  anonymous = new MediaServer({ host: sim.mediaServer.url, retries: 0, timeoutMs: 5000, ...(smc ? { smc } : {}) });
+  // Hardware writes name their machine: its SMC on r34, its own address in the documents (which show no other).
+  const smc = { host: sim.smc?.url ?? sim.mediaServer.url };
+  ms = new MediaServer({ host: sim.mediaServer.url, retries: 0, timeoutMs: 5000, smc: { ...smc, username: sim.smc?.username, password: sim.smc?.password } });
+  anonymous = new MediaServer({ host: sim.mediaServer.url, retries: 0, timeoutMs: 5000, smc });
   const described = await ms.apiDescription();
   // The description covers the session and service families; hardware endpoints beyond the documents are r34's.
   offers = (endpoint) => described.offers(endpoint) && !(endpoint.family === 'hardware' && endpoint.beyondSpec && dialect === 'spec');

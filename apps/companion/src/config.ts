@@ -1,9 +1,9 @@
 /**
- * The connection's settings as Companion shows and stores them, and what core makes of them. The SMC password is
- * a secret field: Companion keeps it apart from the config, and the module never logs it or puts it in a status.
+ * The connection's settings as Companion shows and stores them, and what core makes of them. The SMC passwords are
+ * secret fields: Companion keeps them apart from the config, and the module never logs them or puts them in a status.
  */
 import type { JsonObject, SomeCompanionConfigField } from '@companion-module/base';
-import { InvalidInputError, originOf, parseHostMap, reasonOf, type MediaServerOptions } from '@stagelink/core';
+import { InvalidInputError, originOf, parseHostMap, parseSmcMap, reasonOf, type MediaServerOptions, type SmcMap } from '@stagelink/core';
 
 export interface ModuleConfig {
   [key: string]: string | number | boolean;
@@ -15,14 +15,21 @@ export interface ModuleConfig {
   backupHosts: string;
   /** `HOSTNAME=address` lines for machine names the desk cannot resolve. */
   hosts: string;
-  /** The machine's management controller (SMC); empty: hardware requests go to `host`. */
-  smcHost: string;
+  /**
+   * Each machine's management controller (SMC), one `HOSTNAME=address` (or `HOSTNAME=user@address`) per line: the
+   * hardware actions name a machine and go to its line, never to the director.
+   */
+  smcs: string;
+  /** The SMC user of lines that name none. */
   smcUser: string;
   /** The show's frame rate: FPS alerts are measured against it. */
   frameRate: number;
 }
 
-/** `smcPassword`, kept by Companion in its secrets store. */
+/**
+ * `smcPassword` (the password of machines without their own) and `smcPasswords` (`HOSTNAME=password` entries
+ * separated by `;`), kept by Companion in its secrets store.
+ */
 export type ModuleSecrets = JsonObject;
 
 export const DEFAULT_FRAME_RATE = 60;
@@ -60,19 +67,29 @@ export function configFields(): SomeCompanionConfigField[] {
     { type: 'number', id: 'frameRate', label: 'Show frame rate', width: 4, min: 1, max: 240, default: DEFAULT_FRAME_RATE, description: 'FPS alerts compare each machine against it.' },
     {
       type: 'textinput',
-      id: 'smcHost',
-      label: 'Management controller (SMC)',
-      description: 'Address of the machine\u2019s management controller, for OLED, LED strip and power. Empty: the media server\u2019s address.',
-      width: 8,
+      id: 'smcs',
+      label: 'Management controllers (SMC)',
+      description:
+        'For OLED, LED strip and power: each machine\u2019s management controller, one HOSTNAME=address per line as the session names the machine, e.g. ACTOR01=10.0.1.6 (ACTOR01=user@10.0.1.6 for a user of its own). Hardware actions name their machine and go only to its line here.',
+      width: 12,
+      multiline: true,
       default: '',
     },
-    { type: 'textinput', id: 'smcUser', label: 'SMC user', width: 4, default: '' },
-    { type: 'secret-text', id: 'smcPassword', label: 'SMC password', width: 4, default: '' },
+    { type: 'textinput', id: 'smcUser', label: 'SMC user', width: 4, default: '', description: 'For every line above that names no user of its own.' },
+    { type: 'secret-text', id: 'smcPassword', label: 'SMC password', width: 4, default: '', description: 'For every machine without a password of its own.' },
+    {
+      type: 'secret-text',
+      id: 'smcPasswords',
+      label: 'SMC passwords per machine',
+      width: 4,
+      default: '',
+      description: 'Optional: HOSTNAME=password entries separated by ;, e.g. ACTOR01=secret; ACTOR02=other.',
+    },
   ];
 }
 
-/** What the settings give: core's options and the frame rate, or why they cannot be used. */
-export type ConfigReading = { ok: true; server: MediaServerOptions; frameRate: number } | { ok: false; problem: string };
+/** What the settings give: core's options (each machine's SMC in `server.smcs`) and the frame rate, or why they cannot be used. */
+export type ConfigReading = { ok: true; server: MediaServerOptions & { smcs: SmcMap }; frameRate: number } | { ok: false; problem: string };
 
 export function readConfig(config: Partial<ModuleConfig>, secrets: ModuleSecrets | undefined): ConfigReading {
   const host = typeof config.host === 'string' ? config.host.trim() : '';
@@ -82,18 +99,24 @@ export function readConfig(config: Partial<ModuleConfig>, secrets: ModuleSecrets
     const hosts = parseHostMap(typeof config.hosts === 'string' ? config.hosts : '');
     const followDirector = config.followDirector !== false;
     const backupHosts = backupHostsOf(config.backupHosts, followDirector);
-    const server: MediaServerOptions = { host, followDirector, hosts, ...(backupHosts.length > 0 ? { backupHosts } : {}) };
-    const smcHost = typeof config.smcHost === 'string' ? config.smcHost.trim() : '';
-    if (smcHost !== '') {
-      originOf(smcHost);
-      const username = typeof config.smcUser === 'string' && config.smcUser !== '' ? config.smcUser : undefined;
-      const secret = secrets?.['smcPassword'];
-      const password = typeof secret === 'string' && secret !== '' ? secret : undefined;
-      server.smc = { host: smcHost, ...(username === undefined ? {} : { username }), ...(password === undefined ? {} : { password }) };
-    }
+    const smcs = smcsOf(config, secrets);
+    const server = { host, followDirector, hosts, smcs, ...(backupHosts.length > 0 ? { backupHosts } : {}) };
     return { ok: true, server, frameRate: frameRateOf(config.frameRate) };
   } catch (error) {
     return { ok: false, problem: reasonOf(error) };
+  }
+}
+
+/**
+ * Each machine's SMC and account. The account is kept whenever it is given: it goes with every line that names no
+ * user or password of its own. A line that is not of the shape is named in the status (never a password).
+ */
+function smcsOf(config: Partial<ModuleConfig>, secrets: ModuleSecrets | undefined): SmcMap {
+  const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+  try {
+    return parseSmcMap(text(config.smcs) ?? '', { username: text(config.smcUser), password: text(secrets?.['smcPassword']), passwords: text(secrets?.['smcPasswords']) });
+  } catch (error) {
+    throw new InvalidInputError(`Management controllers (SMC): ${reasonOf(error)}`);
   }
 }
 

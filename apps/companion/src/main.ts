@@ -13,7 +13,7 @@ import {
   type CompanionBooleanFeedbackDefinition,
   type CompanionFeedbackSchema,
   type CompanionOptionValues, type CompanionFeedbackDefinitions, type CompanionVariableValues, type DropdownChoice, type SomeCompanionConfigField } from '@companion-module/base';
-import { InvalidInputError, isUnreachable, reasonOf } from '@stagelink/core';
+import { InvalidInputError, isUnreachable, reasonOf, type SmcMap } from '@stagelink/core';
 import { configFields, DEFAULT_FRAME_RATE, type ModuleConfig, type ModuleSecrets, readConfig } from './config.js';
 import { Arming } from './desk/arming.js';
 import { failureOf } from './desk/failure.js';
@@ -39,6 +39,8 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   #show: Show | undefined;
   #problem: string | undefined;
   #frameRate = DEFAULT_FRAME_RATE;
+  /** Each machine's management controller from the settings: where the hardware actions may go. */
+  #smcs: SmcMap = {};
   readonly #arming = new Arming(() => this.#schedule(false));
   #sent: CompanionVariableValues = {};
   #status: ConnectionStatus | undefined;
@@ -80,6 +82,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     }
     this.#problem = undefined;
     this.#frameRate = reading.frameRate;
+    this.#smcs = reading.server.smcs;
     this.#report({ status: InstanceStatus.Connecting, message: `Looking for ${reading.server.host}` });
     this.#show = show;
     this.#define();
@@ -88,6 +91,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
 
   #badConfig(problem: string): void {
     this.#problem = problem;
+    this.#smcs = {};
     this.#define();
     this.#report({ status: InstanceStatus.BadConfig, message: problem });
   }
@@ -131,8 +135,10 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
       transports: transports.map(({ name }) => byName(name)),
       tracks: (show?.tracks.value ?? []).map(({ name }) => byName(name)),
       machines: machines.map(({ name }) => byName(name)),
+      hardwareMachines: this.#hardwareMachines(machines.map(({ hostname }) => hostname)),
     };
-    this.setActionDefinitions(this.#guardActions({ ...transportActions(this.#current, choices), ...showActions(this.#current, this.#arming, choices) }));
+    const actions = { ...transportActions(this.#current, choices), ...showActions(this.#current, this.#arming, choices, () => this.#smcs) };
+    this.setActionDefinitions(this.#guardActions(actions));
     const feedbackChoices = { transports: choices.transports, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines };
     this.setFeedbackDefinitions(this.#guardFeedbacks(feedbackDefinitions(this.#current, this.#arming, feedbackChoices, () => this.#link(), () => this.#frameRate)));
     if (show) {
@@ -143,6 +149,17 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
       this.setVariableDefinitions({ director: { name: 'Director of the session' }, link: { name: 'Link to the server' }, health: { name: 'Health of the session' } });
       this.setPresetDefinitions([], {});
     }
+  }
+
+  /**
+   * The hardware actions' machines by hostname: the session's, and those with a management controller in the
+   * settings; a session machine without one says so, since its hardware actions are refused.
+   */
+  #hardwareMachines(sessionHostnames: string[]): DropdownChoice<string>[] {
+    const configured = new Set(Object.keys(this.#smcs).map((hostname) => hostname.toLowerCase()));
+    const choices = sessionHostnames.map((hostname) => ({ id: hostname, label: configured.has(hostname.toLowerCase()) ? hostname : `${hostname} (no SMC in the settings)` }));
+    const listed = new Set(sessionHostnames.map((hostname) => hostname.toLowerCase()));
+    return [...choices, ...Object.keys(this.#smcs).filter((hostname) => !listed.has(hostname.toLowerCase())).map((hostname) => ({ id: hostname, label: hostname }))];
   }
 
   /** Every action says in the log what failed, in core's words, and lets Companion know it failed. */

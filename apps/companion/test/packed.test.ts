@@ -1,4 +1,5 @@
 /** The `.tgz` Companion imports: a manifest valid against base's schema, an entry that loads and starts. */
+import type { CompanionStaticUpgradeScript, JsonObject } from '@companion-module/base';
 import { validateManifest } from '@companion-module/base/manifest';
 import { TRANSPORT_COMMAND_NAMES } from '@stagelink/core';
 import { execFileSync } from 'node:child_process';
@@ -49,12 +50,30 @@ describe('the packed module', () => {
     expect(pkg.dependencies ?? {}).toEqual({});
   });
 
-  it('exports an empty list of upgrade scripts', () => {
-    expect(packed.upgradeScripts).toEqual([]);
+  it("upgrades settings with one SMC address to that machine's line, which saved hardware buttons then name", () => {
+    const [upgrade] = packed.upgradeScripts as CompanionStaticUpgradeScript<JsonObject, JsonObject>[];
+    if (!upgrade) throw new Error('the module has an upgrade script');
+    const config = { host: '10.0.0.5', followDirector: true, hosts: '', smcHost: 'http://10.0.1.5:8080', smcUser: 'admin', frameRate: 60 };
+    const saved = (actionId: string, options: Record<string, unknown>) => ({ id: `a-${actionId}`, controlId: 'bank:1', actionId, options: options as never });
+    const result = upgrade(
+      { currentConfig: config },
+      { config, secrets: { smcPassword: 'pw' }, actions: [saved('smc_power', { power: { isExpression: false, value: 'off' } }), saved('oled_message', { message: { isExpression: false, value: 'Doors' } }), saved('play', {})], feedbacks: [] },
+    );
+    expect(result.updatedConfig).toEqual({ host: '10.0.0.5', followDirector: true, hosts: '', smcs: 'SMC=http://10.0.1.5:8080', smcUser: 'admin', frameRate: 60 });
+    expect(result.updatedActions.map(({ actionId, options }) => [actionId, options['machine']])).toEqual([
+      ['smc_power', { isExpression: false, value: 'SMC' }],
+      ['oled_message', { isExpression: false, value: 'SMC' }],
+    ]);
+
+    // Without an SMC address they went to whichever machine directed: now they name none, and are refused.
+    const unset = upgrade({ currentConfig: { ...config, smcHost: '' } }, { config: { ...config, smcHost: '' }, secrets: null, actions: [saved('smc_ledstrip', {})], feedbacks: [] });
+    expect(unset.updatedConfig).toMatchObject({ smcs: '' });
+    expect(unset.updatedConfig).not.toHaveProperty('smcHost');
+    expect(unset.updatedActions.map(({ options }) => options['machine'])).toEqual([{ isExpression: false, value: '' }]);
   });
 
   it('defines an action per transport command, named as the command is saved, and the show actions', async () => {
-    const host = await started({ host: '', followDirector: true, hosts: '', smcHost: '', smcUser: '', frameRate: 60 });
+    const host = await started({ host: '', followDirector: true, hosts: '', smcs: '', smcUser: '', frameRate: 60 });
     const ids = Object.keys(host.actions);
     for (const command of TRANSPORT_COMMAND_NAMES) expect(ids).toContain(command);
     expect(ids).toEqual(expect.arrayContaining(['volume_adjust', 'brightness_adjust', 'failovermachine', 'restoremachine', 'applydefaultrouting', 'oled_message', 'smc_power', 'smc_ledstrip']));
@@ -62,31 +81,40 @@ describe('the packed module', () => {
   });
 
   it('reports bad_config for an address that is not one, and says why', async () => {
-    const host = await started({ host: 'http://bad host:99999', followDirector: true, hosts: '', smcHost: '', smcUser: '', frameRate: 60 });
+    const host = await started({ host: 'http://bad host:99999', followDirector: true, hosts: '', smcs: '', smcUser: '', frameRate: 60 });
     expect(host.status?.status).toBe('bad_config');
     expect(host.status?.message).toMatch(/not a valid media-server address/);
     await expect(host.runAction('play', { transport: 'main' })).rejects.toThrow(/not set up/);
   });
 
   it('reports bad_config for a machine address line that is not HOSTNAME=address', async () => {
-    const host = await started({ host: '127.0.0.1:1', followDirector: true, hosts: 'DIRECTOR01 10.0.0.5', smcHost: '', smcUser: '', frameRate: 60 });
+    const host = await started({ host: '127.0.0.1:1', followDirector: true, hosts: 'DIRECTOR01 10.0.0.5', smcs: '', smcUser: '', frameRate: 60 });
     expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/HOSTNAME=address/) as unknown });
   });
 
   it('reports bad_config for a backup address that is not one, naming which', async () => {
-    const host = await started({ host: '127.0.0.1:1', followDirector: true, backupHosts: '127.0.0.2:1\nhttp://bad host', hosts: '', smcHost: '', smcUser: '', frameRate: 60 });
+    const host = await started({ host: '127.0.0.1:1', followDirector: true, backupHosts: '127.0.0.2:1\nhttp://bad host', hosts: '', smcs: '', smcUser: '', frameRate: 60 });
     expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/^Backup address 2: "http:\/\/bad host" is not a valid media-server address/) as unknown });
     await expect(host.runAction('play', { transport: 'main' })).rejects.toThrow(/Backup address 2/);
   });
 
   it('reports bad_config for backup addresses while the director is not followed', async () => {
-    const host = await started({ host: '127.0.0.1:1', followDirector: false, backupHosts: '127.0.0.2:1', hosts: '', smcHost: '', smcUser: '', frameRate: 60 });
+    const host = await started({ host: '127.0.0.1:1', followDirector: false, backupHosts: '127.0.0.2:1', hosts: '', smcs: '', smcUser: '', frameRate: 60 });
     expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/turn on "Follow the director"/) as unknown });
   });
 
-  it('asks for the SMC password in a secret field', () => {
+  it('reports bad_config for a management controller line that is not one, never showing a password', async () => {
+    const host = await started({ host: '127.0.0.1:1', followDirector: true, hosts: '', smcs: 'ACTOR01=admin:hunter2@10.0.1.6', smcUser: '', frameRate: 60 });
+    expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/^Management controllers \(SMC\): .*ACTOR01 holds a password/) as unknown });
+    expect(host.status?.message).not.toContain('hunter2');
+  });
+
+  it('asks for the SMC passwords in secret fields, and for each machine\'s SMC as a list', () => {
     const fields = new packed.ModuleClass(new CompanionHost(packed)).getConfigFields();
     expect(fields.find((field) => field.id === 'smcPassword')?.type).toBe('secret-text');
+    expect(fields.find((field) => field.id === 'smcPasswords')?.type).toBe('secret-text');
+    expect(fields.find((field) => field.id === 'smcs')).toMatchObject({ type: 'textinput', multiline: true, default: '' });
+    expect(fields.find((field) => field.id === 'smcHost')).toBeUndefined();
     expect(fields.find((field) => field.id === 'followDirector')).toMatchObject({ type: 'checkbox', default: true });
     expect(fields.find((field) => field.id === 'backupHosts')).toMatchObject({ type: 'textinput', multiline: true, default: '' });
   });

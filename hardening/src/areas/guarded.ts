@@ -27,7 +27,8 @@ function probes(): Probe[] {
     { id: 'guard-failover', node: failover(false) },
     { id: 'guard-failover-armed-text', node: failover('true') },
     { id: 'guard-failover-armed-one', node: failover(1) },
-    { id: 'guard-request', node: { type: 'stagelink-request', server: SERVER, endpoint: '', body: '{"machine":{"name":"Actor 1"}}', bodyType: 'json' } },
+    // Hardware endpoints name their machine (the simulator's own address), so what refuses them is the confirmation.
+    { id: 'guard-request', node: { type: 'stagelink-request', server: SERVER, endpoint: '', body: '{"machine":{"name":"Actor 1"}}', bodyType: 'json', machine: '127.0.0.1', machineType: 'str' } },
   ];
 }
 
@@ -78,7 +79,8 @@ async function coreRefuses(session: NodeRedSession, tally: Tally): Promise<void>
     for (const spec of endpointList.filter((candidate) => candidate.guarded)) {
       for (const confirm of [undefined, false, 'true', 1] as unknown[]) {
         tally.inputs++;
-        const attempt = client.call(spec, {}, { confirm: confirm as boolean });
+        const machine = spec.family === 'hardware' ? { machine: { host: session.sim.mediaServer.url } } : {};
+        const attempt = client.call(spec, {}, { confirm: confirm as boolean, ...machine });
         const error = await attempt.then(() => undefined, (reason: unknown) => reason);
         if (error === undefined) tally.finding(`core sent ${spec.id} with confirm ${String(confirm)}`);
         else if (isClearError(error) && (error as Error).name === 'ConfirmationRequiredError') tally.errors++;

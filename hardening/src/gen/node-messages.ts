@@ -27,6 +27,9 @@ export const FUZZ_ENDPOINTS = endpointList.map((spec) => spec.id);
 
 type FieldPools = Record<string, readonly Wire[]>;
 
+/** Machines a hardware write may name: the simulator's address (its hostname in the documents' dialect), and worse. */
+const HARDWARE_MACHINES: readonly Wire[] = ['127.0.0.1', '', 'ACTOR 01', '../smc'];
+
 /** Per node: each msg property it reads, with values that are right for the simulated show. */
 export function validFields(facts: ShowFacts): Record<InputNodeType, FieldPools> {
   const shared = { topic: ['cue', ''], payload: [1, 'go', true, null] };
@@ -69,6 +72,9 @@ export function validFields(facts: ShowFacts): Record<InputNodeType, FieldPools>
     },
     'stagelink-oled-out': {
       ...shared,
+      // The machine whose screen it is: the simulator's own address, none (refused, nothing sent), and names that
+      // are not hostnames (refused before any lookup).
+      machine: HARDWARE_MACHINES,
       message: ['Doors in five', 'x'.repeat(250), 'Stand by'],
       title: ['Stage', ''],
       priority: [0, 1, 2],
@@ -82,6 +88,7 @@ export function validFields(facts: ShowFacts): Record<InputNodeType, FieldPools>
     'stagelink-request': {
       ...shared,
       endpoint: FUZZ_ENDPOINTS,
+      machine: HARDWARE_MACHINES,
       query: [{ name: 'Intro' }, '{"name":"Intro"}', { directory: 'video' }, { start: 0, count: 2 }],
       params: [{ mac: '02-53-4C-00-00-01' }, '{"mac":"02-53-4C-00-00-01"}'],
       body: [{ transports: [{ name: 'main' }] }, { title: 'x', message: 'y' }, [], {}],

@@ -168,6 +168,14 @@ export class ConfirmationRequiredError extends kind(StagelinkError, 'Confirmatio
 export class InvalidInputError extends kind(StagelinkError, 'InvalidInputError', 'STAGELINK_ERR_INVALID_INPUT') {}
 
 /**
+ * A hardware write (power, OLED, LED strip, whoami, any other POST of the hardware family) that names no machine;
+ * nothing was sent. The hardware family acts on the machine whose management controller is called, so such a write
+ * never goes to the session's address or to "whoever directs now": name the machine (`ms.hardwareOf(hostname)`,
+ * `ms.hardwareOf({ host })` with its SMC's address, or the `machine` option of `ms.call`), or give the client `smc`.
+ */
+export class HardwareTargetError extends kind(InvalidInputError, 'HardwareTargetError', 'STAGELINK_ERR_HARDWARE_TARGET') {}
+
+/**
  * The server answered, but not as the API specifies: no envelope, or fields a result promises are missing or
  * of the wrong kind (another service on that port, a proxy, an unsupported version). Nothing of it is used.
  */

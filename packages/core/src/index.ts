@@ -47,7 +47,16 @@ export {
 } from './media-server/transport-commands.js';
 export { endpointNamed, transportCommandNamed, failoverOperationNamed, type OperationWord } from './media-server/operation-names.js';
 export { PLAYMODES, PLAYMODE_LABELS, isPlaying, toPlaymode, playmodeToSend, type Playmode, type RequestedPlaymode } from './media-server/playmode.js';
-export { readPowerStatus, type OledResult } from './media-server/hardware.js';
+export { readPowerStatus, type HardwareApi, type OledResult } from './media-server/hardware.js';
+export {
+  MachineHardware,
+  parseSmcMap,
+  type HardwareCallOptions,
+  type HardwareMachine,
+  type SmcAccounts,
+  type SmcMap,
+  type SmcTarget,
+} from './media-server/hardware-targets.js';
 export type { ApiDescription } from './media-server/api-description.js';
 export { SmcClient, type SmcOptions } from './media-server/smc-client.js';
 export type * from './media-server/types.js';

@@ -58,7 +58,7 @@ describe('answers that are not the API speaking (hardening)', () => {
 
   it('still takes hardware answers, which have no envelope, as they are', async () => {
     const ms = await clientOf([json(200, { message: 'ok' })]);
-    await expect(ms.hardware.chassis.powerOn()).resolves.toEqual({ message: 'ok' });
+    await expect(ms.hardwareOf({ host: ms.host }).chassis.powerOn()).resolves.toEqual({ message: 'ok' });
   });
 });
 

@@ -247,8 +247,8 @@ describe('answers', () => {
   });
 
   it('says a login is required when a hardware write answers 401', async () => {
-    const { ms } = await serverAnswering(json(401, { message: 'login required' }));
-    const error = await ms.hardware.localMachine.set({ hostname: 'a', serial: 'b', type: 'c' }).catch((e: unknown) => e);
+    const { server, ms } = await serverAnswering(json(401, { message: 'login required' }));
+    const error = await ms.hardwareOf({ host: server.url }).localMachine.set({ hostname: 'a', serial: 'b', type: 'c' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as Error).message).toMatch(/login required/);
   });
@@ -264,14 +264,14 @@ describe('answers', () => {
 describe('what is sent', () => {
   it('does not send a guarded operation without confirm', async () => {
     const { server, ms } = await serverAnswering();
-    await expect(ms.hardware.chassis.powerOff({})).rejects.toBeInstanceOf(ConfirmationRequiredError);
-    await expect(ms.hardware.smc.clearAll({ confirm: false })).rejects.toBeInstanceOf(ConfirmationRequiredError);
+    await expect(ms.hardwareOf({ host: server.url }).chassis.powerOff({})).rejects.toBeInstanceOf(ConfirmationRequiredError);
+    await expect(ms.hardwareOf({ host: server.url }).smc.clearAll({ confirm: false })).rejects.toBeInstanceOf(ConfirmationRequiredError);
     expect(server.received).toHaveLength(0);
   });
 
   it('sends a guarded operation with confirm', async () => {
     const { server, ms } = await serverAnswering(json(200, { message: 'ok' }));
-    await expect(ms.hardware.chassis.powerCycle({ confirm: true })).resolves.toEqual({ message: 'ok' });
+    await expect(ms.hardwareOf({ host: server.url }).chassis.powerCycle({ confirm: true })).resolves.toEqual({ message: 'ok' });
     expect(server.received[0]).toMatchObject({ method: 'POST', url: '/api/chassis/power/cycle' });
   });
 
@@ -297,7 +297,7 @@ describe('what is sent', () => {
     });
     const ms = new MediaServer({ host: server.url, logger: { warn: (m) => warnings.push(m) } });
     cleanup.push(() => ms.close(), () => server.close());
-    const result = await ms.hardware.oled.notify({ title: 'Hi', message: 'x'.repeat(250) });
+    const result = await ms.hardwareOf({ host: server.url }).oled.notify({ title: 'Hi', message: 'x'.repeat(250) });
     expect(result.truncated).toBe(true);
     expect((JSON.parse(server.received[0]?.body ?? '') as { message: string }).message).toHaveLength(200);
     expect(warnings).toHaveLength(1);
@@ -311,9 +311,9 @@ describe('what is sent', () => {
     const ms = new MediaServer({ host: server.url, logger: { warn: () => undefined } });
     cleanup.push(() => ms.close(), () => server.close());
     const sent = () => (JSON.parse(server.received.at(-1)?.body ?? '') as { message: string }).message;
-    expect((await ms.hardware.oled.notify({ title: 'House', message: '🎭'.repeat(150) })).truncated).toBe(false);
+    expect((await ms.hardwareOf({ host: server.url }).oled.notify({ title: 'House', message: '🎭'.repeat(150) })).truncated).toBe(false);
     expect([...sent()]).toHaveLength(150);
-    expect((await ms.hardware.oled.notify({ title: 'House', message: `a${'🎭'.repeat(250)}` })).truncated).toBe(true);
+    expect((await ms.hardwareOf({ host: server.url }).oled.notify({ title: 'House', message: `a${'🎭'.repeat(250)}` })).truncated).toBe(true);
     expect(sent()).toBe(`a${'🎭'.repeat(199)}`);
   });
 });

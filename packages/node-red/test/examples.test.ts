@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { allNodes, collect, control, eventually, helper, hostnames, simState, smcAccount, useSimulatorAndClient } from './support/harness.js';
+import { allNodes, collect, control, eventually, helper, hostnames, simState, smcAccount, smcsOf, useSimulatorAndClient } from './support/harness.js';
 
 /** The core nodes the examples use besides stagelink's (the helper itself brings only catch, status and complete). */
 const fromNodeRed = createRequire(createRequire(import.meta.url).resolve('node-red'));
@@ -21,7 +21,9 @@ type FlowNode = Record<string, unknown> & { id: string; type: string; name?: str
 function example(file: string, sim: Simulator): FlowNode[] {
   const flow = JSON.parse(readFileSync(new URL(`../examples/${file}`, import.meta.url), 'utf8')) as FlowNode[];
   return flow.map((node) => {
-    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url, ...(sim.smc ? { smcHost: sim.smc.url } : {}) };
+    // The director's front screen, by its hostname in this simulator's session, and on r34 its management controller.
+    if (node.type === 'tab' && Array.isArray(node['env'])) return { ...node, env: (node['env'] as { name: string }[]).map((variable) => (variable.name === 'DIRECTOR' ? { ...variable, value: hostnames(sim).director } : variable)) };
+    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url, ...smcsOf(sim) };
     if (node.type === 'debug') return { id: node.id, z: node['z'], type: 'helper', name: node.name };
     return node;
   });

@@ -1,6 +1,6 @@
 import type { Simulator } from '@stagelink/simulator';
-import { describe, expect, it } from 'vitest';
-import { control, eventually, flowWith, helper, nextMessage, nodeModules, smcAccount, statuses, useSimulator } from './support/harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { control, eventually, flowWith, helper, hostnames, nextMessage, nodeModules, smcAccount, statuses, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-oled-out');
 
@@ -8,7 +8,12 @@ describe('stagelink-oled-out', () => {
   let sim: Simulator;
   useSimulator((started) => (sim = started));
 
-  const oled = { type: 'stagelink-oled-out', title: 'Stage', titleType: 'str', message: 'payload', messageType: 'msg', priority: '1', priorityType: 'num' };
+  const base = { type: 'stagelink-oled-out', title: 'Stage', titleType: 'str', message: 'payload', messageType: 'msg', priority: '1', priorityType: 'num' };
+  /** The node, naming the simulator's machine by its hostname in the session. */
+  let oled: typeof base & { machine: string; machineType: string };
+  beforeEach(() => {
+    oled = { ...base, machine: hostnames(sim).director, machineType: 'str' };
+  });
 
   it('says "login required" through Catch while the machine is logged out, and shows nothing', async () => {
     await helper.load(nodes, flowWith(sim, oled));
@@ -62,5 +67,32 @@ describe('stagelink-oled-out', () => {
     caught = nextMessage('caught');
     helper.getNode('n1')?.receive({ payload: '' });
     expect((await caught).error?.message).toMatch(/No message given/);
+  });
+
+  it('refuses to send without a machine, to Catch and with a red status, and nothing reaches a machine', async () => {
+    await control(sim, { action: 'login', loggedIn: true });
+    await helper.load(nodes, flowWith(sim, base), smcAccount(sim));
+    const seen = statuses('n1');
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: 'Doors open' });
+    const error = (await caught).error?.message ?? '';
+    expect(error).toMatch(/^HardwareTargetError: The OLED notification was not sent: no machine named/);
+    expect(error).toMatch(/msg\.machine/);
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'red' }));
+    expect(sim.arrivals.count('POST', '/api/oled/notification')).toBe(0);
+    expect(sim.state.hardware.oled.history()).toEqual([]);
+  });
+
+  it('takes msg.machine when the node leaves Machine blank, and says which machine in its status', async () => {
+    await control(sim, { action: 'login', loggedIn: true });
+    await helper.load(nodes, flowWith(sim, base), smcAccount(sim));
+    const seen = statuses('n1');
+    const out = nextMessage('out');
+    const { director } = hostnames(sim);
+    helper.getNode('n1')?.receive({ payload: 'Doors open', machine: director });
+    const msg = await out;
+    expect(msg.machine).toBe(director);
+    expect(sim.state.hardware.oled.history().at(-1)).toMatchObject({ title: 'Stage', message: 'Doors open' });
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green', text: `shown on ${director}: Stage` }));
   });
 });

@@ -1,7 +1,7 @@
 import type { NetworkAdapter, Note } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
-import { control, flowWith, helper, nextMessage, nodeModules, simState, smcAccount, useSimulator } from './support/harness.js';
+import { control, flowWith, helper, hostnames, nextMessage, nodeModules, simState, smcAccount, statuses, useSimulator } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-request');
 
@@ -54,13 +54,14 @@ describe('stagelink-request', () => {
   });
 
   it('fills path parameters from the node settings', async () => {
-    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'networkAdaptersList' }));
+    const machine = { machine: hostnames(sim).director, machineType: 'str' };
+    await helper.load(nodes, flowWith(sim, { ...request, ...machine, endpoint: 'networkAdaptersList' }));
     let out = nextMessage('out');
     helper.getNode('n1')?.receive({});
     const [first] = (await out).payload as NetworkAdapter[];
     if (!first) throw new Error('the simulator lists no network adapter');
     await helper.unload();
-    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'networkAdapterGet', params: JSON.stringify({ mac: first.mac }) }));
+    await helper.load(nodes, flowWith(sim, { ...request, ...machine, endpoint: 'networkAdapterGet', params: JSON.stringify({ mac: first.mac }) }));
     out = nextMessage('out');
     helper.getNode('n1')?.receive({});
     expect((await out).payload).toEqual(first);
@@ -68,7 +69,7 @@ describe('stagelink-request', () => {
 
   it('sends a guarded endpoint only with msg.confirm === true', async () => {
     await control(sim, { action: 'login', loggedIn: true });
-    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'powerOff' }), smcAccount(sim));
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'powerOff', machine: hostnames(sim).director, machineType: 'str' }), smcAccount(sim));
     const caught = nextMessage('caught');
     helper.getNode('n1')?.receive({ payload: {} });
     expect((await caught).error?.message).toMatch(/was not sent: call it with \{ confirm: true \}/);
@@ -78,6 +79,29 @@ describe('stagelink-request', () => {
     helper.getNode('n1')?.receive({ confirm: true });
     await out;
     expect((await simState(sim)).chassisPower).toBe('off');
+  });
+
+  it('refuses a hardware write that names no machine, to Catch with a red status, and sends nothing', async () => {
+    await control(sim, { action: 'login', loggedIn: true });
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'ledStripSet' }), smcAccount(sim));
+    const seen = statuses('n1');
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: { ledMode: 'static', ledR: 1, ledG: 2, ledB: 3 } });
+    expect((await caught).error?.message).toMatch(/^HardwareTargetError: POST \/api\/ledstrip .* was not sent: no machine named/);
+    expect(seen.at(-1)).toMatchObject({ fill: 'red' });
+    expect(sim.arrivals.count('POST', '/api/ledstrip')).toBe(0);
+  });
+
+  it('sends hardware endpoints, reads and writes, to msg.machine when the node leaves Machine blank', async () => {
+    await control(sim, { action: 'login', loggedIn: true });
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: '' }), smcAccount(sim));
+    let out = nextMessage('out');
+    helper.getNode('n1')?.receive({ endpoint: 'whoami', machine: hostnames(sim).director });
+    await out;
+    expect(sim.arrivals.count('POST', '/api/chassis/whoami')).toBe(1);
+    out = nextMessage('out');
+    helper.getNode('n1')?.receive({ endpoint: 'smcStatus', machine: hostnames(sim).director });
+    expect((await out).payload).toHaveProperty('Database');
   });
 
   it('fails a machine over only with msg.confirm === true, as the failover node does (hardening)', async () => {

@@ -38,18 +38,20 @@ class BodyTooLarge extends Error {}
 /** A node:http server that answers JSON; every request goes through `handle`, which never has to catch. */
 export async function startHttpServer(options: { host: string; port: number; handle: JsonHandler; log: LogSink }): Promise<RunningHttpServer> {
   const sockets = new Set<Socket>();
-  const server = createServer((request, response) => void respond(request, response, options));
+  let url = '';
+  const server = createServer((request, response) => void respond(request, response, { ...options, url }));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   await listen(server, options.host, options.port);
   const { port } = server.address() as AddressInfo;
+  url = `http://${urlHost(options.host)}:${port}`;
   let closing: Promise<void> | undefined;
   return {
     server,
     port,
-    url: `http://${urlHost(options.host)}:${port}`,
+    url,
     close: () => {
       closing ??= new Promise((resolve) => {
         server.close(() => resolve());
@@ -60,7 +62,11 @@ export async function startHttpServer(options: { host: string; port: number; han
   };
 }
 
-async function respond(request: IncomingMessage, response: ServerResponse, options: { handle: JsonHandler; log: LogSink }): Promise<void> {
+/**
+ * Answers one request and logs it; `url` is this listener's, so a request line says which machine (or which
+ * machine's management controller) the request reached.
+ */
+async function respond(request: IncomingMessage, response: ServerResponse, options: { handle: JsonHandler; log: LogSink; url: string }): Promise<void> {
   const started = performance.now();
   const method = request.method ?? 'GET';
   let answer: HttpAnswer;
@@ -76,12 +82,12 @@ async function respond(request: IncomingMessage, response: ServerResponse, optio
   const ms = Math.round(performance.now() - started);
   // A client that gave up before the answer (a late cue) still made the request, and it took effect: log it.
   if (response.destroyed) {
-    options.log({ event: 'request', method, path: request.url, status: answer.status, ms, clientGone: true });
+    options.log({ event: 'request', method, path: request.url, status: answer.status, ms, server: options.url, clientGone: true });
     return;
   }
   const stalledAfterBytes = send(response, answer);
   const stalled = stalledAfterBytes === undefined ? {} : { stalledAfterBytes };
-  options.log({ event: 'request', method, path: request.url, status: answer.status, ms, ...stalled });
+  options.log({ event: 'request', method, path: request.url, status: answer.status, ms, server: options.url, ...stalled });
 }
 
 /**

@@ -16,16 +16,25 @@ function exampleFlows(sim, hostnames) {
   const { driveId, contentId } = sim.drive.demoDrive;
   return nodes.map((node) => {
     if (node.type === 'tab') return withMachineHostnames(node, hostnames);
-    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url, ...smcOf(sim) };
+    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url, ...smcOf(sim, hostnames.get('DIRECTOR')) };
     if (node.type === 'stagelink-drive') return { ...node, baseUrl: sim.drive.url, credentials: { token: sim.drive.token } };
     if (node.type === 'stagelink-drive-version') return { ...node, driveId, contentId };
     return node;
   });
 }
 
-/** An r34 machine's management controller and its account, for a server node; nothing for the documents' one. */
-function smcOf(sim) {
-  return sim.smc ? { smcHost: sim.smc.url, credentials: { smcUsername: sim.smc.username, smcPassword: sim.smc.password } } : {};
+/**
+ * An r34 machine's management controller and its account, for a server node: as the director's line under the
+ * machines' SMCs (the examples' front screen names the director) and as the server's one SMC. Nothing for the
+ * documents' machine, which serves the hardware family on its own address.
+ */
+function smcOf(sim, director) {
+  if (!sim.smc) return {};
+  return {
+    smcHost: sim.smc.url,
+    ...(director ? { smcs: `${director}=${sim.smc.url}` } : {}),
+    credentials: { smcUsername: sim.smc.username, smcPassword: sim.smc.password },
+  };
 }
 
 /** Deploys the examples, replacing earlier copies of them and keeping every other flow the user made. */

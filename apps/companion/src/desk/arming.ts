@@ -37,6 +37,12 @@ export class Arming {
     return this.#armed.has(key);
   }
 
+  /** True when any key that starts with `prefix` is armed. */
+  isArmedWithPrefix(prefix: string): boolean {
+    for (const key of this.#armed.keys()) if (key.startsWith(prefix)) return true;
+    return false;
+  }
+
   close(): void {
     for (const timer of this.#armed.values()) clearTimeout(timer);
     this.#armed.clear();
@@ -46,4 +52,19 @@ export class Arming {
 /** What is armed: an operation on one target. */
 export function armKey(operation: string, target: string): string {
   return `${operation}\u0000${target}`;
+}
+
+/**
+ * What a power press arms: the operation on that machine (any case), so a press for another machine never fires
+ * it. The `armed` feedback's target `off` shows it for any machine, `off ACTOR01` for that one.
+ */
+export function powerArmKey(operation: string, machine: string): string {
+  return armKey('smc_power', `${operation} ${machine.toLowerCase()}`);
+}
+
+/** The `armed` feedback of one action and target, with power's targets read as `powerArmKey` says. */
+export function isArmedFor(arming: Arming, action: string, target: string): boolean {
+  if (action !== 'smc_power') return arming.isArmed(armKey(action, target));
+  const [operation = '', ...machine] = target.trim().split(/\s+/);
+  return machine.length > 0 ? arming.isArmed(powerArmKey(operation, machine.join(' '))) : arming.isArmedWithPrefix(armKey('smc_power', `${operation} `));
 }

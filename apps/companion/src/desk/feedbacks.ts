@@ -6,7 +6,7 @@ import type { CompanionFeedbackDefinition, DropdownChoice, JsonValue } from '@co
 import { isPlaying, toPlaymode, worstHealth } from '@stagelink/core';
 import { freshnessOfPoll } from '../show/freshness.js';
 import type { Show } from '../show/show.js';
-import { type Arming, armKey } from './arming.js';
+import { type Arming, isArmedFor } from './arming.js';
 import { colours, fpsAlertStyle, severityStyle } from './colours.js';
 import { textOption } from './option-values.js';
 import { PLAYMODE_CHOICES } from './transport-actions.js';
@@ -112,9 +112,9 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       defaultStyle: { bgcolor: colours.attention, color: colours.black },
       options: [
         { type: 'dropdown', id: 'action', label: 'Action', choices: ARMED_ACTIONS, default: 'failovermachine' },
-        { type: 'dropdown', id: 'target', label: 'Machine or power operation', choices: [...choices.machineNames, { id: 'off', label: 'power off' }, { id: 'cycle', label: 'power cycle' }], default: choices.machineNames[0]?.id ?? '', allowCustom: true },
+        { type: 'dropdown', id: 'target', label: 'Machine, or power operation (off, cycle; "off ACTOR01" for one machine)', choices: [...choices.machineNames, { id: 'off', label: 'power off' }, { id: 'cycle', label: 'power cycle' }], default: choices.machineNames[0]?.id ?? '', allowCustom: true },
       ],
-      callback: ({ options }) => arming.isArmed(armKey(textOption(options['action']) ?? '', textOption(options['target']) ?? '')),
+      callback: ({ options }) => isArmedFor(arming, textOption(options['action']) ?? '', textOption(options['target']) ?? ''),
     },
     takeover: {
       type: 'boolean',

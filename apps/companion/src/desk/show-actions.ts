@@ -1,20 +1,33 @@
 /**
  * The actions beside the transport commands: a level step through the live stream, failover, the OLED screen,
  * SMC power and the LED strip. What core's `needsConfirmation` says needs a confirmation takes two presses
- * (see Arming); nothing else does.
+ * (see Arming); nothing else does. The hardware actions (OLED, power, LED strip) name their machine and go only
+ * to that machine's management controller from the settings, never to whichever machine directs the session.
  */
 import type { CompanionActionDefinition, DropdownChoice, JsonValue } from '@companion-module/base';
 import { splitRgb } from '@companion-module/base';
-import { endpoints, type EndpointSpec, FAILOVER_OPERATIONS, InvalidInputError, needsConfirmation, OLED_MAX_MESSAGE_LENGTH } from '@stagelink/core';
+import {
+  endpoints,
+  type EndpointSpec,
+  FAILOVER_OPERATIONS,
+  type HardwareApi,
+  HardwareTargetError,
+  InvalidInputError,
+  needsConfirmation,
+  OLED_MAX_MESSAGE_LENGTH,
+  type SmcMap,
+} from '@stagelink/core';
 import type { Show } from '../show/show.js';
 import type { Level } from '../show/transport-watch.js';
-import { type Arming, armKey } from './arming.js';
+import { type Arming, armKey, powerArmKey } from './arming.js';
 import { numberOption, textOption } from './option-values.js';
 import { type Choices, transportOption } from './transport-actions.js';
 
 export interface MachineChoices {
   /** Every machine of the session, by name. */
   machines: DropdownChoice<string>[];
+  /** Every machine of the session by hostname, and every machine with a management controller in the settings. */
+  hardwareMachines: DropdownChoice<string>[];
 }
 
 type Options = Record<string, JsonValue | undefined>;
@@ -35,7 +48,34 @@ async function confirmed(arming: Arming, spec: EndpointSpec, key: string, fire: 
   await fire();
 }
 
-export function showActions(current: () => Show, arming: Arming, choices: Choices & MachineChoices): Record<string, CompanionActionDefinition> {
+/**
+ * The hardware API of the machine an action names, from its line in the settings; refused (nothing sent) when it
+ * names none or has no line: a hardware action never goes to the session's address, which follows the director.
+ */
+export function hardwareOf(show: Show, smcs: SmcMap, machine: string | undefined, action: string): HardwareApi {
+  if (machine === undefined) throw new HardwareTargetError(`${action}: choose the machine it is for. Nothing was sent: hardware actions go to one named machine, never to the director.`);
+  const wanted = machine.toLowerCase();
+  if (!Object.keys(smcs).some((hostname) => hostname.toLowerCase() === wanted)) {
+    throw new HardwareTargetError(
+      `${action}: no management controller for ${machine} in the connection's settings, so nothing was sent. Add the line ${machine}=<its SMC address> under "Management controllers (SMC)".`,
+    );
+  }
+  return show.server.hardwareOf(machine);
+}
+
+export function showActions(current: () => Show, arming: Arming, choices: Choices & MachineChoices, smcs: () => SmcMap): Record<string, CompanionActionDefinition> {
+  const hardwareMachine = {
+    type: 'dropdown',
+    id: 'machine',
+    label: 'Machine (its hostname in the session)',
+    choices: choices.hardwareMachines,
+    default: choices.hardwareMachines[0]?.id ?? '',
+    allowCustom: true,
+  } as const;
+  const machineHardware = (options: Options, action: string): { machine: string | undefined; hardware: () => HardwareApi } => {
+    const machine = textOption(options['machine']);
+    return { machine, hardware: () => hardwareOf(current(), smcs(), machine, action) };
+  };
   const levelStep = (level: Level): CompanionActionDefinition => ({
     name: `Transport: ${level} up or down by a step`,
     description: `Writes the ${level} through the live stream, from the value the server sends now.`,
@@ -69,6 +109,7 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
     oled_message: {
       name: 'Hardware: show a message on the OLED screen',
       options: [
+        hardwareMachine,
         { type: 'textinput', id: 'title', label: 'Title', default: '' },
         { type: 'textinput', id: 'message', label: `Message (up to ${OLED_MAX_MESSAGE_LENGTH} characters)`, default: '' },
         { type: 'dropdown', id: 'priority', label: 'Priority', choices: [0, 1, 2].map((id) => ({ id, label: String(id) })), default: 0 },
@@ -76,24 +117,29 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
       callback: async ({ options }) => {
         const message = textOption(options['message']);
         if (message === undefined) throw new InvalidInputError('Write the message to show.');
-        await current().server.hardware.oled.notify({ title: textOption(options['title']) ?? '', message, priority: numberOption(options['priority'], 'priority') ?? 0 });
+        const { hardware } = machineHardware(options, 'OLED message');
+        await hardware().oled.notify({ title: textOption(options['title']) ?? '', message, priority: numberOption(options['priority'], 'priority') ?? 0 });
       },
     },
     smc_power: {
       name: 'Hardware: power on, off or cycle (off and cycle: two presses)',
-      description: 'Through the management controller (IPMI, no graceful shutdown). Off and cycle take two presses: the first arms for 5 seconds.',
-      options: [{ type: 'dropdown', id: 'power', label: 'Power', choices: POWER_CHOICES, default: 'on' }],
+      description:
+        'Through the named machine\u2019s management controller (IPMI, no graceful shutdown). Off and cycle take two presses on the same machine: the first arms for 5 seconds.',
+      options: [hardwareMachine, { type: 'dropdown', id: 'power', label: 'Power', choices: POWER_CHOICES, default: 'on' }],
       callback: async ({ options }) => {
         const operation = textOption(options['power']);
         if (!isPowerOperation(operation)) throw new InvalidInputError('Choose on, off or cycle.');
-        const chassis = current().server.hardware.chassis;
+        const { machine, hardware } = machineHardware(options, `Power ${operation}`);
+        // Refused before arming: a press that can never fire must not show as armed.
+        const chassis = hardware().chassis;
         const send = { on: () => chassis.powerOn(), off: () => chassis.powerOff({ confirm: true }), cycle: () => chassis.powerCycle({ confirm: true }) }[operation];
-        await confirmed(arming, POWER_OPERATIONS[operation], armKey('smc_power', operation), send);
+        await confirmed(arming, POWER_OPERATIONS[operation], powerArmKey(operation, machine ?? ''), send);
       },
     },
     smc_ledstrip: {
       name: 'Hardware: set the LED strip',
       options: [
+        hardwareMachine,
         { type: 'dropdown', id: 'ledMode', label: 'Mode', choices: LED_MODES.map((mode) => ({ id: mode, label: mode.replace('_', ' ') })), default: 'static' },
         { type: 'colorpicker', id: 'colour', label: 'Colour', default: '#ffffff', returnType: 'string' },
       ],
@@ -101,7 +147,8 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
         const mode = textOption(options['ledMode']);
         if (!LED_MODES.some((known) => known === mode)) throw new InvalidInputError(`Choose a mode: ${LED_MODES.join(', ')}.`);
         const { r, g, b } = splitRgb(typeof options['colour'] === 'number' ? options['colour'] : (textOption(options['colour']) ?? '#ffffff'));
-        await current().server.hardware.ledStrip.set({ ledMode: mode as (typeof LED_MODES)[number], ledR: Math.round(r), ledG: Math.round(g), ledB: Math.round(b) });
+        const { hardware } = machineHardware(options, 'LED strip');
+        await hardware().ledStrip.set({ ledMode: mode as (typeof LED_MODES)[number], ledR: Math.round(r), ledG: Math.round(g), ledB: Math.round(b) });
       },
     },
   };

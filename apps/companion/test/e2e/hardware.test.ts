@@ -1,35 +1,58 @@
 /**
- * The hardware actions against the simulator's management controller (both dialects: in r34 each machine's SMC
- * on its own address with an account; in the documents' dialect the API address after a login): an OLED message,
- * power (on at once; off and cycle on the second press only) and the LED strip (r34: the documents have none).
- * Also `applydefaultrouting`, which core does not mark as needing a confirmation: one press sends it.
+ * The hardware actions against the simulator's management controllers (both dialects: in r34 each machine's SMC
+ * on its own address with an account; in the documents' dialect the machine's API address after a login): each
+ * names its machine and goes only to that machine's line in the settings. An OLED message, power (on at once; off
+ * and cycle on the second press on the same machine only) and the LED strip (r34: the documents have none); no
+ * machine, or one without a line, sends nothing; after the director role moves, a machine's power and OLED still
+ * land on it. Also `applydefaultrouting`, which core does not mark as needing a confirmation: one press sends it.
  */
 import { DIALECT_ENV, type LogEntry, type Simulator } from '@stagelink/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompanionHost } from '../harness/testing.js';
-import { control, startModule, startSim, untilReady } from './session.js';
+import { configFor, control, startModule, startSim, untilReady } from './session.js';
+
+const dialect = process.env[DIALECT_ENV] === 'r34' ? 'r34' : 'spec';
+
+interface Landed {
+  method: string;
+  path: string;
+  status: number;
+  server: string;
+}
+
+/** A request log that says which listener (which machine, or which machine's SMC) answered each request. */
+function requestLog(): { landed: Landed[]; log: (entry: LogEntry) => void } {
+  const landed: Landed[] = [];
+  const log = (entry: LogEntry) => {
+    if (entry.event === 'request') landed.push({ method: String(entry['method']), path: String(entry['path']), status: Number(entry['status']), server: String(entry['server']) });
+  };
+  return { landed, log };
+}
+
+/** The settings of each machine's SMC with the account: user in the config, password in the secrets. */
+function smcSettings(sim: Simulator, lines: string): { config: Record<string, string>; secrets: Record<string, string> } {
+  const smc = sim.smc;
+  return { config: { smcs: lines, smcUser: smc?.username ?? '' }, secrets: smc ? { smcPassword: smc.password } : {} };
+}
 
 describe('hardware and routing actions', () => {
   let sim: Simulator;
   let host: CompanionHost;
-  const requests: string[] = [];
+  let landed: Landed[];
+  let director: string;
 
-  /** How many requests reached this path, from the simulator's request log. */
-  const sent = (method: string, path: string): number => requests.filter((line) => line === `${method} ${path}`).length;
+  /** How many requests reached this path. */
+  const sent = (method: string, path: string): number => landed.filter((request) => request.method === method && request.path === path).length;
 
   beforeEach(async () => {
-    requests.splice(0);
-    const log = (entry: LogEntry) => {
-      if (entry.event === 'request') requests.push(`${String(entry['method'])} ${String(entry['path'])}`);
-    };
-    sim = await startSim(0, { log });
-    const smc = sim.smc;
-    if (smc) {
-      host = await startModule(sim, { smcHost: smc.url, smcUser: smc.username }, { smcPassword: smc.password });
-    } else {
-      await control(sim, { action: 'login', loggedIn: true });
-      host = await startModule(sim);
-    }
+    const requests = requestLog();
+    landed = requests.landed;
+    sim = await startSim(0, { log: requests.log });
+    director = sim.state.machines.sessionInfo().director?.hostname ?? '';
+    // Where the director's hardware answers: its own SMC on r34, its API address in the documents (after a login).
+    const { config, secrets } = smcSettings(sim, `${director}=${sim.smc?.url ?? sim.mediaServer.url}`);
+    if (!sim.smc) await control(sim, { action: 'login', loggedIn: true });
+    host = await startModule(sim, config, secrets);
     await untilReady(host);
   });
 
@@ -38,14 +61,14 @@ describe('hardware and routing actions', () => {
     await sim.close();
   });
 
-  it('shows a message on the OLED screen', async () => {
-    await host.runAction('oled_message', { title: 'Stage', message: 'Places, please', priority: 1 });
+  it('shows a message on the OLED screen of the machine named', async () => {
+    await host.runAction('oled_message', { machine: director, title: 'Stage', message: 'Places, please', priority: 1 });
 
     expect(sim.state.hardware.oled.onScreen()).toMatchObject({ title: 'Stage', message: 'Places, please', priority: 1 });
   });
 
   it('powers on at one press', async () => {
-    await host.runAction('smc_power', { power: 'on' });
+    await host.runAction('smc_power', { machine: director, power: 'on' });
 
     expect(sent('POST', '/api/chassis/power/on')).toBe(1);
   });
@@ -53,14 +76,15 @@ describe('hardware and routing actions', () => {
   for (const operation of ['off', 'cycle'] as const) {
     it(`powers ${operation} on the second press only, once, showing it armed between`, async () => {
       const armed = host.placeFeedback('armed', { action: 'smc_power', target: operation });
+      const armedHere = host.placeFeedback('armed', { action: 'smc_power', target: `${operation} ${director}` });
 
-      await host.runAction('smc_power', { power: operation });
+      await host.runAction('smc_power', { machine: director, power: operation });
 
-      await host.waitFor(() => host.feedback(armed) === true, 'armed');
+      await host.waitFor(() => host.feedback(armed) === true && host.feedback(armedHere) === true, 'armed');
       expect(sent('POST', `/api/chassis/power/${operation}`)).toBe(0);
       expect(sim.state.hardware.chassis.power).toBe('on');
 
-      await host.runAction('smc_power', { power: operation });
+      await host.runAction('smc_power', { machine: director, power: operation });
 
       expect(sent('POST', `/api/chassis/power/${operation}`)).toBe(1);
       expect(sim.state.hardware.chassis.power).toBe(operation === 'off' ? 'off' : 'on');
@@ -71,7 +95,7 @@ describe('hardware and routing actions', () => {
   it('never powers off on one press: the arming runs out', async () => {
     const armed = host.placeFeedback('armed', { action: 'smc_power', target: 'off' });
 
-    await host.runAction('smc_power', { power: 'off' });
+    await host.runAction('smc_power', { machine: director, power: 'off' });
     await host.waitFor(() => host.feedback(armed) === true, 'armed');
     await host.waitFor(() => host.feedback(armed) === false, 'arming ran out', 8000);
 
@@ -79,8 +103,45 @@ describe('hardware and routing actions', () => {
     expect(sim.state.hardware.chassis.power).toBe('on');
   });
 
+  it('arms power off per machine: a press for another machine arms that one, and fires nothing', async () => {
+    const other = 'SPARE01';
+    const address = sim.smc?.url ?? sim.mediaServer.url;
+    const { config, secrets } = smcSettings(sim, `${director}=${address}\n${other}=${address}`);
+    await host.configUpdated(configFor(sim, config), secrets);
+    await untilReady(host);
+    const armedOther = host.placeFeedback('armed', { action: 'smc_power', target: `off ${other}` });
+
+    await host.runAction('smc_power', { machine: director, power: 'off' });
+    await host.runAction('smc_power', { machine: other, power: 'off' });
+
+    await host.waitFor(() => host.feedback(armedOther) === true, `off armed for ${other}`);
+    expect(sent('POST', '/api/chassis/power/off')).toBe(0);
+    expect(sim.state.hardware.chassis.power).toBe('on');
+  });
+
+  it('refuses a hardware action that names no machine, or one with no SMC in the settings, sending nothing and saying why', async () => {
+    await expect(host.runAction('smc_power', { machine: '', power: 'on' })).rejects.toThrow(/choose the machine/);
+    await expect(host.runAction('oled_message', { machine: 'ACTOR99', message: 'Doors' })).rejects.toThrow(/no management controller for ACTOR99/);
+    await expect(host.runAction('smc_ledstrip', { machine: 'ACTOR99', ledMode: 'static', colour: '#ff0000' })).rejects.toThrow(/ACTOR99=<its SMC address>/);
+
+    // The hardware family is every /api/ path outside the session and service families.
+    expect(landed.filter(({ method, path }) => method === 'POST' && path.startsWith('/api/') && !/^\/api\/(session|service)\//.test(path))).toEqual([]);
+    const warned = host.logs.filter(({ level }) => level === 'warn').map(({ message }) => message);
+    expect(warned).toContainEqual(expect.stringMatching(/^Hardware: power on, off or cycle .* failed: .*choose the machine/));
+    expect(warned).toContainEqual(expect.stringMatching(/^Hardware: show a message on the OLED screen failed: .*no management controller for ACTOR99/));
+  });
+
+  it('lists the session\'s machines for the hardware actions, saying which have no SMC in the settings', () => {
+    const options = host.action('smc_power').options;
+    const machine = options.find((option) => option.id === 'machine');
+    const choices = (machine as { choices?: { id: string; label: string }[] } | undefined)?.choices ?? [];
+    expect(choices).toContainEqual({ id: director, label: director });
+    const actor = sim.state.machines.sessionInfo().actors[0]?.hostname ?? '';
+    expect(choices).toContainEqual({ id: actor, label: `${actor} (no SMC in the settings)` });
+  });
+
   it('sets the LED strip where the machine has one, and says so where it has none', async () => {
-    const setting = host.runAction('smc_ledstrip', { ledMode: 'static', colour: '#ff8000' });
+    const setting = host.runAction('smc_ledstrip', { machine: director, ledMode: 'static', colour: '#ff8000' });
     if (sim.smc) {
       await setting;
       expect(sim.state.hardware.ledStrip).toEqual({ ledMode: 'static', ledR: 255, ledG: 128, ledB: 0 });
@@ -91,18 +152,30 @@ describe('hardware and routing actions', () => {
   });
 
   // The documents' dialect has no account: the API address takes a login instead.
-  it.runIf(process.env[DIALECT_ENV] === 'r34')('says the account is refused when the SMC password is wrong, and never shows the password', async () => {
+  it.runIf(dialect === 'r34')('says the account is refused when the SMC password is wrong, and never shows the password', async () => {
     const smc = sim.smc;
     if (!smc) throw new Error('an r34 simulator has a management controller');
-    const wrong = await startModule(sim, { smcHost: smc.url, smcUser: smc.username }, { smcPassword: 'not-the-password' });
+    const wrong = await startModule(sim, { smcs: `${director}=${smc.url}`, smcUser: smc.username }, { smcPassword: 'not-the-password' });
     try {
-      await expect(wrong.runAction('oled_message', { message: 'Places, please' })).rejects.toThrow(/login required/i);
+      await expect(wrong.runAction('oled_message', { machine: director, message: 'Places, please' })).rejects.toThrow(/login required/i);
       expect(sim.state.hardware.oled.onScreen()).toBeUndefined();
       const shown = [...wrong.logs.map(({ message }) => message), ...wrong.statuses.map(({ message }) => message ?? '')];
       expect(shown.some((line) => /login required/i.test(line))).toBe(true);
       expect(shown.some((line) => line.includes('not-the-password'))).toBe(false);
     } finally {
       await wrong.destroy();
+    }
+  });
+
+  it.runIf(dialect === 'r34')("sends a machine's own password and user, given on its line and in the per-machine passwords", async () => {
+    const smc = sim.smc;
+    if (!smc) throw new Error('an r34 simulator has a management controller');
+    const own = await startModule(sim, { smcs: `${director}=${smc.username}@${smc.url.replace('http://', '')}`, smcUser: 'someone-else' }, { smcPassword: 'not-the-password', smcPasswords: `${director}=${smc.password}` });
+    try {
+      await own.runAction('oled_message', { machine: director, message: 'Own account' });
+      expect(sim.state.hardware.oled.onScreen()).toMatchObject({ message: 'Own account' });
+    } finally {
+      await own.destroy();
     }
   });
 
@@ -116,5 +189,42 @@ describe('hardware and routing actions', () => {
 
     expect(sent('POST', '/api/session/failover/applydefaultrouting')).toBe(1);
     expect(sim.state.failover.settings().currentPreset).toBe('Default routing');
+  });
+});
+
+describe('hardware actions in a session whose director moves', () => {
+  let sim: Simulator | undefined;
+  let host: CompanionHost | undefined;
+
+  afterEach(async () => {
+    await host?.destroy();
+    await sim?.close();
+    sim = undefined;
+    host = undefined;
+  });
+
+  it('lands power and OLED for a machine on that machine, after the director role moved to another', async () => {
+    const requests = requestLog();
+    const from = (sim = await startSim(0, { scenario: 'session', log: requests.log }));
+    const [first, next] = [from.machines().find((each) => each.role === 'director'), from.machines().find((each) => each.role === 'actor')];
+    if (!first || !next) throw new Error('the session has a director and an actor');
+    // Each machine's SMC (r34) or own address (the documents), under the name the session gives it.
+    const smcs = from.machines().map(({ hostname, url, smcUrl }) => `${hostname}=${smcUrl ?? url}`).join('\n');
+    const hosts = from.machines().map(({ hostname, url }) => `${hostname}=${new URL(url).host}`).join('\n');
+    const { config, secrets } = smcSettings(from, smcs);
+    if (!from.smc) await control(from, { action: 'login', loggedIn: true });
+    const module = (host = await startModule(from, { host: first.url, hosts, ...config }, secrets));
+    await untilReady(module);
+
+    await control(from, { action: 'moveDirector', to: next.hostname });
+    await module.waitFor(() => module.variables.get('director') === next.hostname, `director ${next.hostname}`, 20_000);
+
+    await module.runAction('oled_message', { machine: first.hostname, message: 'Powering down' });
+    await module.runAction('smc_power', { machine: first.hostname, power: 'off' });
+    await module.runAction('smc_power', { machine: first.hostname, power: 'off' });
+
+    const writes = (path: string) => requests.landed.filter((request) => request.method === 'POST' && request.path === path).map(({ server, status }) => ({ server, status }));
+    expect(writes('/api/oled/notification')).toEqual([{ server: first.smcUrl ?? first.url, status: 201 }]);
+    expect(writes('/api/chassis/power/off')).toEqual([{ server: first.smcUrl ?? first.url, status: 200 }]);
   });
 });

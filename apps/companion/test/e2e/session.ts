@@ -19,7 +19,7 @@ export async function startSim(port = 0, options: SimulatorOptions = {}): Promis
 }
 
 export function configFor(sim: Simulator, extra: Record<string, string | number | boolean> = {}): Record<string, string | number | boolean> {
-  return { host: sim.mediaServer.url, followDirector: true, backupHosts: '', hosts: '', smcHost: '', smcUser: '', frameRate: 60, ...extra };
+  return { host: sim.mediaServer.url, followDirector: true, backupHosts: '', hosts: '', smcs: '', smcUser: '', frameRate: 60, ...extra };
 }
 
 export async function startModule(sim: Simulator, extra: Record<string, string | number | boolean> = {}, secrets: Record<string, string> = {}): Promise<CompanionHost> {

@@ -30,7 +30,7 @@ function send(message: FromProbe): void {
 
 async function run(url: string, machines: number): Promise<CompanionHost> {
   const host = new CompanionHost(await loadPackedModule());
-  await host.start({ config: { host: url, followDirector: true, backupHosts: '', hosts: '', smcHost: '', smcUser: '', frameRate: 60 } });
+  await host.start({ config: { host: url, followDirector: true, backupHosts: '', hosts: '', smcs: '', smcUser: '', frameRate: 60 } });
   const fpsIds = (): string[] => Object.keys(host.variableDefinitions).flatMap((id) => FPS_VARIABLE.exec(id)?.[1] ?? []);
   await host.waitFor(() => fpsIds().length >= machines, `${machines} machines`, 30_000);
   const ids = fpsIds();

@@ -15,6 +15,9 @@ import type {
   VideoFormattingCard,
 } from './types.js';
 
+/** What the hardware groups send through: one machine's caller, or one that refuses writes (see MediaServer.hardware). */
+export type HardwareCaller = Pick<EndpointCaller, 'call'>;
+
 /** The hardware family: plain HTTP statuses, and writes answer 401 (AuthError) until a login is made. */
 export class HardwareApi {
   readonly smc: SmcApi;
@@ -26,7 +29,7 @@ export class HardwareApi {
   readonly oled: OledApi;
   readonly ledStrip: LedStripApi;
 
-  constructor(api: EndpointCaller, logger: Logger) {
+  constructor(api: HardwareCaller, logger: Logger) {
     this.smc = new SmcApi(api);
     this.vfcs = new VfcsApi(api);
     this.localMachine = new LocalMachineApi(api);
@@ -39,7 +42,7 @@ export class HardwareApi {
 }
 
 export class SmcApi {
-  constructor(private readonly api: EndpointCaller) {}
+  constructor(private readonly api: HardwareCaller) {}
 
   async get(options?: CallOptions): Promise<Record<string, string>> {
     return this.api.call(endpoints.smcStatus, {}, options);
@@ -61,7 +64,7 @@ export class SmcApi {
 }
 
 export class VfcsApi {
-  constructor(private readonly api: EndpointCaller) {}
+  constructor(private readonly api: HardwareCaller) {}
 
   async list(options?: CallOptions): Promise<VideoFormattingCard[]> {
     return this.api.call(endpoints.vfcsList, {}, options);
@@ -74,7 +77,7 @@ export class VfcsApi {
 }
 
 export class LocalMachineApi {
-  constructor(private readonly api: EndpointCaller) {}
+  constructor(private readonly api: HardwareCaller) {}
 
   async get(options?: CallOptions): Promise<LocalMachine> {
     return this.api.call(endpoints.localMachineGet, {}, options);
@@ -86,7 +89,7 @@ export class LocalMachineApi {
 }
 
 export class SessionRoleApi {
-  constructor(private readonly api: EndpointCaller) {}
+  constructor(private readonly api: HardwareCaller) {}
 
   async get(options?: CallOptions): Promise<SessionRole> {
     return this.api.call(endpoints.sessionRoleGet, {}, options);
@@ -98,7 +101,7 @@ export class SessionRoleApi {
 }
 
 export class NetworkAdaptersApi {
-  constructor(private readonly api: EndpointCaller) {}
+  constructor(private readonly api: HardwareCaller) {}
 
   async list(options?: CallOptions): Promise<NetworkAdapter[]> {
     return this.api.call(endpoints.networkAdaptersList, {}, options);
@@ -119,7 +122,7 @@ export class NetworkAdaptersApi {
 }
 
 export class ChassisApi {
-  constructor(private readonly api: EndpointCaller) {}
+  constructor(private readonly api: HardwareCaller) {}
 
   /** Power cycles through IPMI without a graceful OS shutdown. Needs `{ confirm: true }`. */
   async powerCycle(options: GuardedCallOptions): Promise<HardwareMessage> {
@@ -157,7 +160,7 @@ export interface OledResult extends OledNotificationResult {
 
 export class OledApi {
   constructor(
-    private readonly api: EndpointCaller,
+    private readonly api: HardwareCaller,
     private readonly logger: Logger,
   ) {}
 
@@ -184,7 +187,7 @@ export class OledApi {
 }
 
 export class LedStripApi {
-  constructor(private readonly api: EndpointCaller) {}
+  constructor(private readonly api: HardwareCaller) {}
 
   async get(options?: CallOptions): Promise<LedStrip> {
     return this.api.call(endpoints.ledStripGet, {}, options);

@@ -12,6 +12,7 @@ import type { EndpointSpec } from './catalogue.js';
 import { EndpointCaller, type CallOptions, type EndpointInput, type GuardedCallOptions } from './endpoint-caller.js';
 import { FailoverApi } from './failover.js';
 import { HardwareApi } from './hardware.js';
+import { HardwareTargets, refusingWrites, type HardwareCallOptions, type HardwareMachine, type MachineHardware, type SmcMap } from './hardware-targets.js';
 import { SmcClient, type SmcOptions } from './smc-client.js';
 import { LinkWatch, type LinkDown } from './link-watch.js';
 import { LooksApi } from './looks.js';
@@ -57,7 +58,8 @@ export interface MediaServerOptions {
   live?: Partial<LiveTiming>;
   /**
    * Send every request to the director of the session, found from `host`, and follow it when the role
-   * moves to another machine (default false). Hardware requests then also go to the director.
+   * moves to another machine (default false). Hardware reads without a named machine then also go to the director;
+   * hardware writes never do (see `hardwareOf`).
    */
   followDirector?: boolean;
   /**
@@ -72,10 +74,17 @@ export interface MediaServerOptions {
    */
   hosts?: HostMap;
   /**
-   * Where the hardware family goes: this machine's management controller and its account. Without it, hardware
-   * requests go to `host` as the API documents show (shipping machines serve them on the management address).
+   * Where `ms.hardware` goes: one machine's management controller and its account, reads and writes. Without it,
+   * `ms.hardware` reads go to the session's address as the API documents show, and its writes are refused
+   * (HardwareTargetError): name the machine with `hardwareOf`.
    */
   smc?: Omit<SmcOptions, 'logger'>;
+  /**
+   * Each machine's management controller and account, by the hostname the session gives the machine (any case),
+   * e.g. `{ ACTOR01: { host: '10.0.1.6', username: 'admin', password } }`: where `hardwareOf('ACTOR01')` goes.
+   * `parseSmcMap` reads it from settings text.
+   */
+  smcs?: SmcMap;
   /** How to trust an `https://` host's certificate (a venue CA, a self-signed one): requests and live stream. */
   tls?: TlsOptions;
 }
@@ -113,6 +122,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   readonly #director: DirectorFollower | undefined;
   readonly #smc: SmcClient | undefined;
   readonly #clocks: ShowClocks;
+  readonly #machines: HardwareTargets;
 
   constructor(options: MediaServerOptions) {
     super();
@@ -152,7 +162,16 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.media = new MediaApi(api);
     this.system = new SystemApi(api);
     this.#smc = options.smc ? new SmcClient({ ...options.smc, timeoutMs: options.smc.timeoutMs ?? options.timeoutMs, logger }) : undefined;
-    this.hardware = this.#smc ?? new HardwareApi(api, logger);
+    this.#machines = new HardwareTargets({
+      origin: this.host,
+      hosts: options.hosts,
+      smcs: options.smcs,
+      timeoutMs: options.timeoutMs,
+      retries: options.retries,
+      tls: options.tls,
+      logger,
+    });
+    this.hardware = this.#smc ?? new HardwareApi(refusingWrites(api), logger);
     this.#api = api;
     const director = this.#director;
     // A write held for its subscription's id fails within the call's deadline when that is the shorter.
@@ -168,11 +187,29 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   }
 
   /**
-   * Sends any endpoint of the catalogue (hardware ones to the SMC when one is given), as the typed methods do: what
-   * the Node-RED request node uses.
+   * The hardware family of one machine: power, OLED, LED strip, whoami and the rest go to that machine's
+   * management controller, wherever the director role moves. `machine` is the hostname the session lists it by
+   * (its SMC from `smcs`, else its own address from `hosts` or its name), or `{ host, username, password }` of its
+   * SMC. One connection pool per machine, closed by `close()`.
    */
-  call<T>(spec: EndpointSpec, input?: EndpointInput, options?: GuardedCallOptions): Promise<T> {
-    return spec.family === 'hardware' && this.#smc ? this.#smc.call<T>(spec, input, options) : this.#api.call<T>(spec, input, options);
+  hardwareOf(machine: HardwareMachine): MachineHardware {
+    return this.#machines.of(machine);
+  }
+
+  /**
+   * Sends any endpoint of the catalogue, as the typed methods do: what the Node-RED request node uses. A hardware
+   * endpoint goes to `options.machine` when given (see `hardwareOf`), else as `ms.hardware` sends it: hardware
+   * writes need a machine unless the client has `smc`.
+   */
+  call<T>(spec: EndpointSpec, input?: EndpointInput, options?: HardwareCallOptions): Promise<T> {
+    const { machine, ...rest } = options ?? {};
+    if (spec.family !== 'hardware') {
+      if (machine !== undefined) return Promise.reject(new InvalidInputError(`${spec.group}.${spec.operation} goes to the session, not to a machine named for it: leave machine out.`));
+      return this.#api.call<T>(spec, input, rest);
+    }
+    if (machine !== undefined) return callOn(() => this.#machines.of(machine), spec, input, rest);
+    if (this.#smc) return this.#smc.call<T>(spec, input, rest);
+    return refusingWrites(this.#api).call<T>(spec, input, rest);
   }
 
   /** Since when and why the server has not been answering; undefined while it answers. Cues are refused at once meanwhile. */
@@ -208,7 +245,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   async close(): Promise<void> {
     this.#director?.stop();
     this.#clocks.close();
-    await Promise.all([this.live.close(), this.#http.close(), this.#smc?.close()]);
+    await Promise.all([this.live.close(), this.#http.close(), this.#smc?.close(), this.#machines.close()]);
   }
 }
 
@@ -224,4 +261,9 @@ function backupOriginsOf({ backupHosts = [], followDirector }: MediaServerOption
     throw new InvalidInputError('backupHosts are asked when looking for the director: set followDirector to true to use them.');
   }
   return backupHosts.map((host) => originOf(host));
+}
+
+/** A machine that names nothing usable is a rejected call, as every other refusal of `call` is. */
+async function callOn<T>(machine: () => MachineHardware, spec: EndpointSpec, input: EndpointInput | undefined, options: GuardedCallOptions): Promise<T> {
+  return machine().call<T>(spec, input, options);
 }

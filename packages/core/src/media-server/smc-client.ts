@@ -1,6 +1,7 @@
 import { originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
 import { silentLogger, type Logger } from '../http/logger.js';
+import type { TlsOptions } from '../http/tls.js';
 import type { EndpointSpec } from './catalogue.js';
 import { EndpointCaller, type EndpointInput, type GuardedCallOptions } from './endpoint-caller.js';
 import { HardwareApi } from './hardware.js';
@@ -14,6 +15,8 @@ export interface SmcOptions {
   timeoutMs?: number;
   retries?: number;
   logger?: Logger;
+  /** How to trust an `https://` SMC's certificate. */
+  tls?: TlsOptions;
 }
 
 /**
@@ -32,6 +35,7 @@ export class SmcClient extends HardwareApi {
       timeoutMs: options.timeoutMs,
       retries: options.retries,
       headers: basicAuth(options),
+      ...(options.tls ? { tls: options.tls } : {}),
     });
     const endpoints = new EndpointCaller(http);
     super(endpoints, options.logger ?? silentLogger);

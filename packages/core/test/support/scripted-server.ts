@@ -5,6 +5,8 @@ export interface ReceivedRequest {
   method: string;
   url: string;
   body: string;
+  /** The Authorization header as sent, when there was one. */
+  authorization?: string;
 }
 
 export type Reply = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -22,7 +24,7 @@ export async function startScriptedServer(replies: Reply[], fallback: Reply = js
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', body });
+      received.push({ method: req.method ?? '', url: req.url ?? '', body, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
       const reply = replies[received.length - 1] ?? fallback;
       reply(req, res, body);
     });

@@ -1,4 +1,16 @@
-import { DriveClient, InvalidInputError, MediaServer, parseHostMap, reasonOf, type DirectorChange, type Logger, type SmcOptions, type TlsOptions } from '@stagelink/core';
+import {
+  DriveClient,
+  InvalidInputError,
+  MediaServer,
+  parseHostMap,
+  parseSmcMap,
+  reasonOf,
+  type DirectorChange,
+  type Logger,
+  type SmcAccounts,
+  type SmcOptions,
+  type TlsOptions,
+} from '@stagelink/core';
 import type { Node, NodeAPI } from './node-red.js';
 
 /**
@@ -15,8 +27,12 @@ export interface ServerOptions {
   followDirector: boolean;
   /** `HOSTNAME=address` lines for machine names this computer cannot resolve. */
   hosts?: string;
-  /** The machine's management controller (SMC) and its account, for the hardware family. */
+  /** One machine's management controller (SMC) and its account: where hardware nodes that name no machine go. */
   smc?: Omit<SmcOptions, 'logger' | 'timeoutMs' | 'retries'>;
+  /** Each machine's SMC, `HOSTNAME=address` or `HOSTNAME=user@address` lines, for hardware nodes that name a machine. */
+  smcs?: string;
+  /** The SMC account of those lines: the default user and password, and each machine's own password. */
+  smcAccounts?: SmcAccounts;
   /** From a `tls-config` node: how to trust an `https://` host. */
   tls?: TlsOptions;
   logger: Logger;
@@ -67,6 +83,8 @@ class ConfigConnection<Client extends { close(): Promise<void> }> {
 export class ServerConnection extends ConfigConnection<MediaServer> {
   readonly host: string;
   readonly followDirector: boolean;
+  /** True when the config names one SMC (`smcHost`), where hardware nodes that name no machine go. */
+  readonly hasSmc: boolean;
 
   constructor(options: ServerOptions) {
     super(`stagelink-server ${options.host}`, () => {
@@ -74,6 +92,7 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
         host: options.host,
         followDirector: options.followDirector,
         hosts: parseHostMap(options.hosts ?? ''),
+        smcs: parseSmcMap(options.smcs ?? '', options.smcAccounts),
         ...(options.smc ? { smc: options.smc } : {}),
         ...(options.tls ? { tls: options.tls } : {}),
         logger: options.logger,
@@ -83,6 +102,7 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
     });
     this.host = options.host;
     this.followDirector = options.followDirector;
+    this.hasSmc = options.smc !== undefined;
   }
 
   /** Human name for status lines and errors. */

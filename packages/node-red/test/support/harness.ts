@@ -137,12 +137,21 @@ export function statuses(nodeId: string): { fill?: string; shape?: string; text?
 export function flowWith(sim: Simulator, node: Record<string, unknown>): Record<string, unknown>[] {
   return [
     { id: 'tab', type: 'tab', label: 'test' },
-    { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true, ...(sim.smc ? { smcHost: sim.smc.url } : {}) },
+    { id: 'server', type: 'stagelink-server', host: sim.mediaServer.url, followDirector: true, ...smcsOf(sim) },
     { id: 'n1', z: 'tab', server: 'server', wires: [['out']], ...node },
     { id: 'out', z: 'tab', type: 'helper' },
     { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
     { id: 'caught', z: 'tab', type: 'helper' },
   ];
+}
+
+/**
+ * The server's machine SMC lines: on an r34 simulator the director's management controller, under the hostname the
+ * session gives it (hardware nodes name it as their machine); nothing on the documents' one, whose machines serve
+ * the hardware family on their own address.
+ */
+export function smcsOf(sim: Simulator): { smcs?: string } {
+  return sim.smc ? { smcs: `${hostnames(sim).director}=${sim.smc.url}` } : {};
 }
 
 /**

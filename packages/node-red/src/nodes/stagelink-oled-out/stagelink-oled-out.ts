@@ -1,14 +1,16 @@
 import { OLED_MAX_MESSAGE_LENGTH } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
+import { hardwareFor, machineOf } from '../../shared/hardware-target.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { StatusLine } from '../../shared/status.js';
 
 /**
- * `stagelink-oled-out`: shows a notification on the machine's front screen: title, message (from
- * `msg.payload` by default), priority, and optionally the display time. Says in its status when the device
- * cut the message to its 200 characters.
+ * `stagelink-oled-out`: shows a notification on the front screen of the machine it names (its Machine setting,
+ * else `msg.machine`; else the server's one SMC; never the session's director): title, message (from
+ * `msg.payload` by default), priority, and optionally the display time. Says in its status when the device cut
+ * the message to its 200 characters.
  */
 export default function register(RED: NodeAPI): void {
   RED.nodes.registerType('stagelink-oled-out', function StagelinkOledOut(this: Node<never>, def: NodeDef): void {
@@ -27,14 +29,16 @@ function startOledOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const title = (await props.text('title')) ?? '';
     const priority = (await props.number('priority')) ?? 0;
     const displayTime = await props.number('displayTime', 'display time');
-    const oled = server.client.hardware.oled;
+    const machine = await machineOf(props);
+    const oled = hardwareFor(server, machine, 'The OLED notification').oled;
     // Core refuses a display time of 0 or less before sending either request.
     if (displayTime !== undefined) await oled.setDisplayTime(displayTime, call);
     const result = await oled.notify({ title, message, priority }, call);
     msg.payload = result;
     msg.truncated = result.truncated;
-    if (result.truncated) status.warning(`shown, cut to ${OLED_MAX_MESSAGE_LENGTH} of ${message.length} chars`);
-    else status.ok(`shown: ${title || message}`);
+    const where = machine === undefined ? '' : ` on ${machine}`;
+    if (result.truncated) status.warning(`shown${where}, cut to ${OLED_MAX_MESSAGE_LENGTH} of ${message.length} chars`);
+    else status.ok(`shown${where}: ${title || message}`);
     send(msg);
   });
 }

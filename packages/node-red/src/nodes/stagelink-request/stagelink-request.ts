@@ -1,5 +1,6 @@
 import { ConfirmationRequiredError, endpointNamed, InvalidInputError, needsConfirmation, type EndpointInput, type EndpointSpec } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
+import { machineOf, noMachine } from '../../shared/hardware-target.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties, takeConfirmation } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
@@ -9,7 +10,9 @@ import { StatusLine } from '../../shared/status.js';
  * `stagelink-request`: any endpoint of the spec, chosen from core's endpoint catalogue (the editor's list is
  * generated from it at build time). The body comes from `msg.payload` by default; query and path parameters
  * from the node or `msg.query` / `msg.params`. Guarded endpoints (SMC clear, power off, ...) and failover
- * and restore need `msg.confirm === true` on the message, which this node consumes.
+ * and restore need `msg.confirm === true` on the message, which this node consumes. Hardware endpoints go to the
+ * machine named by the node's Machine or `msg.machine`; hardware writes without one are refused unless the server
+ * has its one SMC.
  */
 export default function register(RED: NodeAPI): void {
   RED.nodes.registerType('stagelink-request', function StagelinkRequest(this: Node<never>, def: NodeDef): void {
@@ -39,7 +42,10 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       query,
       params: params && Object.fromEntries(Object.entries(params).map(([key, item]) => [key, String(item)])),
     };
-    const result = await server.client.call(spec, input, { ...call, confirm: confirmed });
+    // A hardware endpoint acts on the machine it names (Machine, else msg.machine), never on the director.
+    const machine = spec.family === 'hardware' ? await machineOf(props) : undefined;
+    if (spec.family === 'hardware' && spec.method !== 'GET' && machine === undefined && !server.hasSmc) throw noMachine(`${spec.method} ${spec.path} (${spec.summary})`);
+    const result = await server.client.call(spec, input, { ...call, confirm: confirmed, ...(machine === undefined ? {} : { machine }) });
     msg.payload = result;
     status.ok(`${spec.method} ${spec.group}.${spec.operation}`);
     send(msg);

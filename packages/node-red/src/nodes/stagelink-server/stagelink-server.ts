@@ -14,7 +14,7 @@ export default function register(RED: NodeAPI): void {
       startServer(RED, this as ServerConfigNode, def);
     },
     // The SMC account is a credential: Node-RED keeps it out of flows.json and exports; the password never goes back to the editor.
-    { credentials: { smcUsername: { type: 'text' }, smcPassword: { type: 'password' } } },
+    { credentials: { smcUsername: { type: 'text' }, smcPassword: { type: 'password' }, smcPasswords: { type: 'password' } } },
   );
   registerAdminEndpoints(RED);
 }
@@ -22,11 +22,13 @@ export default function register(RED: NodeAPI): void {
 interface ServerCredentials {
   smcUsername?: string;
   smcPassword?: string;
+  /** Each machine's own SMC password: `HOSTNAME=password` entries separated by `;`. */
+  smcPasswords?: string;
 }
 
 function startServer(RED: NodeAPI, node: ServerConfigNode, def: NodeDef): void {
   const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
-  const { smcUsername, smcPassword } = (node as unknown as Node<ServerCredentials>).credentials ?? {};
+  const { smcUsername, smcPassword, smcPasswords } = (node as unknown as Node<ServerCredentials>).credentials ?? {};
   const smcHost = text(def.smcHost);
   node.connection = new ServerConnection({
     host: text(def.host),
@@ -34,6 +36,8 @@ function startServer(RED: NodeAPI, node: ServerConfigNode, def: NodeDef): void {
     hosts: text(def.hosts),
     tls: tlsOptions(RED, def.tls),
     ...(smcHost ? { smc: { host: smcHost, username: smcUsername || undefined, password: smcPassword || undefined } } : {}),
+    smcs: text(def.smcs),
+    smcAccounts: { username: smcUsername || undefined, password: smcPassword || undefined, passwords: smcPasswords || undefined },
     logger: nodeLogger(node),
     onDirector: ({ hostname, url }) => node.log(`The director of the session is ${hostname} (${url}).`),
   });
