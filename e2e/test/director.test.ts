@@ -244,9 +244,10 @@ describe('following the director', () => {
     expect(ms.origin).toBe(machine(sim, 'director').url);
   });
 
-  it('refuses backup addresses without following the director, and a backup that is not an address', () => {
+  it('refuses backup addresses or DNS-SD without following the director, and a backup that is not an address', () => {
     expect(() => new MediaServer({ host: '127.0.0.1', backupHosts: ['127.0.0.2'] })).toThrow(/followDirector/);
     expect(() => new MediaServer({ host: '127.0.0.1', backupHosts: [''], followDirector: true })).toThrow(/No media-server host given/);
+    expect(() => new MediaServer({ host: '127.0.0.1', dnssd: true })).toThrow(/followDirector/);
   });
 
   it('logs a director listener that throws and keeps following, with no unhandled rejection', async () => {

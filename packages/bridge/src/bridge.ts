@@ -84,6 +84,8 @@ class SessionBridge {
       host: options.server,
       followDirector: options.followDirector,
       ...(options.hosts ? { hosts: options.hosts } : {}),
+      ...(options.backupHosts.length > 0 ? { backupHosts: options.backupHosts } : {}),
+      ...(options.dnssd ? { dnssd: true, dnssdInterface: options.dnssdInterface } : {}),
       logger: coreLogger(log),
     });
     this.#mediaServer.on('director', (change) => {

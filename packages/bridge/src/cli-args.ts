@@ -12,6 +12,9 @@ JSON) and takes cues from it.
   --prefix <topic>            topic prefix (default stagelink/<hostname of --server>)
   --follow-director           follow the director when the role moves to another machine
   --hosts NAME=ADDR,...       addresses of machines whose hostnames do not resolve from here
+  --backup-hosts ADDR,...     more machines of the session, asked while --server is off (with --follow-director)
+  --dnssd                     find machines by their DNS-SD announcements when none known leads to the director
+  --dnssd-interface <addr>    the interface DNS-SD multicasts on (default all)
   --fps-hz <n>                most FPS messages per machine, and summaries, per second (default 4)
   --fps-deadband <fps>        smaller FPS changes are not published (default 0.05)
   --fps-target <fps>          the show's frame rate, for the FPS alert class (default 60)
@@ -43,6 +46,8 @@ const VALUE_FLAGS = new Set([
   'mqtt',
   'prefix',
   'hosts',
+  'backup-hosts',
+  'dnssd-interface',
   'fps-hz',
   'fps-deadband',
   'fps-target',
@@ -57,7 +62,7 @@ const VALUE_FLAGS = new Set([
   'client-id',
   'log-format',
 ]);
-const SWITCHES = new Set(['follow-director', 'accept-untimed-commands', 'help']);
+const SWITCHES = new Set(['follow-director', 'accept-untimed-commands', 'dnssd', 'help']);
 
 /** Reads the flags; OptionError names the first one that cannot be used. Reads no file. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
@@ -109,6 +114,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       ...optional('prefix', values.get('prefix')),
       followDirector: switches.has('follow-director'),
       ...optional('hosts', hosts),
+      ...optional('backupHosts', values.get('backup-hosts')?.split(',').map((host) => host.trim())),
+      ...(switches.has('dnssd') ? { dnssd: true } : {}),
+      ...optional('dnssdInterface', values.get('dnssd-interface')),
       ...optional('fpsHz', number('fps-hz')),
       ...optional('fpsDeadband', number('fps-deadband')),
       ...optional('fpsTarget', number('fps-target')),

@@ -13,6 +13,12 @@ export interface BridgeOptions {
   followDirector?: boolean;
   /** Addresses of machines by hostname, for names the bridge's host cannot resolve (core's `hosts`). */
   hosts?: HostMap;
+  /** More machines of the session, asked after `server` when looking for the director (core's `backupHosts`). */
+  backupHosts?: readonly string[];
+  /** Find machines by their DNS-SD announcements when none known leads to the director (core's `dnssd`). */
+  dnssd?: boolean;
+  /** The interface DNS-SD multicasts on, e.g. `127.0.0.1` (core's `dnssdInterface`). */
+  dnssdInterface?: string;
   /** Most FPS messages per machine per second, and most summaries per second (default 4). */
   fpsHz?: number;
   /** An FPS change smaller than this is not published, unless its alert class changes (default 0.05). */
@@ -48,6 +54,9 @@ export interface ResolvedBridgeOptions {
   prefix: string;
   followDirector: boolean;
   hosts: HostMap | undefined;
+  backupHosts: readonly string[];
+  dnssd: boolean;
+  dnssdInterface: string | undefined;
   fpsHz: number;
   fpsDeadband: number;
   fpsTarget: number;
@@ -78,12 +87,20 @@ export function resolveOptions(options: BridgeOptions): ResolvedBridgeOptions {
   const prefixProblem = checkPrefix(prefix);
   if (prefixProblem) throw new OptionError(`--prefix ${JSON.stringify(prefix)} cannot be used: ${prefixProblem}.`);
   if (options.password !== undefined && options.username === undefined) throw new OptionError('A password needs --username.');
+  const backupHosts = backupHostsOf(options.backupHosts);
+  const followDirector = options.followDirector ?? false;
+  if (!followDirector && (backupHosts.length > 0 || options.dnssd)) {
+    throw new OptionError(`${backupHosts.length > 0 ? '--backup-hosts' : '--dnssd'} is used when looking for the director: add --follow-director.`);
+  }
   return {
     server: options.server.trim(),
     mqtt: options.mqtt,
     prefix,
-    followDirector: options.followDirector ?? false,
+    followDirector,
     hosts: options.hosts,
+    backupHosts,
+    dnssd: options.dnssd ?? false,
+    dnssdInterface: options.dnssdInterface,
     fpsHz: positive(options.fpsHz ?? 4, '--fps-hz', 0.01, 60),
     fpsDeadband: positive(options.fpsDeadband ?? 0.05, '--fps-deadband', 0, 1000),
     fpsTarget: positive(options.fpsTarget ?? 60, '--fps-target', 1, 1000),
@@ -98,6 +115,15 @@ export function resolveOptions(options: BridgeOptions): ResolvedBridgeOptions {
     reconnect: { baseMs: options.reconnect?.baseMs ?? 250, capMs: options.reconnect?.capMs ?? 10_000 },
     log: options.log ?? silentLog,
   };
+}
+
+function backupHostsOf(value: unknown): string[] {
+  if (value === undefined) return [];
+  const hosts: unknown[] = Array.isArray(value) ? value : [undefined];
+  if (!hosts.every((host): host is string => typeof host === 'string' && host.trim() !== '')) {
+    throw new OptionError('--backup-hosts must be addresses of machines of the session, e.g. 10.0.0.6,10.0.0.7:8080.');
+  }
+  return hosts.map((host) => host.trim());
 }
 
 function positive(value: number, flag: string, min: number, max: number): number {

@@ -3,7 +3,7 @@
  * role moves and the module's cues, live values and `director` variable move with it; a machine it was given that
  * is off is passed over for the backup addresses.
  */
-import { variableIdOf } from '@stagelink/core';
+import { endpoints, variableIdOf } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompanionHost } from '../harness/testing.js';
@@ -57,6 +57,27 @@ describe('following the director', () => {
     await host.waitFor(() => host.variables.get('transport_main_playing') === true, 'main playing');
     await host.waitFor(() => typeof host.variables.get(nextFps) === 'number', `a live FPS of ${next.hostname} as director`, 20_000);
     expect(host.logs.some(({ message }) => message.includes(`The director moved from ${first.hostname} to ${next.hostname}`))).toBe(true);
+  });
+
+  it('lands a cue once on the machine that took over from the director it was given, once that one is stopped', async () => {
+    const from = await session();
+    const given = machine(from, 'director');
+    const host = await moduleOn(from, { host: given.url });
+    await untilReady(host);
+    await host.waitFor(() => host.variables.get('director') === given.hostname, `director ${given.hostname}`);
+
+    await control(from, { action: 'stopMachine', hostname: given.hostname }, machine(from, 'actor').url);
+    const successor = machine(from, 'director');
+    expect(successor.hostname).not.toBe(given.hostname);
+    // The spec's bound for a client to follow a takeover.
+    await host.waitFor(() => host.variables.get('director') === successor.hostname, `director ${successor.hostname}`, 10_000);
+    await host.waitFor(() => host.status?.status === 'ok', 'status ok at the new director', 10_000);
+
+    const cues = from.arrivals.count('POST', endpoints.play.path);
+    await host.runAction('play', { transport: 'main' });
+    // Only the director carries out a cue (the others refuse it): one arrival and main playing say it landed there.
+    expect(from.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
+    await host.waitFor(() => host.variables.get('transport_main_playing') === true, 'main playing');
   });
 
   it('finds the director through a backup address while the machine it was given is stopped', async () => {

@@ -12,9 +12,10 @@ export interface TestSession {
 }
 
 /** The simulator's `session` scenario: a director, two actors and an understudy, each a real server. */
-export async function startSession(): Promise<TestSession> {
+export async function startSession(options: { dnssd?: boolean } = {}): Promise<TestSession> {
   const requests: TestSession['requests'] = [];
   const sim = await startSimulator({
+    ...options,
     scenario: 'session',
     log: (entry: LogEntry) => {
       if (entry.event === 'request') requests.push({ method: String(entry.method), path: String(entry.path) });

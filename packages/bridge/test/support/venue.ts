@@ -16,11 +16,12 @@ export interface TestVenue {
   close(): Promise<void>;
 }
 
-export async function startVenue(brokerOptions?: MosquittoOptions): Promise<TestVenue> {
+/** `sessionOptions.dnssd` announces the session over DNS-SD on loopback (take the loopback turn first). */
+export async function startVenue(brokerOptions?: MosquittoOptions, sessionOptions: { dnssd?: boolean } = {}): Promise<TestVenue> {
   const broker = await startMosquitto(brokerOptions);
   let session: TestSession;
   try {
-    session = await startSession();
+    session = await startSession(sessionOptions);
   } catch (error) {
     await broker.close();
     throw error;

@@ -5,6 +5,7 @@ import { HttpClient } from '../http/http-client.js';
 import type { TlsOptions } from '../http/tls.js';
 import { EndpointCaller } from '../media-server/endpoint-caller.js';
 import { endpoints } from '../media-server/catalogue.js';
+import { browseSession } from './dnssd.js';
 
 export interface DirectorFollowerOptions {
   /** How often every known machine is asked again. */
@@ -18,6 +19,13 @@ export interface DirectorFollowerOptions {
   hosts?: HostMap;
   /** How to trust the machines' `https://` certificates. */
   tls?: TlsOptions;
+  /**
+   * Listen for the session's DNS-SD announcements when no machine known leads to the director: each machine heard
+   * is asked at the address it announces, and that address stands for its name where `hosts` gives none (shipping
+   * machines announce `_d3host` with their name, which the desk often cannot resolve). Opt-in: it joins the mDNS
+   * group (port 5353) on the show network. `interface` is the multicast interface, e.g. `127.0.0.1`.
+   */
+  dnssd?: { interface?: string };
 }
 
 export interface DirectorChange {
@@ -31,6 +39,10 @@ export interface DirectorChange {
 /** Field tools re-check the role of each known machine every few seconds. */
 export const DIRECTOR_CHECK_INTERVAL_MS = 3000;
 const QUERY_TIMEOUT_MS = 1500;
+/** How long one look at DNS-SD waits for a director to be announced. */
+const DNSSD_LISTEN_MS = 2000;
+/** While the announcements lead to no director, each look waits twice as long as the last after it, up to this. */
+const DNSSD_MAX_GAP_MS = 60_000;
 
 /**
  * Keeps track of which machine directs the session: asks the current director, then every machine it has
@@ -48,6 +60,13 @@ export class DirectorFollower {
   #stopped = false;
   /** Directors already reported as out of reach by name, so the log says it once. */
   readonly #toldUnreachable = new Set<string>();
+  /** Addresses (`host:port`) the machines announced over DNS-SD, by hostname in lower case. */
+  readonly #announced = new Map<string, string>();
+  #nextListenAt = 0;
+  #listenGapMs = DIRECTOR_CHECK_INTERVAL_MS;
+  #toldDnssdProblem = false;
+  /** Ends a DNS-SD look in progress when the follower stops. */
+  readonly #stopping = new AbortController();
 
   constructor(
     seedOrigin: string,
@@ -88,17 +107,72 @@ export class DirectorFollower {
   stop(): void {
     this.#stopped = true;
     clearInterval(this.#timer);
+    this.#stopping.abort();
   }
 
   async #findDirector(): Promise<boolean> {
+    const director = (await this.#askMachines([this.#current, ...this.#known])) ?? (await this.#askAnnounced());
+    return director !== undefined && this.#found(director);
+  }
+
+  /** The director according to the first of `origins` that leads to one. */
+  async #askMachines(origins: readonly string[]): Promise<DirectorChange | undefined> {
     // Each machine once per check, the current director first: one that is powered off costs a whole query timeout.
     const asked = new Map<string, Promise<QueriedDirector | Error>>();
-    for (const origin of new Set([this.#current, ...this.#known])) {
-      if (this.#stopped) return false;
+    for (const origin of new Set(origins)) {
+      if (this.#stopped) return undefined;
       const director = await this.#directorAccordingTo(origin, asked);
-      if (director) return this.#found(director);
+      if (director) return director;
     }
-    return false;
+    return undefined;
+  }
+
+  /**
+   * The director through the session's DNS-SD announcements, when the follower listens for them and is due to: the
+   * machines heard are asked at their announced addresses, the announced director first. Looks that lead nowhere
+   * come further and further apart, as mDNS queriers back off, so a session that is off is not flooded.
+   */
+  async #askAnnounced(): Promise<DirectorChange | undefined> {
+    const dnssd = this.options.dnssd;
+    if (!dnssd || this.#stopped || Date.now() < this.#nextListenAt) return undefined;
+    const heard = await browseSession({ timeoutMs: DNSSD_LISTEN_MS, interface: dnssd.interface, signal: this.#stopping.signal }, (problem) =>
+      this.#dnssdProblem(problem),
+    );
+    const machines = [...(heard.director ? [heard.director] : []), ...heard.machines].flatMap(({ hostname, url }) => {
+      if (url === undefined) return [];
+      // Announcements carry no scheme: the session's machines speak as the one the user gave (http, or https with a venue CA).
+      const at = new URL(this.#current);
+      at.host = new URL(url).host;
+      return [{ hostname, url: at.origin }];
+    });
+    for (const { hostname, url } of machines) {
+      this.#announced.set(hostname.toLowerCase(), new URL(url).host);
+      this.#known.add(url);
+    }
+    this.logger.debug?.(`director check: DNS-SD announced ${machines.map(({ hostname, url }) => `${hostname} at ${url}`).join(', ') || 'no machine'}`);
+    const director = await this.#askMachines(machines.map(({ url }) => url));
+    if (director) {
+      this.#nextListenAt = 0;
+      this.#listenGapMs = DIRECTOR_CHECK_INTERVAL_MS;
+    } else {
+      this.#nextListenAt = Date.now() + this.#listenGapMs;
+      this.#listenGapMs = Math.min(this.#listenGapMs * 2, DNSSD_MAX_GAP_MS);
+    }
+    return director;
+  }
+
+  #dnssdProblem(problem: string): void {
+    if (this.#toldDnssdProblem) return void this.logger.debug?.(`director check: ${problem}`);
+    this.#toldDnssdProblem = true;
+    this.logger.warn(`Looking for the director over DNS-SD failed (${problem}); it is looked for at the machines known so far. Check that no other program holds UDP port 5353 without sharing it, or give a hosts map.`);
+  }
+
+  /** The hosts map given, then the addresses announced over DNS-SD for names it does not give. */
+  #hosts(): HostMap | undefined {
+    if (this.#announced.size === 0) return this.options.hosts;
+    const given = Object.entries(this.options.hosts ?? {});
+    const mapped = new Set(given.map(([hostname]) => hostname.toLowerCase()));
+    return Object.fromEntries([...given, ...[...this.#announced].filter(([hostname]) => !mapped.has(hostname))]);
   }
 
   /**
@@ -124,7 +198,7 @@ export class DirectorFollower {
   #ask(origin: string, asked: Map<string, Promise<QueriedDirector | Error>>): Promise<QueriedDirector | Error> {
     let answer = asked.get(origin);
     if (!answer) {
-      answer = queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS, tls: this.options.tls, hosts: this.options.hosts }).then(
+      answer = queryDirector(origin, { timeoutMs: QUERY_TIMEOUT_MS, tls: this.options.tls, hosts: this.#hosts() }).then(
         (queried) => {
           const { director, actors, understudies } = queried.session;
           this.#learnMachines(origin, director ? [director, ...actors, ...understudies] : []);
@@ -158,12 +232,13 @@ export class DirectorFollower {
   }
 
   /**
-   * Machines of the session are reached at their address in the hosts map, else by their name, on the port of the
-   * machine that listed them: once the given address is dead, they are where the director is looked for.
+   * Machines of the session are reached at their address in the hosts map (or as announced), else by their name, on
+   * the port of the machine that listed them: once the given address is dead, they are where the director is looked
+   * for.
    */
   #learnMachines(origin: string, machines: unknown[]): void {
     for (const machine of machines) {
-      const url = machineOrigin(origin, (machine as { hostname?: unknown } | null)?.hostname, this.options.hosts);
+      const url = machineOrigin(origin, (machine as { hostname?: unknown } | null)?.hostname, this.#hosts());
       if (url !== undefined) this.#known.add(url);
     }
   }

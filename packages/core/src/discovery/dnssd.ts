@@ -37,6 +37,21 @@ export async function browseMachines(options: DnssdOptions = {}, onProblem: (mes
   return machinesAmong(await listen(options, onProblem, () => false));
 }
 
+/** What a session announces: its director and its machines, each with its API's url where it was heard. */
+export interface AnnouncedSession {
+  director?: AnnouncedDirector;
+  machines: AnnouncedMachine[];
+}
+
+/**
+ * Listens for the session's announcements until its director is named or the time is up: the director (as
+ * browseDirector) and the machines heard by then (as browseMachines). Never throws, as browseDirector.
+ */
+export async function browseSession(options: DnssdOptions = {}, onProblem: (message: string) => void = () => undefined): Promise<AnnouncedSession> {
+  const heard = await listen(options, onProblem, (sofar) => directorAmong(sofar)?.named === true);
+  return { director: directorAmong(heard)?.director, machines: machinesAmong(heard) };
+}
+
 /**
  * Listens for the session's announcements until `enough` is satisfied with what was heard, the time is up, the
  * signal aborts or the mDNS socket fails; resolves with everything heard by then.

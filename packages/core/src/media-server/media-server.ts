@@ -74,6 +74,15 @@ export interface MediaServerOptions {
    */
   hosts?: HostMap;
   /**
+   * Also look for the director among the machines the session announces over DNS-SD, when no machine known leads
+   * to it: a machine's announced address then stands for its name (a shipping machine's name, `ACTOR01`, often
+   * resolves nowhere on the desk). Joins the mDNS group (UDP 5353) on the show network, so it is off by default.
+   * Needs `followDirector`.
+   */
+  dnssd?: boolean;
+  /** The interface DNS-SD multicasts on, e.g. `127.0.0.1`; all interfaces when absent. */
+  dnssdInterface?: string;
+  /**
    * Where `ms.hardware` goes: one machine's management controller and its account, reads and writes. Without it,
    * `ms.hardware` reads go to the session's address as the API documents show, and its writes are refused
    * (HardwareTargetError): name the machine with `hardwareOf`.
@@ -131,7 +140,12 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.#http = new HttpClient({ baseUrl: this.host, timeoutMs: options.timeoutMs, retries: options.retries, tls: options.tls });
     const backupOrigins = backupOriginsOf(options);
     this.#director = options.followDirector
-      ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, { hosts: options.hosts, tls: options.tls, backupOrigins })
+      ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, {
+          hosts: options.hosts,
+          tls: options.tls,
+          backupOrigins,
+          ...(options.dnssd ? { dnssd: { interface: options.dnssdInterface } } : {}),
+        })
       : undefined;
     // Asked, without retries, before a cue while the link is down: the session is what every director serves.
     const link: LinkWatch = new LinkWatch(() => queryDirector(this.origin, { timeoutMs: options.linkProbeTimeoutMs ?? DEFAULT_LINK_PROBE_TIMEOUT_MS, tls: options.tls }));
@@ -255,7 +269,8 @@ function clockTiming(live: Partial<LivenessTiming> | undefined) {
   return { frozenAfterMs: silenceWindowMs(CLOCK_INTERVAL_MS, timing), annotationsEveryMs: 5000, retryMs: 5000 };
 }
 
-function backupOriginsOf({ backupHosts = [], followDirector }: MediaServerOptions): string[] {
+function backupOriginsOf({ backupHosts = [], followDirector, dnssd }: MediaServerOptions): string[] {
+  if (dnssd && !followDirector) throw new InvalidInputError('dnssd is used when looking for the director: set followDirector to true to use it.');
   if (!Array.isArray(backupHosts)) throw new InvalidInputError('backupHosts must be a list of addresses, e.g. ["10.0.0.6", "10.0.0.7:8080"].');
   if (backupHosts.length > 0 && !followDirector) {
     throw new InvalidInputError('backupHosts are asked when looking for the director: set followDirector to true to use them.');

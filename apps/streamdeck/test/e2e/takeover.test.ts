@@ -1,0 +1,68 @@
+/**
+ * A director takeover at the desk, through the built plugin and the fake Stream Deck app, against a session of r34
+ * machines whose names this computer cannot resolve: the keys are given the director's address and the machines'
+ * addresses (the hosts map of the global settings); the director is switched off and another machine takes the
+ * role; a cue pressed after that lands on the new director, once.
+ */
+import { endpoints, isPlaying } from '@stagelink/core';
+import { simControl, startSimulator, type Simulator } from '@stagelink/simulator';
+import type { JSDOM } from 'jsdom';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeStreamDeck } from '../harness/fake-stream-deck.js';
+import { openInspector, until } from './inspector-dom.js';
+
+const TRANSPORT = 'com.stagelink.mediaserver.transport';
+/** The spec's bound for a client to follow a takeover, plus the settings page's 5 s between connection lines. */
+const FOLLOWED_AND_SHOWN_MS = 15_000;
+
+describe('a cue after a director takeover', () => {
+  let sim: Simulator;
+  let deck: FakeStreamDeck;
+  let dom: JSDOM | undefined;
+
+  beforeEach(async () => {
+    sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, dialect: 'r34', seed: 7 });
+    deck = await FakeStreamDeck.start();
+  });
+
+  afterEach(async () => {
+    dom?.window.close();
+    await deck.close();
+    await sim.close();
+  });
+
+  const machine = (role: string) => {
+    const found = sim.machines().find((candidate) => candidate.role === role);
+    if (!found) throw new Error(`the session has a ${role}`);
+    return found;
+  };
+  const main = () => sim.state.transports.list().find((transport) => transport.name === 'main');
+
+  it('lands once on the machine that took over from the director the keys were given', async () => {
+    const given = machine('director');
+    deck.globalSettings.host = given.url;
+    // As the settings page stores the map: one NAME=address a line.
+    deck.globalSettings.hosts = sim.machines().map(({ hostname, url }) => `${hostname}=${new URL(url).host}`).join('\n');
+    await deck.launch();
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    // The settings page's connection line says which director the plugin's client follows.
+    dom = openInspector(deck, 'transport.html', 'play');
+    const page = dom;
+    const directorShown = (hostname: string) => () => page.window.document.getElementById('connection')?.textContent?.includes(`director ${hostname}`);
+    await until(`the connection line naming ${given.hostname}`, directorShown(given.hostname), FOLLOWED_AND_SHOWN_MS);
+
+    await simControl(machine('actor').url, { action: 'stopMachine', hostname: given.hostname });
+    const successor = machine('director');
+    expect(successor.hostname).not.toBe(given.hostname);
+    await until(`the connection line naming ${successor.hostname}`, directorShown(successor.hostname), FOLLOWED_AND_SHOWN_MS);
+
+    const cues = sim.arrivals.count('POST', endpoints.play.path);
+    expect(isPlaying(main())).toBe(false);
+    deck.press('play');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play'), 'showOk after the takeover');
+    // Only the director carries out a cue (the others refuse it): one arrival and a playing transport say it landed there.
+    expect(sim.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
+    expect(isPlaying(main())).toBe(true);
+    expect(deck.sent('showAlert', 'play')).toEqual([]);
+  });
+});
