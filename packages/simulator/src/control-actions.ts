@@ -1,7 +1,9 @@
+import type { Ref } from '@stagelink/core';
 import type { ControlPanel } from './control.js';
 import { MAX_LATENCY_MS, optionalWholeNumber, requestPath, wholeNumber } from './control-params.js';
 import type { Faults } from './faults.js';
 import { MAX_BODY_BYTES } from './http-server.js';
+import type { JsonFields } from './routes/json-fields.js';
 import type { SessionState } from './state/session-state.js';
 
 export interface ControlTarget {
@@ -13,7 +15,7 @@ export interface ControlTarget {
 
 /**
  * The media-server port's own actions: status, latency, failNext, login, reset, projectOption, selectTransport,
- * stallBody and slowAnswer.
+ * freezePlayhead, jumpPlayhead, stallBody and slowAnswer.
  */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
   panel.register('status', () => undefined); // changes nothing: answers the summary
@@ -40,6 +42,13 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
   });
   // The API has no call that selects the active transport; tests and demos pick it here.
   panel.register('selectTransport', (params) => target.state.transports.selectActive(params.ref('transport')));
+  // What no API command does: a render that sticks while the transport still plays, an operator moving the
+  // playhead on the Designer timeline.
+  panel.register('freezePlayhead', (params) => target.state.transports.freezePlayhead(transportOf(params), params.boolean('on')));
+  panel.register('jumpPlayhead', (params) => {
+    const track = params.raw('track') === undefined ? undefined : refOrName(params, 'track');
+    target.state.transports.jumpPlayhead(transportOf(params), params.number('time'), track);
+  });
   // Faults venues report: large answers that stop after their headers (an MTU mismatch), commands that answer late.
   panel.register('stallBody', (params) => {
     const path = requestPath(params, 'path');
@@ -52,4 +61,14 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
     const path = params.raw('path') === undefined ? undefined : requestPath(params, 'path');
     target.faults.slowAnswers.set(ms, path);
   });
+}
+
+/** `transport` as a Ref, or as a name alone: `"main"` reads as `{"name": "main"}`. */
+function transportOf(params: JsonFields): Ref {
+  return refOrName(params, 'transport');
+}
+
+function refOrName(params: JsonFields, key: string): Ref {
+  const value = params.raw(key);
+  return typeof value === 'string' && value !== '' ? { name: value } : params.ref(key);
 }

@@ -26,6 +26,7 @@ export function summarise(state: SessionState, faults: Faults, actions: readonly
     slowAnswer: faults.slowAnswers.summary,
     activeTransport: state.transports.active().map((transport) => transport.name),
     transports: state.transports.list().map(({ name, playmode, currentTrack }) => ({ name, playmode, currentTrack: currentTrack.name })),
+    frozenPlayheads: state.transports.frozenPlayheads(),
     failedOver: state.machines.parts.flatMap(({ actor, standIn }) => (standIn ? [{ actor: actor.hostname, understudy: standIn.hostname }] : [])),
     routingPreset: state.failover.settings().currentPreset,
     captureInProgress: state.mixedReality.captureInProgress(),

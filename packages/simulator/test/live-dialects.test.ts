@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Dialect } from '../src/options.js';
-import { startSimulator, type Simulator } from '../src/index.js';
+import { simControl, startSimulator, type ControlRequest, type Simulator } from '../src/index.js';
 
 /** The live-update stream in each dialect, over real sockets: names, remote nodes, property errors and writes. */
 
@@ -65,6 +65,8 @@ async function rest(sim: Simulator, method: string, path: string, body?: unknown
   const response = await fetch(sim.mediaServer.url + path, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   return (await response.json()) as Record<string, unknown>;
 }
+
+const control = (sim: Simulator, request: ControlRequest) => simControl(sim.mediaServer.url, request);
 
 /** The transport "main" as every dialect names it on the stream. */
 const MAIN = 'transportmanager:main';
@@ -313,6 +315,52 @@ describe.each(['spec', 'r34'] as const)('a transport\'s player on the stream in 
     const intro = sim.state.transports.tracks().find((track) => track.name === 'Intro');
     // Each property is its own subscription: their values arrive one by one.
     await until(() => main()[4] === 'Intro' && main()[3] === intro?.uid && main()[2] === 0, 'the track Intro, playing');
+  });
+
+  it('holds a frozen playhead while the transport says it plays, on the stream and on REST, until unfrozen', async () => {
+    const { live, sim } = context;
+    const main = await read('transportmanager:main');
+    await rest(sim, 'POST', '/api/session/transport/play', { transports: [{ name: 'main' }] });
+    await until(() => main()[1] === true && (main()[0] as number) > 0, 'the playhead moving');
+
+    const summary = await control(sim, { action: 'freezePlayhead', transport: 'main', on: true });
+    expect(summary.frozenPlayheads).toEqual(['main']);
+    const held = sim.state.transports.positionOf({ name: 'main' }).time;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(main().slice(0, 3)).toEqual([held, true, 0]);
+    expect(sim.state.transports.positionOf({ name: 'main' }).time).toBe(held);
+    const playmodeOfMain = async (path: string, field: string) => {
+      const transports = (await rest(sim, 'GET', `/api/session/transport/${path}`))[field] as { name: string; playmode: string }[];
+      return transports.find((transport) => transport.name === 'main')?.playmode;
+    };
+    const playing = dialect === 'r34' ? 'Play' : 'play';
+    expect(await playmodeOfMain('activetransport', 'result')).toBe(playing);
+    expect(await playmodeOfMain('transports', 'transports')).toBe(playing);
+
+    await control(sim, { action: 'freezePlayhead', transport: { name: 'main' }, on: false });
+    await until(() => (main()[0] as number) > held, 'the playhead running again');
+    expect(live.errors()).toEqual([]);
+  });
+
+  it('sends the playhead where a jump moves it, with no REST command, the playmode kept', async () => {
+    const { sim } = context;
+    const main = await read('transportmanager:main');
+    const intro = sim.state.transports.tracks().find((track) => track.name === 'Intro');
+    await control(sim, { action: 'jumpPlayhead', transport: 'main', time: 123.4 });
+    await until(() => main()[0] === 123.4, 'the playhead at 123.4 s');
+    expect(main().slice(1, 3)).toEqual([false, 3]);
+    await control(sim, { action: 'jumpPlayhead', transport: 'main', track: 'Intro', time: 61 });
+    await until(() => main()[0] === 61 && main()[3] === intro?.uid, 'the playhead 61 s into Intro');
+    expect(sim.arrivals.count('POST', '/api/session/transport/gototime')).toBe(0);
+  });
+
+  it('refuses a jump outside the track with 400 naming it, and reset clears a freeze', async () => {
+    const { sim } = context;
+    const answer = await fetch(`${sim.mediaServer.url}/__sim/control`, { method: 'POST', body: JSON.stringify({ action: 'jumpPlayhead', transport: 'main', time: 400 }) });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { message: string }).message).toContain('outside track "Preshow"');
+    await control(sim, { action: 'freezePlayhead', transport: 'main', on: true });
+    expect((await control(sim, { action: 'reset' })).frozenPlayheads).toEqual([]);
   });
 
   it('answers a property a transport does not have as a property path error', async () => {

@@ -38,6 +38,12 @@ export const toTrack =
     return { trackIndex: setList.tracks.indexOf(found), time: 0 };
   };
 
+/** A time in a track of the set list: where an operator clicks on the timeline. */
+export const toTrackTime =
+  (track: Ref, time: number): CueTarget =>
+  (cue) =>
+    inCurrentTrack({ ...cue, at: toTrack(track)(cue) }, time, `time ${time} s`);
+
 export const toNextTrack: CueTarget = (cue) => trackStep(cue, +1);
 export const toPrevTrack: CueTarget = (cue) => trackStep(cue, -1);
 export const toNextSection: CueTarget = (cue) => sectionStep(cue, +1);

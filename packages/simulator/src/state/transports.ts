@@ -2,7 +2,7 @@ import type { Multitransport, NamedRef, Ref, SetList, Track, TrackAnnotations } 
 import type { TRANSPORT_REF_COMMANDS } from '@stagelink/core/protocol';
 import type { WireTransport } from './dialect.js';
 import type { Clock } from './clock.js';
-import type { CueTarget } from './cues.js';
+import { toTime, toTrackTime, type CueTarget } from './cues.js';
 import { advance, type Motion } from './playhead.js';
 import { PLAYMODES, type Playmode } from './playmodes.js';
 import { invalidArgument, notFound, outOfRange } from './refusal.js';
@@ -22,6 +22,8 @@ export interface TransportModel {
   motion: Motion;
   /** Clock time at which `motion` was last worked out; a playing transport has moved on since. */
   settledAt: number;
+  /** A stuck render: the playhead holds while the transport still plays (the `freezePlayhead` control action). */
+  playheadFrozen?: boolean;
 }
 
 export interface MultitransportModel {
@@ -110,6 +112,29 @@ export class Transports {
     const track = transport?.setList.tracks[transport.motion.playhead.trackIndex];
     if (!transport || !track) throw this.#notFound(ref);
     return { track: toNamedRef(track), time: transport.motion.playhead.time, playmode: transport.motion.playmode };
+  }
+
+  /**
+   * Holds the playhead of a transport (every one of a multitransport) where it is, or lets it run again from
+   * there: a stuck render. The playmode is kept, so the transport still says it plays, on REST and on the stream.
+   * Gotos still move a frozen playhead; it just does not run.
+   */
+  freezePlayhead(ref: Ref, on: boolean): void {
+    this.#settle();
+    for (const transport of this.#resolve(ref)) transport.playheadFrozen = on;
+  }
+
+  /** Names of the transports whose playhead is frozen. */
+  frozenPlayheads(): string[] {
+    return this.transports.filter((transport) => transport.playheadFrozen).map((transport) => transport.name);
+  }
+
+  /**
+   * Moves the playhead as an operator does on the timeline in the Designer GUI: to `time` seconds into the current
+   * track, or into `track` of the transport's set list; the playmode is kept and no command is involved.
+   */
+  jumpPlayhead(ref: Ref, time: number, track?: Ref): void {
+    this.cue([{ transport: ref, target: track ? toTrackTime(track, time) : toTime(time) }]);
   }
 
   setLists(): SetList[] {
@@ -214,7 +239,8 @@ export class Transports {
   #settle(): void {
     const now = this.clock.now();
     for (const transport of this.transports) {
-      transport.motion = advance(transport.setList, transport.motion, (now - transport.settledAt) / 1000);
+      const seconds = transport.playheadFrozen ? 0 : (now - transport.settledAt) / 1000;
+      transport.motion = advance(transport.setList, transport.motion, seconds);
       transport.settledAt = now;
     }
   }
