@@ -1,8 +1,8 @@
 import { reasonOf } from '@stagelink/core';
 import { parseArgs } from 'node:util';
-import { DIALECTS, MAX_BACK_TO_BACK_MS, OptionError, SCENARIOS, VENUE_MACHINES, type Dialect, type Scenario, type SimulatorOptions } from './options.js';
+import { DIALECTS, MAX_BACK_TO_BACK_MS, OptionError, SCENARIOS, VENUE_MACHINES, VENUE_TRANSPORTS, type Dialect, type Scenario, type SimulatorOptions } from './options.js';
 
-export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--drive-port 8081] [--scenario demo|solo|session|venue] [--machines N] [--dialect spec|r34] [--seed N] [--back-to-back-ms N]
+export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--drive-port 8081] [--scenario demo|solo|session|venue] [--machines N] [--transports N] [--dialect spec|r34] [--seed N] [--back-to-back-ms N]
 
   --host        address to listen on, also this machine's hostname in the session (default 127.0.0.1)
   --port        media-server port; 0 picks a free port (default 8080)
@@ -11,6 +11,8 @@ export const USAGE = `Usage: stagelink-sim [--host 127.0.0.1] [--port 8080] [--d
                 127.0.0.2 to 127.0.0.5, one port), or venue (one director of --machines machines, serving
                 their monitors) (default demo)
   --machines    venue only: machines in the session, the director included, 1 to 500 (default 20)
+  --transports  venue only: transports in the session, 3 to 100 (default 3): main, side screens, lobby,
+                then transport 4, ... each on the Main show set list
   --dialect     spec (the API documents' words) or r34 (as a shipping r34 director answers)
                 (default spec, or $STAGELINK_SIM_DIALECT)
   --seed        seed of uids, readings and drive fixtures, 0 to 4294967295 (default 1)
@@ -42,6 +44,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'drive-port': { type: 'string' },
         scenario: { type: 'string' },
         machines: { type: 'string' },
+        transports: { type: 'string' },
         dialect: { type: 'string' },
         seed: { type: 'string' },
         dnssd: { type: 'boolean' },
@@ -61,6 +64,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       drivePort: whole(values['drive-port'], '--drive-port', 65535) ?? CLI_DEFAULTS.drivePort,
       scenario: scenario(values['scenario']),
       machines: whole(values['machines'], '--machines', VENUE_MACHINES.max),
+      transports: whole(values['transports'], '--transports', VENUE_TRANSPORTS.max),
       dialect: dialect(values['dialect']),
       seed: whole(values['seed'], '--seed', 4294967295),
       dnssd: values['dnssd'] === true,

@@ -7,6 +7,7 @@ export {
   OptionError,
   SCENARIOS,
   VENUE_MACHINES,
+  VENUE_TRANSPORTS,
   type Dialect,
   type ResolvedOptions,
   type Scenario,

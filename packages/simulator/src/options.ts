@@ -8,7 +8,7 @@ import type { ModelScenario } from './state/session-state.js';
  * - `session`: one server per machine on loopback aliases 127.0.0.2 to 127.0.0.5, all on one port; `host` is
  *   ignored there.
  * - `venue`: this process is the director of a session of `machines` machines, serving every other machine's
- *   monitors as remote monitors, as a venue's director does.
+ *   monitors as remote monitors, as a venue's director does, and of `transports` transports.
  */
 export type Scenario = 'demo' | 'solo' | 'session' | 'venue';
 
@@ -16,6 +16,9 @@ export const SCENARIOS: readonly Scenario[] = ['demo', 'solo', 'session', 'venue
 
 /** How many machines a `venue` session has, the director included. */
 export const VENUE_MACHINES = { default: 20, min: 1, max: 500 } as const;
+
+/** How many transports a `venue` session has, the three of the demo show included. */
+export const VENUE_TRANSPORTS = { default: 3, min: 3, max: 100 } as const;
 
 /**
  * How the simulated machines speak: `spec` uses exactly the words of the API documents; `r34` speaks as a
@@ -38,6 +41,11 @@ export interface SimulatorOptions {
   scenario?: Scenario;
   /** `venue` only: the machines of the session, the director included (default 20, 1 to 500). */
   machines?: number;
+  /**
+   * `venue` only: the transports of the session (default 3, 3 to 100): the demo show's three, then `transport 4`,
+   * ... each on the Main show set list.
+   */
+  transports?: number;
   /** Default `spec`, or the value of the STAGELINK_SIM_DIALECT environment variable. */
   dialect?: Dialect;
   /** Seed of the PRNG behind uids, readings and drive fixtures (default 1). */
@@ -66,6 +74,8 @@ export interface ResolvedOptions {
   scenario: ModelScenario;
   /** The machines of a `venue` session; undefined in the other scenarios. */
   machines?: number;
+  /** The transports of a `venue` session; undefined in the other scenarios. */
+  transports?: number;
   dialect: Dialect;
   seed: number;
   /** The live stream's back-to-back window at start and after a reset; 0 is off. */
@@ -100,7 +110,7 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     port: checkInteger(options.port ?? 0, 'port', 0, 65535),
     drivePort: checkInteger(options.drivePort ?? 0, 'drive port', 0, 65535),
     scenario,
-    ...venueSize(scenario, options.machines),
+    ...venueSize(scenario, options.machines, options.transports),
     dialect: dialect as Dialect,
     seed: checkInteger(options.seed ?? DEFAULT_SEED, 'seed', 0, 4294967295),
     backToBackMs: checkInteger(options.backToBackMs ?? BACK_TO_BACK_MS[dialect as Dialect], 'back-to-back window (ms)', 0, MAX_BACK_TO_BACK_MS),
@@ -115,13 +125,17 @@ export function sessionHostname(host: string): string {
   return host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
 }
 
-/** A machine count belongs to the venue scenario only: elsewhere the scenario fixes the session. */
-function venueSize(scenario: Scenario, machines: number | undefined): { machines?: number } {
+/** Machine and transport counts belong to the venue scenario only: elsewhere the scenario fixes the session. */
+function venueSize(scenario: Scenario, machines: number | undefined, transports: number | undefined): { machines?: number; transports?: number } {
   if (scenario !== 'venue') {
-    if (machines !== undefined) throw new OptionError(`A number of machines applies to the venue scenario only (the ${scenario} scenario has its own session): add --scenario venue.`);
+    const given = machines !== undefined ? 'machines' : transports !== undefined ? 'transports' : undefined;
+    if (given) throw new OptionError(`A number of ${given} applies to the venue scenario only (the ${scenario} scenario has its own session): add --scenario venue.`);
     return {};
   }
-  return { machines: checkInteger(machines ?? VENUE_MACHINES.default, 'number of machines', VENUE_MACHINES.min, VENUE_MACHINES.max) };
+  return {
+    machines: checkInteger(machines ?? VENUE_MACHINES.default, 'number of machines', VENUE_MACHINES.min, VENUE_MACHINES.max),
+    transports: checkInteger(transports ?? VENUE_TRANSPORTS.default, 'number of transports', VENUE_TRANSPORTS.min, VENUE_TRANSPORTS.max),
+  };
 }
 
 function checkInteger(value: number, what: string, min: number, max: number): number {

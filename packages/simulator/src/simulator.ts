@@ -63,7 +63,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const log = options.log ?? silentLog;
   const hostname = resolved.scenario === 'session' ? SESSION_HOSTS.director : sessionHostname(resolved.host);
   const newState = () =>
-    new SessionState({ scenario: resolved.scenario, machines: resolved.machines, seed: resolved.seed, hostname, dialect: resolved.dialect, clock: options.clock });
+    new SessionState({ scenario: resolved.scenario, machines: resolved.machines, transports: resolved.transports, seed: resolved.seed, hostname, dialect: resolved.dialect, clock: options.clock });
   let state = newState();
   const faults = new Faults();
   const arrivals = new RequestArrivals();

@@ -18,8 +18,8 @@ afterEach(async () => {
   for (const each of open.splice(0).reverse()) await each.close();
 });
 
-async function venue(dialect: Dialect, machines?: number): Promise<{ sim: Simulator; ms: MediaServer }> {
-  const sim = await startSimulator({ scenario: 'venue', dialect, port: 0, drivePort: 0, ...(machines === undefined ? {} : { machines }) });
+async function venue(dialect: Dialect, machines?: number, transports?: number): Promise<{ sim: Simulator; ms: MediaServer }> {
+  const sim = await startSimulator({ scenario: 'venue', dialect, port: 0, drivePort: 0, ...(machines === undefined ? {} : { machines }), ...(transports === undefined ? {} : { transports }) });
   open.push(sim);
   const ms = new MediaServer({ host: sim.mediaServer.url });
   open.push(ms);
@@ -57,6 +57,36 @@ describe('the venue scenario', () => {
     expect(() => resolveOptions({ scenario: 'venue', machines: 501 })).toThrow(/1 to 500/);
     expect(parseCliArgs(['--scenario', 'venue', '--machines', '50'])).toMatchObject({ options: { scenario: 'venue', machines: 50 } });
     expect(() => parseCliArgs(['--machines', 'many'])).toThrow(/--machines must be a whole number/);
+  });
+
+  it('takes a number of transports for the venue alone, the demo show\'s three by default', () => {
+    expect(resolveOptions({ scenario: 'venue' }).transports).toBe(3);
+    expect(resolveOptions({ scenario: 'venue', transports: 20 }).transports).toBe(20);
+    expect(resolveOptions({ scenario: 'demo' }).transports).toBeUndefined();
+    expect(() => resolveOptions({ scenario: 'solo', transports: 20 })).toThrow(/number of transports applies to the venue scenario only/);
+    expect(() => resolveOptions({ scenario: 'venue', transports: 2 })).toThrow(/3 to 100/);
+    expect(() => resolveOptions({ scenario: 'venue', transports: 101 })).toThrow(/3 to 100/);
+    expect(parseCliArgs(['--scenario', 'venue', '--transports', '20'])).toMatchObject({ options: { scenario: 'venue', transports: 20 } });
+    expect(() => parseCliArgs(['--transports', 'lots'])).toThrow(/--transports must be a whole number/);
+  });
+
+  it.each<[Dialect, string]>([
+    ['spec', 'transportManager:"transport 20"'],
+    ['r34', 'transportmanager:transport_20'],
+  ])('seeds 20 transports on the Main show set list, the others\' uids unchanged, each with a player on the stream, in the %s dialect', async (dialect, object) => {
+    const { ms } = await venue(dialect, undefined, 20);
+    const { ms: usual } = await venue(dialect);
+    const { transports } = await ms.transport.transports();
+    expect(transports.map((transport) => transport.name)).toEqual(['main', 'side screens', 'lobby', ...Array.from({ length: 17 }, (_, index) => `transport ${index + 4}`)]);
+    expect(transports.slice(0, 3)).toEqual((await usual.transport.transports()).transports);
+    expect((await ms.transport.setLists()).map((setList) => setList.name)).toEqual(['Main show', 'Side screens', 'Lobby']);
+    expect((await ms.status.session()).actors).toEqual((await usual.status.session()).actors);
+    const last = transports.at(-1);
+    expect(last).toMatchObject({ playmode: 'Stop', currentTrack: { name: 'Preshow' }, setList: { name: 'Main show' } });
+
+    await ms.transport.gotoTime({ transport: { name: 'transport 20' }, time: 100, playmode: 'Play' });
+    const { values: [playhead] } = await values(ms, { object, properties: ['object.player.tRender'] }, 1);
+    expect(playhead).toBeGreaterThanOrEqual(100);
   });
 
   it.each<[Dialect, string, string, string]>([

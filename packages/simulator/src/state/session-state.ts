@@ -17,7 +17,7 @@ import { seedHardware, VFC_FIRMWARE } from './seed/hardware.js';
 import { seedLibrary } from './seed/library.js';
 import { seedSession } from './seed/session.js';
 import { seedVenue } from './seed/venue.js';
-import { SIDE_SCREENS_UID, seedShow } from './seed/show.js';
+import { SIDE_SCREENS_UID, moreTransports, seedShow } from './seed/show.js';
 import { seedStage } from './seed/stage.js';
 import { Sequencing } from './sequencing.js';
 import { ShotRecorders } from './shot-recorder.js';
@@ -40,6 +40,8 @@ export interface SessionStateOptions {
   scenario: ModelScenario;
   /** `venue` only: the machines of the session, the director included (default 20). */
   machines?: number;
+  /** `venue` only: the transports of the session, the demo show's three included (default 3). */
+  transports?: number;
   seed: number;
   /** This machine's hostname: the address the simulator listens on. */
   hostname: string;
@@ -98,6 +100,8 @@ export class SessionState {
     const library = seedLibrary(uids, random);
     const localAddress = session.addresses.get(session.roster.local.uid) ?? '127.0.0.1';
     const hardware = seedHardware(session.roster.local, localAddress, options.scenario === 'solo', random);
+    // Drawn after every other seed, so that a venue with more transports seeds the same uids for everything else.
+    const extraTransports = options.scenario === 'venue' ? moreTransports(show, options.transports ?? show.transports.length, uids, this.clock.now()) : [];
 
     this.project = library.project;
     this.machines = session.roster;
@@ -105,7 +109,7 @@ export class SessionState {
     this.failover = new Failover(session.roster, session.failover);
     this.#readings = session.readings;
     this.#notices = session.notices;
-    this.transports = new Transports(this.clock, show.transports, show.multitransports, { name: show.activeName });
+    this.transports = new Transports(this.clock, [...show.transports, ...extraTransports], show.multitransports, { name: show.activeName });
     this.mixedReality = new MixedReality(this.clock, random, uids, stage.mixedReality);
     this.quickcal = new Quickcal(random, stage.projectors, stage.referencePoints, stage.requiredLineups);
     this.sequencing = new Sequencing(library.indirections);

@@ -72,7 +72,31 @@ export function seedShow(uids: UidSource, now: number): ShowSeed {
   };
   const lobby: ShowSetList = { uid: uids.next(), name: 'Lobby', tracks: [track('Lobby ambience', 3600, 'cut', {})] };
 
-  const transport = (name: string, setList: ShowSetList, playmode: Playmode, uid = uids.next()): TransportModel => ({
+  const transport = (name: string, setList: ShowSetList, playmode: Playmode, uid = uids.next()): TransportModel => newTransport(uid, name, setList, playmode, now);
+  const main = transport('main', mainShow, PLAYMODES.stop);
+  const side = transport('side screens', sideScreens, PLAYMODES.loopSection, SIDE_SCREENS_UID);
+  const lobbyTransport = { ...transport('lobby', lobby, PLAYMODES.stop), volume: 0.5, brightness: 0.8 };
+  return {
+    transports: [main, side, lobbyTransport],
+    multitransports: [{ uid: uids.next(), name: 'stage', transportUids: [main.uid, side.uid] }],
+    activeName: 'stage',
+  };
+}
+
+/**
+ * Transports past the demo show's, up to `total`: `transport 4`, `transport 5`, ... each stopped at the start of the
+ * Main show set list (the same set list as `main`, so the track list does not grow), for a venue that watches many.
+ */
+export function moreTransports(show: ShowSeed, total: number, uids: UidSource, now: number): TransportModel[] {
+  const mainShow = show.transports[0]?.setList;
+  if (!mainShow) return [];
+  return Array.from({ length: Math.max(0, total - show.transports.length) }, (_, index) =>
+    newTransport(uids.next(), `transport ${show.transports.length + index + 1}`, mainShow, PLAYMODES.stop, now),
+  );
+}
+
+function newTransport(uid: string, name: string, setList: ShowSetList, playmode: Playmode, now: number): TransportModel {
+  return {
     uid,
     name,
     engaged: true,
@@ -82,13 +106,5 @@ export function seedShow(uids: UidSource, now: number): ShowSeed {
     setList,
     motion: { playhead: { trackIndex: 0, time: 0 }, playmode },
     settledAt: now,
-  });
-  const main = transport('main', mainShow, PLAYMODES.stop);
-  const side = transport('side screens', sideScreens, PLAYMODES.loopSection, SIDE_SCREENS_UID);
-  const lobbyTransport = { ...transport('lobby', lobby, PLAYMODES.stop), volume: 0.5, brightness: 0.8 };
-  return {
-    transports: [main, side, lobbyTransport],
-    multitransports: [{ uid: uids.next(), name: 'stage', transportUids: [main.uid, side.uid] }],
-    activeName: 'stage',
   };
 }
