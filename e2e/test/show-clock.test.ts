@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MediaServer, type ClockStatus, type ShowClockSnapshot } from '@stagelink/core';
+import { MediaServer, type ClockStatus, type MediaServerOptions, type ShowClockSnapshot } from '@stagelink/core';
 import { startSimulator } from '@stagelink/simulator';
 import { control, eventually } from './support/simulator.js';
 
@@ -12,10 +12,10 @@ const MAIN = { name: 'main' };
 /** How far the clock may be from the director's own playhead, read at the same moment: accuracy is a bench row. */
 const PLAYHEAD_TOLERANCE_S = 0.5;
 
-async function clockOf(dialect: 'spec' | 'r34') {
+async function clockOf(dialect: 'spec' | 'r34', live: MediaServerOptions['live'] = {}) {
   const sim = await startSimulator({ port: 0, drivePort: 0, seed: 5, dialect });
   open.push(sim);
-  const ms = new MediaServer({ host: sim.mediaServer.url, live: { reconnectBaseMs: 50, reconnectCapMs: 200 } });
+  const ms = new MediaServer({ host: sim.mediaServer.url, live: { reconnectBaseMs: 50, reconnectCapMs: 200, ...live } });
   open.push(ms);
   const statuses: ClockStatus[] = [];
   const watch = ms.transport.watch(MAIN, () => undefined, { onStatus: (status) => statuses.push(status) });
@@ -90,6 +90,72 @@ describe.each(['spec', 'r34'] as const)('the show clock of a transport (%s diale
     expect(clock().time).toBe(held);
     await control(sim.mediaServer.url, { action: 'refuseUpgrades', on: false });
     await eventually(() => clock().status === 'online', 'the clock online again');
+  });
+
+  it('turns stale when the playhead freezes while playing, holds there, and comes back online once it moves', async () => {
+    // A short silence bound keeps the test short: the clock is stale after 1 s of a playhead standing still.
+    const { sim, ms, clock, truth, statuses } = await clockOf(dialect, { silenceMinMs: 1000 });
+    await ms.transport.play(MAIN);
+    await eventually(() => clock().playing && clock().time > 0, 'the clock playing');
+    await control(sim.mediaServer.url, { action: 'freezePlayhead', transport: 'main', on: true });
+    await eventually(() => clock().status === 'stale', 'the clock stale', 10_000);
+    expect(statuses.at(-1)).toBe('stale');
+    expect(clock()).toMatchObject({ playing: true, playmode: 'Play' });
+    const held = clock().time;
+    expect(Math.abs(held - truth().time)).toBeLessThan(PLAYHEAD_TOLERANCE_S);
+
+    // Past several silence bounds the stream is probed again and again: the clock stays stale and still.
+    const seen = statuses.length;
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(statuses.slice(seen)).toEqual([]);
+    expect(clock()).toMatchObject({ status: 'stale', time: held });
+
+    await control(sim.mediaServer.url, { action: 'freezePlayhead', transport: 'main', on: false });
+    await eventually(() => clock().status === 'online', 'the clock online again', 10_000);
+    await eventually(() => clock().time > held + 0.2, 'the clock moving on');
+    expect(Math.abs(clock().time - truth().time)).toBeLessThan(PLAYHEAD_TOLERANCE_S);
+  });
+
+  it('holds the time where a frozen playhead stuck when the transport is stopped meanwhile', async () => {
+    const { sim, ms, clock, truth } = await clockOf(dialect, { silenceMinMs: 3000 });
+    await ms.transport.play(MAIN);
+    await eventually(() => clock().playing && clock().time > 0, 'the clock playing');
+    await control(sim.mediaServer.url, { action: 'freezePlayhead', transport: 'main', on: true });
+    await eventually(() => clock().status === 'stale', 'the clock stale', 10_000);
+    // The silent stream is probed every 3 s and each probe sends the stuck playhead again. Stop 2 s after one:
+    // a clock running on from that reading would be 2 s off, and the next probe is still a second away.
+    let probedAt = 0;
+    const stopWatching = sim.live.onValueSent(({ property }) => {
+      if (property === 'object.player.tRender') probedAt = performance.now();
+    });
+    await eventually(() => probedAt > 0, 'a probe of the playhead', 10_000);
+    stopWatching();
+    await new Promise((resolve) => setTimeout(resolve, probedAt + 2000 - performance.now()));
+    await ms.transport.stop(MAIN);
+    await eventually(() => !clock().playing, 'the clock stopped');
+    expect(clock().status).toBe('online');
+    expect(Math.abs(clock().time - truth().time)).toBeLessThan(PLAYHEAD_TOLERANCE_S);
+  });
+
+  it('follows a jump made at the director, its section and time, with no command from here', async () => {
+    const { sim, ms, clock, truth } = await clockOf(dialect);
+    await ms.transport.play(MAIN);
+    await eventually(() => clock().playing, 'the clock playing');
+    await control(sim.mediaServer.url, { action: 'jumpPlayhead', transport: 'main', time: 250 });
+    await eventually(() => clock().section?.index === 2, 'the clock in section 2', 10_000);
+    const shown = clock();
+    expect(shown).toMatchObject({ status: 'online', playing: true, track: { name: 'Preshow' }, section: { index: 2, time: 240 } });
+    expect(shown.nextSection).toBeUndefined();
+    expect(Math.abs(shown.time - truth().time)).toBeLessThan(PLAYHEAD_TOLERANCE_S);
+    expect(Math.abs((shown.section?.remaining ?? 0) - (300 - truth().time))).toBeLessThan(PLAYHEAD_TOLERANCE_S);
+
+    // Back into the first section of the next track: the clock reads that track's timeline.
+    await control(sim.mediaServer.url, { action: 'jumpPlayhead', transport: 'main', track: 'Intro', time: 30 });
+    await eventually(() => clock().track.name === 'Intro' && clock().time < 60, 'the clock in Intro', 10_000);
+    await eventually(() => clock().track.length === 180, 'the timeline of Intro read', 10_000);
+    expect(clock()).toMatchObject({ section: { index: 0, time: 0 }, nextSection: { index: 1, time: 60 }, cue: { next: { kind: 'CUE', value: 'Q2', time: 60 } } });
+    expect(Math.abs(clock().time - truth().time)).toBeLessThan(PLAYHEAD_TOLERANCE_S);
+    expect(Math.abs((clock().section?.remaining ?? 0) - (60 - truth().time))).toBeLessThan(PLAYHEAD_TOLERANCE_S);
   });
 
   it('costs the director one subscription group however many watch the transport', async () => {

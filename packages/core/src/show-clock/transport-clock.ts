@@ -224,15 +224,21 @@ class TransportClock {
         if (value !== this.#playhead?.time) this.#movedAt = now;
         this.#playhead = { time: value, at: now };
         break;
+      // A silent stream is probed, and the probe sends every value again: only a change of play state moves the
+      // anchor or counts as the playhead moving, or a stuck render would look live again at every probe.
       case PROPERTY.playing:
+        if ((value === true) === this.#playing) break;
         this.#reanchor();
         this.#playing = value === true;
         this.#movedAt = now;
         break;
-      case PROPERTY.playmode:
+      case PROPERTY.playmode: {
+        const playmode = typeof value === 'number' ? (PLAYMODE_STATES[value] ?? 'Unknown') : 'Unknown';
+        if (playmode === this.#playmode) break;
         this.#reanchor();
-        this.#playmode = typeof value === 'number' ? (PLAYMODE_STATES[value] ?? 'Unknown') : 'Unknown';
+        this.#playmode = playmode;
         break;
+      }
       case PROPERTY.trackUid:
         this.#values.trackUid = String(value);
         void this.#readTimeline(String(value));
@@ -250,12 +256,17 @@ class TransportClock {
     this.#changed();
   }
 
-  /** Before a change of play state: the extrapolation restarts from where the playhead is now. */
+  /** Before a change of play state: the extrapolation restarts from where the clock shows the playhead now. */
   #reanchor(): void {
     const reading = this.#reading;
     if (!reading) return;
     const now = performance.now();
-    this.#playhead = { time: playheadAt(reading, this.#timelines.get(this.#values.trackUid ?? ''), now), at: now };
+    this.#playhead = { time: this.#timeAt(reading, this.#timelines.get(this.#values.trackUid ?? ''), now), at: now };
+  }
+
+  /** A clock that is not live shows where the playhead was last seen, never where it might be by now. */
+  #timeAt(reading: PlayerReading, timeline: TrackTimeline | undefined, now: number): number {
+    return this.#status === 'online' ? playheadAt(reading, timeline, now) : reading.time;
   }
 
   #level(property: string, value: unknown): void {
@@ -312,8 +323,7 @@ class TransportClock {
     const status = this.#status;
     const trackUid = this.#values.trackUid ?? transport.currentTrack.uid;
     const timeline = this.#timelines.get(trackUid);
-    // A clock that is not live shows where the playhead was last seen, never where it might be by now.
-    const time = status === 'online' ? playheadAt(reading, timeline, performance.now()) : reading.time;
+    const time = this.#timeAt(reading, timeline, performance.now());
     const { engaged = transport.engaged, volume = transport.volume, brightness = transport.brightness, timecode } = this.#values;
     return {
       transport: { uid: transport.uid, name: transport.name },
