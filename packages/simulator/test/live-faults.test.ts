@@ -44,6 +44,17 @@ describe.each(['spec', 'r34'] as const)('live faults in the %s dialect', (dialec
       expect(live.valuesOf(fps)).toHaveLength(3);
     }));
 
+  it('counts every frame it sends, lists and values, and reset starts the count again', () =>
+    withLive(async (live) => {
+      const before = (await control({ action: 'status' })).live.framesSent;
+      const fps = await acknowledged(live, LOCAL_FPS, AVERAGE);
+      await until(() => live.valuesOf(fps).length >= 3, 'three FPS values');
+      await control({ action: 'pause', on: true });
+      await pause(300);
+      expect((await control({ action: 'status' })).live.framesSent - before).toBe(live.arrivals.length);
+      expect((await control({ action: 'reset' })).live.framesSent).toBe(0);
+    }));
+
   it('silentLive refuses a missing or empty pattern with 400', async () => {
     await expect(control({ action: 'silentLive', on: true })).rejects.toThrow(/answered 400: pattern is missing/);
     await expect(control({ action: 'silentLive', pattern: '', on: true })).rejects.toThrow(/answered 400: pattern must name/);

@@ -40,6 +40,8 @@ export interface LiveStats {
   upgradeAttempts: number;
   /** Client frames refused as back to back (`backToBackMs`) over every socket, since start or the last reset. */
   rejectedFrames: number;
+  /** Frames sent (values, lists, errors) over every socket, since start or the last reset: what a client costs the director. */
+  framesSent: number;
   /** Every server subscription over every socket, with the interval it sends at. */
   subscribed: SubscribedValue[];
 }
@@ -58,6 +60,7 @@ export class LiveUpdateServer {
   readonly #valueListeners = new Set<(value: SentValue) => void>();
   #upgradeAttempts = 0;
   #rejectedFrames = 0;
+  #framesSent = 0;
   #backToBackMs: number;
   /** Until when (performance.now()) upgrades are held; 0 when none are. */
   #holdUntil = 0;
@@ -88,7 +91,7 @@ export class LiveUpdateServer {
       references += session.referenceCount;
       subscribed.push(...session.subscribed);
     }
-    return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts, rejectedFrames: this.#rejectedFrames, subscribed };
+    return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts, rejectedFrames: this.#rejectedFrames, framesSent: this.#framesSent, subscribed };
   }
 
   /** The faults switched on now, as the control summary shows them. */
@@ -172,6 +175,7 @@ export class LiveUpdateServer {
     this.setBackToBack(this.defaults.backToBackMs);
     this.holdUpgrades(0);
     this.#rejectedFrames = 0;
+    this.#framesSent = 0;
   }
 
   close(): void {
@@ -209,6 +213,7 @@ export class LiveUpdateServer {
       lateAnswersMs: () => this.#switches.lateAnswersMs,
       backToBackMs: () => this.#backToBackMs,
       frameRejected: () => void this.#rejectedFrames++,
+      frameSent: () => void this.#framesSent++,
       now: () => Date.now(),
       valueSent: (value) => {
         for (const listener of this.#valueListeners) listener(value);

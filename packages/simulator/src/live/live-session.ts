@@ -42,6 +42,8 @@ export interface SessionContext {
   now(): number;
   /** Told every value as it goes out, right before its frame is handed to the socket. */
   valueSent(value: SentValue): void;
+  /** Told of each frame handed to the socket: values, a list or an error. */
+  frameSent(): void;
 }
 
 /** A value the server sent: which pair, and what. */
@@ -259,6 +261,7 @@ export class LiveSession {
   #send(frame: ServerFrame): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     this.socket.send(JSON.stringify(frame));
+    this.context.frameSent();
     if (frame.subscriptions !== undefined || frame.error !== undefined) this.#backToBack.answered();
   }
 }
