@@ -160,6 +160,17 @@ describe.each(['spec', 'r34'] as const)('the show clock of a transport (%s diale
     expect(Math.abs((clock().section?.remaining ?? 0) - (60 - truth().time))).toBeLessThan(PLAYHEAD_TOLERANCE_S);
   });
 
+  it('reads the track\'s annotations again every few seconds, not at every probe of a quiet stream', async () => {
+    // A 1 s silence bound: the clock's quiet properties (track, levels) are probed about once a second.
+    const { sim, clock } = await clockOf(dialect, { silenceMinMs: 1000 });
+    await eventually(() => clock().track.length > 0, 'the track\'s timeline read');
+    const reads = () => sim.arrivals.count('GET', '/api/session/transport/annotations');
+    const before = reads();
+    await new Promise((resolve) => setTimeout(resolve, 5500));
+    // The clock's own re-read comes every 5 s: one read in the window, two at the most.
+    expect(reads() - before).toBeLessThanOrEqual(2);
+  });
+
   it('costs the director one subscription group however many watch the transport', async () => {
     const { sim, ms, clock } = await clockOf(dialect);
     // The timecode status is the last of the clock's properties to be subscribed.

@@ -240,6 +240,8 @@ class TransportClock {
         break;
       }
       case PROPERTY.trackUid:
+        // The same track sent again by a probe is not a new track: its annotations are re-read on their own timer.
+        if (String(value) === this.#values.trackUid) break;
         this.#values.trackUid = String(value);
         void this.#readTimeline(String(value));
         break;
