@@ -8,6 +8,7 @@ import { liveFanOut } from './benchmarks/live-fan-out.js';
 import { nodeRedCue } from './benchmarks/node-red-cue.js';
 import { pacedSubscriptions } from './benchmarks/paced-subscriptions.js';
 import { reconnect } from './benchmarks/reconnect.js';
+import { showClock } from './benchmarks/show-clock.js';
 import { soak } from './benchmarks/soak.js';
 import { streamdeckTiles } from './benchmarks/streamdeck-tiles.js';
 import { machineInfo } from './harness/machine.js';
@@ -16,7 +17,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, bridgeFanout, bridgeSummary, companionLive];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, bridgeFanout, bridgeSummary, companionLive, showClock];
 
 /** Run only when named: `pnpm bench soak --minutes 6`. */
 const ON_REQUEST: readonly Benchmark[] = [soak];
