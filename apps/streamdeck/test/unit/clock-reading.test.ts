@@ -26,6 +26,9 @@ describe("a show clock key's settings", () => {
     expect(readClockTarget({ transport: 'main', show: 'remaining' })).toMatch(/^Show must be one of sectionRemaining, trackRemaining, playhead, nextCueIn/);
     expect(readClockTarget({ transport: 'main', warnAt: -1 })).toMatch(/^"Orange under" must be a number of seconds/);
     expect(readClockTarget({ transport: 'main', flashAt: 'soon' })).toMatch(/^"Flashing under" must be a number of seconds/);
+    // A hand-edited profile may hold anything: an object is not taken for the default.
+    expect(readClockTarget({ transport: 'main', warnAt: { seconds: 5 } })).toMatch(/^"Orange under" must be a number of seconds/);
+    expect(readClockTarget({ transport: 'main', show: ['playhead'] })).toMatch(/^Show must be one of/);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { formatClock, type ShowClockSnapshot } from '@stagelink/core';
 import type { ClockAlert, ClockView } from '../../render/clock-view.js';
-import { CLOCK_SHOWS, numberSetting, textSetting, type ClockSettings, type ClockShow } from '../../settings.js';
+import { CLOCK_SHOWS, numberSetting, textSetting, type ClockSettings, type ClockShow, type JsonValue } from '../../settings.js';
 import { isLinkDown, largeAnswersFail } from '../connection/link.js';
 
 export const DEFAULT_WARN_AT_S = 10;
@@ -25,19 +25,27 @@ export interface ClockTarget {
 export function readClockTarget(settings: ClockSettings): ClockTarget | string {
   const transport = textSetting(settings.transport);
   if (!transport) return 'Choose a transport.';
-  const show = textSetting(settings.show) ?? 'sectionRemaining';
-  if (!(CLOCK_SHOWS as readonly string[]).includes(show)) return `Show must be one of ${CLOCK_SHOWS.join(', ')}, not ${show}.`;
+  const show = isBlank(settings.show) ? 'sectionRemaining' : settings.show;
+  if (typeof show !== 'string' || !(CLOCK_SHOWS as readonly string[]).includes(show.trim())) {
+    return `Show must be one of ${CLOCK_SHOWS.join(', ')}, not ${JSON.stringify(show)}.`;
+  }
   const warnAt = secondsSetting(settings.warnAt, DEFAULT_WARN_AT_S);
   if (warnAt === undefined) return `"Orange under" must be a number of seconds, 0 or more, not ${JSON.stringify(settings.warnAt)}.`;
   const flashAt = secondsSetting(settings.flashAt, DEFAULT_FLASH_AT_S);
   if (flashAt === undefined) return `"Flashing under" must be a number of seconds, 0 or more, not ${JSON.stringify(settings.flashAt)}.`;
-  return { transport, show: show as ClockShow, warnAt, flashAt };
+  return { transport, show: show.trim() as ClockShow, warnAt, flashAt };
 }
 
-function secondsSetting(value: ClockSettings['warnAt'], fallback: number): number | undefined {
-  if (value === undefined || value === null || textSetting(value) === undefined) return fallback;
+/** A threshold in seconds: absent or blank is the default; anything else must be a number, 0 or more. */
+function secondsSetting(value: JsonValue | undefined, fallback: number): number | undefined {
+  if (isBlank(value)) return fallback;
   const seconds = numberSetting(value);
   return seconds !== undefined && seconds >= 0 ? seconds : undefined;
+}
+
+/** Not set: absent, null, or a field left empty. */
+function isBlank(value: JsonValue | undefined): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
 /** What the tile knows besides its settings. */
