@@ -1,6 +1,7 @@
 import { ConnectionError, StagelinkError, StalledAnswerError } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
 import type { ClockView } from '../../src/render/clock-view.js';
+import { asSettings } from '../../src/settings.js';
 import { clockView, readClockTarget, type ClockTarget } from '../../src/state/clock/clock-reading.js';
 import { snapshotAt } from './clock-snapshots.js';
 
@@ -25,10 +26,10 @@ describe("a show clock key's settings", () => {
     expect(readClockTarget({})).toBe('Choose a transport.');
     expect(readClockTarget({ transport: 'main', show: 'remaining' })).toMatch(/^Show must be one of sectionRemaining, trackRemaining, playhead, nextCueIn/);
     expect(readClockTarget({ transport: 'main', warnAt: -1 })).toMatch(/^"Orange under" must be a number of seconds/);
-    expect(readClockTarget({ transport: 'main', flashAt: 'soon' })).toMatch(/^"Flashing under" must be a number of seconds/);
+    expect(readClockTarget({ transport: 'main', flashAt: 'soon' })).toMatch(/^"Flash under" must be a number of seconds/);
     // A hand-edited profile may hold anything: an object is not taken for the default.
-    expect(readClockTarget({ transport: 'main', warnAt: { seconds: 5 } })).toMatch(/^"Orange under" must be a number of seconds/);
-    expect(readClockTarget({ transport: 'main', show: ['playhead'] })).toMatch(/^Show must be one of/);
+    expect(readClockTarget(asSettings({ transport: 'main', warnAt: { seconds: 5 } }))).toMatch(/^"Orange under" must be a number of seconds/);
+    expect(readClockTarget(asSettings({ transport: 'main', show: ['playhead'] }))).toMatch(/^Show must be one of/);
   });
 });
 

@@ -32,7 +32,7 @@ export function readClockTarget(settings: ClockSettings): ClockTarget | string {
   const warnAt = secondsSetting(settings.warnAt, DEFAULT_WARN_AT_S);
   if (warnAt === undefined) return `"Orange under" must be a number of seconds, 0 or more, not ${JSON.stringify(settings.warnAt)}.`;
   const flashAt = secondsSetting(settings.flashAt, DEFAULT_FLASH_AT_S);
-  if (flashAt === undefined) return `"Flashing under" must be a number of seconds, 0 or more, not ${JSON.stringify(settings.flashAt)}.`;
+  if (flashAt === undefined) return `"Flash under" must be a number of seconds, 0 or more, not ${JSON.stringify(settings.flashAt)}.`;
   return { transport, show: show.trim() as ClockShow, warnAt, flashAt };
 }
 
