@@ -1,11 +1,14 @@
 /**
  * Every face the Stream Deck plugin draws, in Chromium: the key faces come from the plugin's own renderers
  * (apps/streamdeck/src/render), each shown as the SVG data URL the plugin hands to the app, at the 144 px of its
- * canvas and at the 72 px of a standard key; the Level dial's touch strip shows the plugin's feedback placed by
- * the items of layouts/level.json. The page is saved as screenshots/deck-faces.png for the plugin's README.
+ * canvas and at the 72 px of a standard key; the Level and Show clock dials' touch strips show the plugin's
+ * feedback placed by the items of layouts/level.json and layouts/clock.json. The page is saved as
+ * screenshots/deck-faces.png for the plugin's README.
  */
 import { PLUGIN_DIR } from '@stagelink/streamdeck/testing';
 import {
+  clockFace,
+  clockFeedback,
   cueFace,
   fpsFace,
   healthFace,
@@ -20,6 +23,7 @@ import {
   svgDataUrl,
   TEXT_MARGIN,
   waitingFace,
+  type ClockView,
   type CueView,
   type LevelFeedback,
   type LevelView,
@@ -104,20 +108,53 @@ const SHARED_FACES: Face[][] = [
   ],
 ];
 
+type ClockCount = Extract<ClockView, { kind: 'clock' }>;
+const counting = (view: Partial<ClockCount>): ClockCount => ({
+  kind: 'clock',
+  transport: TRANSPORT,
+  digits: '1:23',
+  label: 'SECTION 2',
+  alert: 'none',
+  lit: false,
+  progress: 0.3,
+  ...view,
+});
+
+const CLOCK_VIEWS: { caption: string; view: ClockView }[][] = [
+  [
+    { caption: 'section remaining', view: counting({}) },
+    { caption: 'under 10 s: orange', view: counting({ digits: '0:08', alert: 'warn', lit: true, progress: 0.93 }) },
+    { caption: 'under 5 s: flashing (lit)', view: counting({ digits: '0:04', alert: 'flash', lit: true, progress: 0.97 }) },
+    { caption: 'under 5 s: flashing (dark)', view: counting({ digits: '0:04', alert: 'flash', lit: false, progress: 0.97 }) },
+    { caption: 'next cue in', view: counting({ digits: '2:05', label: 'Five minute call', progress: 0.4 }) },
+  ],
+  [
+    { caption: 'playhead', view: counting({ digits: '1:02:03', label: 'Preshow', progress: 0.6 }) },
+    { caption: 'STALE (playhead stuck)', view: { kind: 'stale', transport: TRANSPORT } },
+    { caption: 'NO LINK (stream down)', view: { kind: 'noLink', transport: TRANSPORT } },
+    { caption: 'PROBLEM (no such transport)', view: { kind: 'problem', transport: 'backstage' } },
+    { caption: 'SET UP', view: { kind: 'setup', transport: undefined } },
+  ],
+];
+
+const CLOCK_FACES: Face[][] = CLOCK_VIEWS.map((row) => row.map(({ caption, view }) => ({ caption, svg: clockFace(view) })));
+
 const SECTIONS: FaceSection[] = [
   { title: 'Transport cue key', rows: CUE_FACES },
   { title: 'FPS key', rows: FPS_FACES },
   { title: 'Health key: the session, then one machine', rows: HEALTH_FACES },
+  { title: 'Show clock key', rows: CLOCK_FACES },
   { title: 'Every key: no link, not set up, a problem, a stale value, large answers failing; then waiting for a value', rows: SHARED_FACES },
 ];
 
-const [cueRow = [], cueMore = []] = CUE_FACES;
+const [cueRow = []] = CUE_FACES;
 const [fpsRow = []] = FPS_FACES;
 const [sessionRow = [], machineRow = []] = HEALTH_FACES;
 const [sharedRow = []] = SHARED_FACES;
+const [clockRow = []] = CLOCK_FACES;
 
 /** One of each kind, at the size a standard key shows them. */
-const AT_KEY_SIZE: Face[] = [cueRow[0], cueRow[2], cueRow[4], cueMore[1], fpsRow[0], fpsRow[1], sessionRow[0], machineRow[3], sharedRow[0], sharedRow[1]]
+const AT_KEY_SIZE: Face[] = [cueRow[0], cueRow[2], cueRow[4], fpsRow[0], sessionRow[0], machineRow[3], clockRow[0], clockRow[1], sharedRow[0], sharedRow[1]]
   .filter((face): face is Face => face !== undefined)
   .map((face) => ({ ...face, caption: face.caption.replace(/ \(.*\)$/, '').replace(/^idle: .*/, 'idle').replace(/^(session|machine): /, '') }));
 
@@ -155,6 +192,7 @@ interface LayoutItem {
   alignment?: 'left' | 'center' | 'right';
   'text-overflow'?: 'clip' | 'ellipsis' | 'fade';
   color?: string;
+  background?: string;
   value?: number | string;
   opacity?: number;
   range?: { min: number; max: number };
@@ -168,7 +206,9 @@ interface Layout {
   items: LayoutItem[];
 }
 
-const LAYOUT = JSON.parse(readFileSync(join(PLUGIN_DIR, 'layouts', 'level.json'), 'utf8')) as Layout;
+const layoutOf = (name: string): Layout => JSON.parse(readFileSync(join(PLUGIN_DIR, 'layouts', `${name}.json`), 'utf8')) as Layout;
+const LEVEL_LAYOUT = layoutOf('level');
+const CLOCK_LAYOUT = layoutOf('clock');
 
 function escapeHtml(text: string): string {
   return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -179,7 +219,7 @@ function box([x, y, width, height]: LayoutItem['rect']): string {
 }
 
 /** One item with the feedback for its key laid over the layout's own values, as the app applies `setFeedback`. */
-function stripItem(item: LayoutItem, feedback: LevelFeedback): string {
+function stripItem(item: LayoutItem, feedback: object): string {
   const given = (feedback as unknown as Record<string, unknown>)[item.key];
   const shown: LayoutItem = { ...item, ...(typeof given === 'string' ? { value: given } : (given as Partial<LayoutItem> | undefined)) };
   const opacity = `opacity:${shown.opacity ?? 1};`;
@@ -196,15 +236,14 @@ function stripItem(item: LayoutItem, feedback: LevelFeedback): string {
   const overflow = shown['text-overflow'] === 'ellipsis' ? 'ellipsis' : 'clip';
   const style =
     `${box(shown.rect)}line-height:${shown.rect[3]}px;font-size:${font.size}px;font-weight:${font.weight};` +
-    `text-align:${shown.alignment ?? 'center'};text-overflow:${overflow};color:${shown.color};${opacity}`;
+    `text-align:${shown.alignment ?? 'center'};text-overflow:${overflow};color:${shown.color};${shown.background ? `background:${shown.background};` : ''}${opacity}`;
   return `<div class="item text" data-key="${item.key}" data-overflow="${overflow}" style="${style}">${escapeHtml(String(shown.value ?? ''))}</div>`;
 }
 
-function dialFigure(caption: string, view: LevelView): string {
-  const feedback = levelFeedback(view);
-  const unplaced = Object.keys(feedback).filter((key) => !LAYOUT.items.some((item) => item.key === key));
-  if (unplaced.length > 0) throw new Error(`layouts/level.json has no item for the feedback keys ${unplaced.join(', ')}`);
-  const items = LAYOUT.items.map((item) => stripItem(item, feedback)).join('');
+function dialFigure(caption: string, feedback: LevelFeedback | object, layout: Layout = LEVEL_LAYOUT): string {
+  const unplaced = Object.keys(feedback).filter((key) => !layout.items.some((item) => item.key === key));
+  if (unplaced.length > 0) throw new Error(`The layout has no item for the feedback keys ${unplaced.join(', ')}`);
+  const items = layout.items.map((item) => stripItem(item, feedback)).join('');
   return `<figure class="dial"><div class="segment">${items}</div><figcaption>${escapeHtml(caption)}</figcaption></figure>`;
 }
 
@@ -242,7 +281,9 @@ function facesPage(): string {
   const small = `<h2>At the size of a key <small>(72 px, as a standard Stream Deck key shows them)</small></h2><div class="row small">${AT_KEY_SIZE.map((face) => keyFigure(face, KEY_SIZE / 2)).join('')}</div>`;
   const dials =
     `<h2>Level dial: its part of the touch strip <small>(200 x 100 px, the plugin's feedback placed as layouts/level.json says)</small></h2>` +
-    DIALS.map((row) => `<div class="row small">${row.map(({ caption, view }) => dialFigure(caption, view)).join('')}</div>`).join('');
+    DIALS.map((row) => `<div class="row small">${row.map(({ caption, view }) => dialFigure(caption, levelFeedback(view))).join('')}</div>`).join('') +
+    `<h2>Show clock dial: its part of the touch strip <small>(as layouts/clock.json says)</small></h2>` +
+    CLOCK_VIEWS.map((row) => `<div class="row small">${row.slice(0, 4).map(({ caption, view }) => dialFigure(caption, clockFeedback(view), CLOCK_LAYOUT)).join('')}</div>`).join('');
   return `<!doctype html><html><head><meta charset="utf-8"><style>${style}</style></head><body><div class="sheet">${sections}${small}${dials}</div></body></html>`;
 }
 
@@ -291,7 +332,7 @@ describe('the Stream Deck key faces', () => {
 
   it('draws every face of every key and the dial strip (the README picture)', async () => {
     const pageErrors: string[] = [];
-    page = await browser.newPage({ viewport: { width: 880, height: 1800 } });
+    page = await browser.newPage({ viewport: { width: 880, height: 2600 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.setContent(facesPage());
 
@@ -313,7 +354,7 @@ describe('the Stream Deck key faces', () => {
       elements.filter((element) => element.scrollWidth > element.clientWidth).map((element) => element.textContent),
     );
     expect(clipped, 'strip text cut off').toEqual([]);
-    expect(await page.locator('.segment').count()).toBe(DIALS.flat().length);
+    expect(await page.locator('.segment').count()).toBe(DIALS.flat().length + CLOCK_VIEWS.flatMap((row) => row.slice(0, 4)).length);
 
     await saveScreenshot(page.locator('.sheet'), 'deck-faces');
     expect(pageErrors, 'script errors in the page').toEqual([]);

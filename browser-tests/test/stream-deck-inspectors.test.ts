@@ -92,6 +92,20 @@ const INSPECTORS: InspectorCase[] = [
       };
     },
   },
+  {
+    file: 'clock.html',
+    action: ACTIONS.clock,
+    controller: 'Keypad',
+    plan: async (client) => {
+      const transports = await transportNames(client);
+      const transport = second(transports, 'transports');
+      return {
+        lists: { transport: transports },
+        choices: [['transport', transport], ['show', 'nextCueIn'], ['warnAt', '20'], ['flashAt', '8']],
+        settings: { transport, show: 'nextCueIn', warnAt: 20, flashAt: 8 },
+      };
+    },
+  },
 ];
 
 /** Sets a field as the operator does: picks an option, or types and leaves the field. */

@@ -39,6 +39,11 @@ const glyphs = {
   knob: (c) =>
     `<circle cx="36" cy="36" r="24" fill="none" stroke="${c}" stroke-width="7"/>` +
     `<line x1="36" y1="36" x2="36" y2="16" stroke="${c}" stroke-width="7" stroke-linecap="round"/>`,
+  stopwatch: (c) =>
+    `<circle cx="36" cy="40" r="24" fill="none" stroke="${c}" stroke-width="7"/>` +
+    `<line x1="36" y1="40" x2="46" y2="28" stroke="${c}" stroke-width="6" stroke-linecap="round"/>` +
+    `<line x1="28" y1="8" x2="44" y2="8" stroke="${c}" stroke-width="6" stroke-linecap="round"/>` +
+    `<line x1="36" y1="8" x2="36" y2="16" stroke="${c}" stroke-width="6"/>`,
   link: (c) =>
     `<rect x="10" y="24" width="22" height="24" rx="6" fill="none" stroke="${c}" stroke-width="6"/>` +
     `<rect x="40" y="24" width="22" height="24" rx="6" fill="none" stroke="${c}" stroke-width="6"/>` +
@@ -60,6 +65,9 @@ write('actions/health/key.svg', keyImage('pulse', NEUTRAL));
 write('actions/level/icon.svg', listIcon('knob'));
 write('actions/level/key.svg', keyImage('knob', NEUTRAL));
 write('actions/level/dial.svg', svg(72, glyphs.knob(WHITE)));
+write('actions/clock/icon.svg', listIcon('stopwatch'));
+write('actions/clock/key.svg', keyImage('stopwatch', NEUTRAL));
+write('actions/clock/dial.svg', svg(72, glyphs.stopwatch(WHITE)));
 
 // ---- PNG (plugin icon) --------------------------------------------------------------------------------------
 

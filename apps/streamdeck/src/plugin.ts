@@ -1,6 +1,6 @@
 /**
  * The plugin's entry point, started by the Stream Deck app with `-port -pluginUUID -registerEvent -info` in
- * the .sdPlugin folder. It registers the four actions, keeps the plugin alive through any handler failure,
+ * the .sdPlugin folder. It registers the actions, keeps the plugin alive through any handler failure,
  * and exits when the app's socket closes: the SDK has no reconnect, and open sockets and timers would
  * otherwise keep an orphaned process running.
  */
@@ -10,6 +10,7 @@ import { onAppSocketClosed } from './app-socket.js';
 import { guarded } from './actions/guard.js';
 import { translator } from './i18n.js';
 import { pluginLogger } from './logging.js';
+import { ClockAction } from './actions/clock-action.js';
 import { FpsAction } from './actions/fps-action.js';
 import { HealthAction } from './actions/health-action.js';
 import { LevelAction } from './actions/level-action.js';
@@ -56,6 +57,7 @@ streamDeck.actions.registerAction(new TransportAction(scoped('transport')));
 streamDeck.actions.registerAction(new FpsAction(scoped('fps')));
 streamDeck.actions.registerAction(new HealthAction(scoped('health')));
 streamDeck.actions.registerAction(new LevelAction(scoped('level')));
+streamDeck.actions.registerAction(new ClockAction(scoped('clock')));
 
 // After a sleep the plugin's sockets and requests may be dead without knowing it yet: start over at once.
 streamDeck.system.onSystemDidWakeUp(() => {

@@ -19,6 +19,7 @@ export const ACTION_UUIDS = {
   fps: 'com.stagelink.mediaserver.fps',
   health: 'com.stagelink.mediaserver.health',
   level: 'com.stagelink.mediaserver.level',
+  clock: 'com.stagelink.mediaserver.clock',
 } as const;
 
 /**
@@ -67,6 +68,21 @@ export interface LevelDialSettings extends JsonObject {
   property?: string;
   transport?: string;
   step?: number | string;
+  host?: string;
+}
+
+/** What a show clock counts: the big digits of its key or strip. */
+export const CLOCK_SHOWS = ['sectionRemaining', 'trackRemaining', 'playhead', 'nextCueIn'] as const;
+export type ClockShow = (typeof CLOCK_SHOWS)[number];
+
+export interface ClockSettings extends JsonObject {
+  transport?: string;
+  /** One of CLOCK_SHOWS; `sectionRemaining` when absent. */
+  show?: string;
+  /** Seconds: the clock turns orange under this (default 10). */
+  warnAt?: number | string;
+  /** Seconds: the clock flashes under this while the transport plays (default 5). */
+  flashAt?: number | string;
   host?: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * What the four actions share: keys appear, disappear and change settings through the tile registry, presses,
+ * What the actions share: keys appear, disappear and change settings through the tile registry, presses,
  * turns and touches go to the key's tile, and the property inspector's requests are answered from the live
  * server. Each handler is guarded. An action itself only says which tile stands behind its keys.
  */

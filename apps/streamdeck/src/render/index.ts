@@ -1,4 +1,7 @@
 /** `@stagelink/streamdeck/render`: the key faces and the dial strip, pure functions from what a key knows to SVG. */
+export { clockFace } from './clock-face.js';
+export { clockFeedback, type ClockFeedback } from './clock-feedback.js';
+export type { ClockAlert, ClockView } from './clock-view.js';
 export { cueFace, lateCueFace, type CueView } from './cue-face.js';
 export { largeAnswersFailFace, noLinkFace, problemFace, setupFace, staleFace, waitingFace } from './faces.js';
 export { TEXT_MARGIN } from './fit-text.js';

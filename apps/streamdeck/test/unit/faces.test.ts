@@ -5,6 +5,8 @@
  */
 import { TRANSPORT_COMMANDS, type FpsAlert, type Severity } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
+import { CLOCK_KEY_NAME, clockFace } from '../../src/render/clock-face.js';
+import type { ClockAlert, ClockView } from '../../src/render/clock-view.js';
 import { MIN_TEXT_CONTRAST, contrastRatio } from '../../src/render/contrast.js';
 import { commandWord, cueFace, lateCueFace, type CueView, type TransportActivity } from '../../src/render/cue-face.js';
 import { largeAnswersFailFace, noLinkFace, problemFace, setupFace, staleFace, waitingFace, type WaitingReason } from '../../src/render/faces.js';
@@ -125,7 +127,7 @@ const ALERTS: (FpsAlert | 'none')[] = ['ok', 'warning', 'error', 'none'];
 const MACHINES = ['LOCAL', 'actor-1', 'DIRECTOR01', LONG_HOSTNAME];
 const REASONS: WaitingReason[] = ['connecting', 'no data', 'loading'];
 /** What the tiles name on their set-up, problem, waiting and no-link faces. */
-const KEY_NAMES = ['FPS', 'HEALTH', 'SESSION', 'TRANSPORT', ...MACHINES, ...COMMAND_LABELS.map(commandWord)];
+const KEY_NAMES = ['FPS', 'HEALTH', 'SESSION', 'TRANSPORT', CLOCK_KEY_NAME, ...MACHINES, ...COMMAND_LABELS.map(commandWord)];
 
 describe('the audit of a face', () => {
   it('finds what the faces before 72 px keys got wrong: small text, cut labels, white on amber, three lines', () => {
@@ -321,5 +323,63 @@ describe('the faces every key shares', () => {
         ...Object.fromEntries(REASONS.map((reason) => [reason, waitingFace('LOCAL', reason)])),
       }),
     ).toEqual([]);
+  });
+});
+
+describe('show clock faces', () => {
+  const DIGITS = ['0:00', '0:05', '9:59', '59:59', '1:00:00', '12:34:56', '--'];
+  const LABELS = ['SECTION 0', 'SECTION 12', 'TRACK END', 'NO CUE', 'Preshow', 'Five minute call', LONG_NAME];
+  const LOOKS: { alert: ClockAlert; lit: boolean }[] = [
+    { alert: 'none', lit: false },
+    { alert: 'warn', lit: true },
+    { alert: 'flash', lit: true },
+    { alert: 'flash', lit: false },
+  ];
+  const CALM = { alert: 'none', lit: false } as const;
+  const clock = (digits: string, label: string, look: { alert: ClockAlert; lit: boolean }): ClockView => ({ kind: 'clock', transport: 'main', digits, label, progress: 0.5, ...look });
+  const sizeOf = (svg: string, index: number): number => readFace(svg).texts[index]?.size ?? 0;
+
+  it('are readable at 72 and 144 px for every length of clock, label and alert', () => {
+    expectReadable(DIGITS.flatMap((digits) => LABELS.flatMap((label) => LOOKS.map((look) => [`${digits} ${label} ${JSON.stringify(look)}`, clockFace(clock(digits, label, look))] as const))));
+  });
+
+  it('draw the digits big and whole over what they count', () => {
+    const face = clockFace(clock('1:23', 'SECTION 2', CALM));
+    expect(wordsOf(face)).toEqual(['1:23', 'SECTION 2']);
+    // 30 px on a 72 px key: three times the smallest text a key shows.
+    expect(sizeOf(face, 0)).toBe(60);
+    for (const digits of DIGITS) expect(wordsOf(clockFace(clock(digits, LONG_NAME, CALM)))[0]).toBe(digits);
+    // Even a show past ten hours keeps its digits at 15 px or more on a 72 px key.
+    expect(sizeOf(clockFace(clock('12:34:56', 'TRACK END', CALM)), 0)).toBeGreaterThanOrEqual(30);
+  });
+
+  it('turn orange under the warning threshold and blink between orange and dark under the flashing one', () => {
+    const [none, warn, lit, dark] = LOOKS.map((look) => readFace(clockFace(clock('0:04', 'SECTION 2', look))));
+    expect(none?.background).toBe(palette.neutral);
+    expect(warn?.background).toBe(palette.warning);
+    expect(lit?.background).toBe(palette.warning);
+    expect(dark?.background).toBe(palette.neutral);
+    // The dark half still reads as the alert: orange digits, not the calm white.
+    expect(dark?.texts[0]?.colour).toBe(palette.caution);
+    expect(none?.texts[0]?.colour).toBe(palette.text);
+  });
+
+  it('show the shared faces, with the transport and no number, whenever the clock is not live', () => {
+    const faces: Record<string, string> = {
+      stale: clockFace({ kind: 'stale', transport: 'main' }),
+      noLink: clockFace({ kind: 'noLink', transport: 'main' }),
+      connecting: clockFace({ kind: 'waiting', transport: 'main', reason: 'connecting' }),
+      noData: clockFace({ kind: 'waiting', transport: 'main', reason: 'no data' }),
+      largeAnswersFail: clockFace({ kind: 'largeAnswersFail', transport: 'main' }),
+      problem: clockFace({ kind: 'problem', transport: 'main' }),
+      setUp: clockFace({ kind: 'setup', transport: undefined }),
+      clock: clockFace(clock('1:23', 'SECTION 2', CALM)),
+    };
+    expect(wordsOf(faces['stale'] ?? '')).toEqual(['main', 'STALE']);
+    expect(wordsOf(faces['noLink'] ?? '')).toEqual(['main', 'NO LINK']);
+    expect(wordsOf(faces['setUp'] ?? '')).toEqual([CLOCK_KEY_NAME, 'SET UP']);
+    for (const [state, svg] of Object.entries(faces)) if (state !== 'clock') expect(wordsOf(svg).join(' '), state).not.toMatch(/\d/);
+    expect(alikeWithoutColour(faces)).toEqual([]);
+    expectReadable(Object.entries(faces).map(([state, svg]) => [state, svg] as const));
   });
 });

@@ -95,6 +95,6 @@ describe('the manifest', () => {
     expect(transport?.UserTitleEnabled).toBe(true);
     // An empty title draws nothing; a title the operator types shows without a second switch to find.
     expect(transport?.States.every((state) => state.ShowTitle === true)).toBe(true);
-    for (const live of ['fps', 'health', 'level']) expect(byName.get(live)?.UserTitleEnabled, live).toBe(false);
+    for (const live of ['fps', 'health', 'level', 'clock']) expect(byName.get(live)?.UserTitleEnabled, live).toBe(false);
   });
 });
