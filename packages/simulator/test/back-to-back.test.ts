@@ -73,6 +73,8 @@ describe.each(['r34', 'spec'] as const)('back-to-back frames in the %s dialect',
 
   it(on ? 'answers a subscribe sent right behind another with Invalid JSON and loses it' : 'takes subscribes sent in one burst', () =>
     withLive(async (live) => {
+      // A wide window on: two frames sent together count as back to back however busy the machine is.
+      if (on) await control({ action: 'backToBack', ms: 60_000 });
       live.subscribe(LOCAL_FPS, AVERAGE);
       live.subscribe(LOCAL_CPU, CPU_AVERAGE);
       await until(() => live.listing(LOCAL_FPS, AVERAGE) !== undefined, 'the first list');
