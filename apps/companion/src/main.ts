@@ -17,7 +17,8 @@ import { InvalidInputError, isUnreachable, reasonOf, type SmcMap } from '@stagel
 import { configFields, DEFAULT_FRAME_RATE, type ModuleConfig, type ModuleSecrets, readConfig } from './config.js';
 import { Arming } from './desk/arming.js';
 import { failureOf } from './desk/failure.js';
-import { feedbackDefinitions, FEEDBACK_IDS } from './desk/feedbacks.js';
+import { CLOCK_FEEDBACK_IDS, CLOCK_TICK_MS, clockFeedbackInputs, clockValues, clockVariableDefinitions, type ClockFeedbackId } from './desk/clock.js';
+import { clockFeedbackDefinitions, feedbackDefinitions, FEEDBACK_IDS } from './desk/feedbacks.js';
 import { presetDefinitions } from './desk/presets.js';
 import { showActions } from './desk/show-actions.js';
 import { transportActions } from './desk/transport-actions.js';
@@ -46,6 +47,9 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   #status: ConnectionStatus | undefined;
   #flush: NodeJS.Immediate | undefined;
   #structure = false;
+  /** Reads the show clocks a few times a second: they move between the director's updates. */
+  #clockTimer: NodeJS.Timeout | undefined;
+  #clockInputs: Partial<Record<ClockFeedbackId, string>> = {};
 
   async init(config: ModuleConfig, _isFirstInit: boolean, secrets: ModuleSecrets): Promise<void> {
     this.#start(config, secrets);
@@ -87,6 +91,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     this.#show = show;
     this.#define();
     show.start();
+    this.#clockTimer = setInterval(() => this.#tickClocks(), CLOCK_TICK_MS);
   }
 
   #badConfig(problem: string): void {
@@ -99,6 +104,9 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   async #stop(): Promise<void> {
     if (this.#flush) clearImmediate(this.#flush);
     this.#flush = undefined;
+    if (this.#clockTimer) clearInterval(this.#clockTimer);
+    this.#clockTimer = undefined;
+    this.#clockInputs = {};
     const show = this.#show;
     this.#show = undefined;
     this.#sent = {};
@@ -140,9 +148,18 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     const actions = { ...transportActions(this.#current, choices), ...showActions(this.#current, this.#arming, choices, () => this.#smcs) };
     this.setActionDefinitions(this.#guardActions(actions));
     const feedbackChoices = { transports: choices.transports, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines };
-    this.setFeedbackDefinitions(this.#guardFeedbacks(feedbackDefinitions(this.#current, this.#arming, feedbackChoices, () => this.#link(), () => this.#frameRate)));
+    this.setFeedbackDefinitions(
+      this.#guardFeedbacks({
+        ...feedbackDefinitions(this.#current, this.#arming, feedbackChoices, () => this.#link(), () => this.#frameRate),
+        ...clockFeedbackDefinitions(this.#current, feedbackChoices),
+      }),
+    );
     if (show) {
-      this.setVariableDefinitions(variableDefinitions(show));
+      const definitions = { ...variableDefinitions(show), ...clockVariableDefinitions(show) };
+      this.setVariableDefinitions(definitions);
+      // Companion forgets the value of an id it no longer defines (and shows a new one blank): what was sent for
+      // an id defined no more must be sent again should the id return.
+      for (const id of Object.keys(this.#sent)) if (!(id in definitions)) delete this.#sent[id];
       const { structure, presets } = presetDefinitions(show, this.label);
       this.setPresetDefinitions(structure, presets);
     } else {
@@ -221,14 +238,34 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         liveWasUp: show.linkWasUp,
       }),
     );
-    const values = variableValues(show, this.#frameRate, this.#link());
+    this.#send(variableValues(show, this.#frameRate, this.#link()));
+    this.checkFeedbacks(...FEEDBACK_IDS);
+  }
+
+  /** Only the variables whose value changed go to Companion. */
+  #send(values: CompanionVariableValues): void {
     const changed: CompanionVariableValues = {};
     for (const [id, value] of Object.entries(values)) if (this.#sent[id] !== value) changed[id] = value;
     if (Object.keys(changed).length > 0) {
       Object.assign(this.#sent, changed);
       this.setVariableValues(changed);
     }
-    this.checkFeedbacks(...FEEDBACK_IDS);
+  }
+
+  /** The show clocks now: their changed variables, and a check of the clock feedback types whose inputs changed. */
+  #tickClocks(): void {
+    const show = this.#show;
+    if (!show) return;
+    try {
+      this.#send(clockValues(show, this.#frameRate));
+      const inputs = clockFeedbackInputs(show);
+      const changed = CLOCK_FEEDBACK_IDS.filter((id) => this.#clockInputs[id] !== inputs[id]);
+      this.#clockInputs = inputs;
+      const [first, ...rest] = changed;
+      if (first) this.checkFeedbacks(first, ...rest);
+    } catch (error) {
+      this.log('error', `Showing the show clock failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   #report(status: ConnectionStatus): void {

@@ -8,7 +8,8 @@ import { freshnessOfPoll } from '../show/freshness.js';
 import type { Show } from '../show/show.js';
 import { type Arming, isArmedFor } from './arming.js';
 import { colours, fpsAlertStyle, severityStyle } from './colours.js';
-import { textOption } from './option-values.js';
+import { blinkOn, type ClockFeedbackId, isLiveClock } from './clock.js';
+import { numberOption, textOption } from './option-values.js';
 import { PLAYMODE_CHOICES } from './transport-actions.js';
 import type { LinkWord } from './variables.js';
 
@@ -148,4 +149,51 @@ export function isStale(show: Show, subject: string | undefined): boolean {
     [show.session, show.health, show.transportList].some((poll) => freshnessOfPoll(poll.state) !== 'live') ||
     machines.some((machine) => machine.fps.freshness !== 'live')
   );
+}
+
+/**
+ * The show clock's feedbacks, re-checked on the module's clock tick when what they read changed. Each is false
+ * unless the transport's clock is live: a stale or offline clock shows `clock_stale` and nothing else.
+ */
+export function clockFeedbackDefinitions(current: () => Show, choices: Pick<FeedbackChoices, 'transports'>): Record<ClockFeedbackId, CompanionFeedbackDefinition> {
+  const transport = { type: 'dropdown', id: 'transport', label: 'Transport', choices: choices.transports, default: choices.transports[0]?.id ?? '', allowCustom: true } as const;
+  const clockOf = (options: Options) => {
+    const name = textOption(options['transport']);
+    return name === undefined ? undefined : current().transports.get(name)?.clock;
+  };
+  return {
+    clock_remaining_below: {
+      type: 'boolean',
+      name: 'Show clock: section remaining below N seconds',
+      defaultStyle: { bgcolor: colours.warning, color: colours.black },
+      options: [
+        transport,
+        { type: 'number', id: 'seconds', label: 'Below (seconds)', default: 10, min: 0, max: 86_400, step: 0.5 },
+        { type: 'checkbox', id: 'blink', label: 'Blink (on and off each half second)', default: false },
+      ],
+      callback: ({ options }) => {
+        const clock = clockOf(options);
+        const below = numberOption(options['seconds'], 'number of seconds') ?? 10;
+        if (!isLiveClock(clock) || !clock.section || clock.section.remaining >= below) return false;
+        return options['blink'] === true ? blinkOn() : true;
+      },
+    },
+    clock_in_section: {
+      type: 'boolean',
+      name: 'Show clock: in a section',
+      defaultStyle: { bgcolor: colours.ok, color: colours.white },
+      options: [transport, { type: 'number', id: 'section', label: 'Section (index, from 0)', default: 0, min: 0, max: 9999 }],
+      callback: ({ options }) => {
+        const clock = clockOf(options);
+        return isLiveClock(clock) && clock.section !== undefined && clock.section.index === numberOption(options['section'], 'section');
+      },
+    },
+    clock_stale: {
+      type: 'boolean',
+      name: 'Show clock: not live (stale or offline)',
+      defaultStyle: { bgcolor: colours.noLink, color: colours.white },
+      options: [transport],
+      callback: ({ options }) => !isLiveClock(clockOf(options)),
+    },
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * Ready-made buttons, grouped so a desk is built by dragging: per transport (play, stop, loop, next and previous
- * track with the playing feedback, level steps), per machine (an FPS tile and a health tile), and the failover
+ * track with the playing feedback, level steps, the show clock's section countdown in big digits), per machine (an FPS tile and a health tile), and the failover
  * pairs showing the armed state.
  */
 import type { CompanionPresetDefinitions, CompanionPresetSection, CompanionSimplePresetDefinition } from '@companion-module/base';
@@ -46,6 +46,17 @@ export function presetDefinitions(show: Show, label: string): { structure: Compa
     add('volume_down', level('volume', -0.05));
     add('brightness_up', level('brightness', 0.05));
     add('brightness_down', level('brightness', -0.05));
+    // Big digits: the section's countdown, orange under 10 s, grey with the word STALE while the clock is not live.
+    add('clock', {
+      type: 'simple',
+      name: `${transport.name}: section remaining (big digits)`,
+      style: { text: `$(${label}:transport_${transport.id}_section_remaining_countdown)`, size: '44', color: colours.white, bgcolor: colours.neutral },
+      steps: [],
+      feedbacks: [
+        { feedbackId: 'clock_remaining_below', options: { transport: transport.name, seconds: 10, blink: false }, style: { bgcolor: colours.warning, color: colours.black } },
+        { feedbackId: 'clock_stale', options: { transport: transport.name }, style: { ...staleLook, text: 'STALE', size: '24' } },
+      ],
+    });
     return { id: `transport_${transport.id}`, type: 'simple' as const, name: transport.name, presets: ids };
   });
   const machineGroups = [...show.machines.values()].map((machine) => {

@@ -1,0 +1,95 @@
+/**
+ * The show clock on the desk: per transport variables read from core's clock on the module's own timer, and what
+ * the clock feedbacks depend on, so each tick re-checks only the feedback types whose inputs changed. A clock that
+ * is stale or offline holds its last times and says so in `<t>_clock_stale`: it never moves on its own.
+ */
+import type { CompanionVariableDefinitions, CompanionVariableValues } from '@companion-module/base';
+import { formatClock, type ShowClockSnapshot } from '@stagelink/core';
+import type { Show } from '../show/show.js';
+
+/** How often the clock variables are read: a countdown changes its digits at most this often. */
+export const CLOCK_TICK_MS = 250;
+/** A blinking feedback is on for this long, then off for as long. */
+export const BLINK_HALF_PERIOD_MS = 500;
+
+export const CLOCK_FEEDBACK_IDS = ['clock_remaining_below', 'clock_in_section', 'clock_stale'] as const;
+export type ClockFeedbackId = (typeof CLOCK_FEEDBACK_IDS)[number];
+
+export const CLOCK_VARIABLES = {
+  time_tc: 'playhead (timecode)',
+  time_seconds: 'playhead (seconds)',
+  track_remaining_tc: 'track remaining (timecode)',
+  section_index: 'current section (index)',
+  section_remaining_tc: 'section remaining (timecode)',
+  section_remaining_seconds: 'section remaining (seconds)',
+  section_remaining_countdown: 'section remaining (m:ss countdown)',
+  next_section_index: 'next section (index)',
+  cue_next: 'next cue (tag or note)',
+  cue_next_in_tc: 'time to the next cue (timecode)',
+  clock_stale: 'clock not live (stale or offline)',
+} as const;
+
+export function clockVariableDefinitions(show: Show): CompanionVariableDefinitions {
+  const definitions: CompanionVariableDefinitions = {};
+  for (const transport of show.transports.values()) {
+    for (const [suffix, name] of Object.entries(CLOCK_VARIABLES)) definitions[`transport_${transport.id}_${suffix}`] = { name: `${transport.name}: ${name}` };
+  }
+  return definitions;
+}
+
+/** Whether the clock shows a live playhead: nothing else is shown as moving or fed to a feedback. */
+export const isLiveClock = (clock: ShowClockSnapshot | undefined): clock is ShowClockSnapshot => clock?.status === 'online';
+
+/** Seconds as a number with one decimal, as core's `formatClock` shows them. */
+const seconds = (value: number): number => Number(formatClock(value, { mode: 'seconds' }));
+
+export function clockValues(show: Show, frameRate: number): CompanionVariableValues {
+  const values: CompanionVariableValues = {};
+  const timecode = (value: number | undefined): string => (value === undefined ? '' : formatClock(value, { fps: frameRate }));
+  for (const transport of show.transports.values()) {
+    const prefix = `transport_${transport.id}_`;
+    const clock = transport.clock;
+    const section = clock?.section;
+    values[`${prefix}time_tc`] = timecode(clock?.time);
+    values[`${prefix}time_seconds`] = clock ? seconds(clock.time) : '';
+    values[`${prefix}track_remaining_tc`] = timecode(clock?.trackRemaining);
+    values[`${prefix}section_index`] = section ? section.index : '';
+    values[`${prefix}section_remaining_tc`] = timecode(section?.remaining);
+    values[`${prefix}section_remaining_seconds`] = section ? seconds(section.remaining) : '';
+    values[`${prefix}section_remaining_countdown`] = section ? formatClock(section.remaining, { mode: 'countdown' }) : '';
+    values[`${prefix}next_section_index`] = clock?.nextSection ? clock.nextSection.index : '';
+    values[`${prefix}cue_next`] = clock?.cue?.next?.value ?? '';
+    values[`${prefix}cue_next_in_tc`] = timecode(clock?.cue?.nextIn);
+    values[`${prefix}clock_stale`] = !isLiveClock(clock);
+  }
+  return values;
+}
+
+/** Whether a blinking feedback is in its on half now. */
+export const blinkOn = (nowMs = Date.now()): boolean => Math.floor(nowMs / BLINK_HALF_PERIOD_MS) % 2 === 0;
+
+/**
+ * What each clock feedback type reads, as one comparable key per type: a type whose key did not change since the
+ * last tick needs no check. The section remaining goes in at the tenth of a second its variable shows; the blink
+ * phase only while some live clock has a section, the only time a blink can show.
+ */
+export function clockFeedbackInputs(show: Show): Record<ClockFeedbackId, string> {
+  const remaining: string[] = [];
+  const sections: string[] = [];
+  const stale: string[] = [];
+  let blinking = false;
+  for (const transport of show.transports.values()) {
+    const clock = transport.clock;
+    const live = isLiveClock(clock);
+    const section = live ? clock.section : undefined;
+    if (section) blinking = true;
+    remaining.push(`${transport.name}=${section ? seconds(section.remaining) : ''}`);
+    sections.push(`${transport.name}=${section ? section.index : ''}`);
+    stale.push(`${transport.name}=${live}`);
+  }
+  return {
+    clock_remaining_below: `${remaining.join('\u0000')}|${blinking ? blinkOn() : ''}`,
+    clock_in_section: sections.join('\u0000'),
+    clock_stale: stale.join('\u0000'),
+  };
+}
