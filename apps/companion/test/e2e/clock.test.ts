@@ -32,9 +32,24 @@ describe('the show clock', () => {
     expect(host.variables.get(t('section_remaining_countdown'))).toMatch(/^[12]:\d\d$/);
     expect(host.undefinedVariables).toEqual([]);
 
-    // It ticks between the director's updates, and each value goes to Companion only when it changed.
+    // It ticks between the director's updates, and each value goes to Companion only when it changed; the clock
+    // feedbacks whose inputs stand still (status, section) are not checked again meanwhile.
+    const staleFeedback = host.placeFeedback('clock_stale', { transport: MAIN });
+    const inSectionFeedback = host.placeFeedback('clock_in_section', { transport: MAIN, section: 1 });
+    await host.waitFor(() => host.feedback(staleFeedback) === false && host.feedback(inSectionFeedback) === true, 'the clock feedbacks checked');
+    // A feedback type is checked when the input of any transport changes: every clock live first.
+    const staleIds = Object.keys(host.variableDefinitions).filter((id) => id.endsWith('_clock_stale'));
+    await host.waitFor(() => staleIds.every((id) => host.variables.get(id) === false), 'every transport\'s clock live');
+    const checks: string[] = [];
+    const stop = host.watch((event) => {
+      if (event.kind === 'feedback') checks.push(event.feedbackId);
+    });
     const sent = host.variableHistory.filter(({ id }) => id === t('section_remaining_seconds')).length;
     await pause(1200);
+    stop();
+    // The module reads the clocks about five times meanwhile; another transport crossing into a section may cost one check.
+    expect(checks.filter((id) => id === 'clock_stale').length).toBeLessThanOrEqual(1);
+    expect(checks.filter((id) => id === 'clock_in_section').length).toBeLessThanOrEqual(1);
     const later = host.variableHistory.filter(({ id }) => id === t('section_remaining_seconds'));
     expect(later.length).toBeGreaterThan(sent);
     expect(later.at(-1)?.value).toBeLessThan(remaining as number);
