@@ -1,7 +1,7 @@
 /**
  * The show clock on the desk, against the simulator (both dialects): the per transport clock variables after a
- * gotosection, the section-remaining feedback (steady and blinking), and a clock that stops being live showing
- * `clock_stale`, holding its times, and live again when the stream is back.
+ * gotosection, the section-remaining feedback (steady and blinking), and a clock that stops being live (the
+ * stream down, or a stuck playhead) showing `clock_stale`, holding its times, and live again after.
  */
 import { describe, expect } from 'vitest';
 import { control, withReadyModule } from './session.js';
@@ -109,6 +109,27 @@ describe('the show clock', () => {
 
     await host.waitFor(() => host.variables.get(t('clock_stale')) === false, 'clock_stale false again', 20_000);
     await host.waitFor(() => host.feedback(stale) === false, 'stale feedback off');
+    await host.waitFor(() => host.variables.get(t('time_seconds')) !== held[1], 'the time moving again');
+  });
+
+  withReadyModule('shows clock_stale and holds the times while the playhead is stuck though the transport plays', async ({ sim, host }) => {
+    const stale = host.placeFeedback('clock_stale', { transport: MAIN });
+    await host.runAction('play', { transport: MAIN });
+    await host.waitFor(() => host.variables.get(t('clock_stale')) === false && host.feedback(stale) === false, 'a live clock');
+
+    // A stuck render: the stream stays up and the transport still plays, but the playhead stands still.
+    await control(sim, { action: 'freezePlayhead', transport: MAIN, on: true });
+
+    // Core calls a playhead still past the live silence bound (5 s by default) stale.
+    await host.waitFor(() => host.variables.get(t('clock_stale')) === true && host.feedback(stale) === true, 'clock_stale true', 20_000);
+    expect(host.variables.get(t('playing'))).toBe(true);
+    const held = [t('time_tc'), t('time_seconds'), t('section_remaining_seconds')].map((id) => host.variables.get(id));
+    await pause(1200);
+    expect([t('time_tc'), t('time_seconds'), t('section_remaining_seconds')].map((id) => host.variables.get(id))).toEqual(held);
+
+    await control(sim, { action: 'freezePlayhead', transport: MAIN, on: false });
+
+    await host.waitFor(() => host.variables.get(t('clock_stale')) === false && host.feedback(stale) === false, 'clock live again', 20_000);
     await host.waitFor(() => host.variables.get(t('time_seconds')) !== held[1], 'the time moving again');
   });
 
