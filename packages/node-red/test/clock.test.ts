@@ -1,8 +1,10 @@
 import type { MediaServer, ShowClockSnapshot } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { collect, control, eventually, helper, type Msg, nextMessage, nodeModules, statuses, useSimulatorAndClient } from './support/harness.js';
+import { allNodes, collect, control, eventually, helper, type Msg, nextMessage, nodeModules, statuses, useSimulatorAndClient } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-server', 'stagelink-clock', 'stagelink-liveupdate-in');
 const MAIN = { name: 'main' };
@@ -10,6 +12,37 @@ const MAIN = { name: 'main' };
 const STALE_WITHIN_MS = 25_000;
 /** Every live transport object, in either dialect's naming: what `silentLive` quiets to freeze the playhead. */
 const TRANSPORT_OBJECTS = 'transportmanager';
+
+/** The core nodes the dashboard example wires its widgets with. */
+const fromNodeRed = createRequire(createRequire(import.meta.url).resolve('node-red'));
+const coreNodes = ['common/20-inject.js', 'common/90-comment.js', 'function/10-switch.js', 'function/15-change.js'].map((file) => fromNodeRed(`@node-red/nodes/core/${file}`) as unknown);
+
+type FlowNode = Record<string, unknown> & { id: string; type: string };
+/** Dashboard 2.0's config nodes: the page, not the flow. */
+const DASHBOARD_CONFIG = ['ui-base', 'ui-page', 'ui-group', 'ui-theme'];
+
+/**
+ * The show-monitor example as a user imports it, pointed at the simulator, with every dashboard widget a helper of
+ * the same id and wires: the test sees each msg the page would show.
+ */
+function dashboardExample(sim: Simulator): FlowNode[] {
+  const flow = JSON.parse(readFileSync(new URL('../examples/show-monitor-dashboard.json', import.meta.url), 'utf8')) as FlowNode[];
+  return flow
+    .filter((node) => !DASHBOARD_CONFIG.includes(node.type))
+    .map((node) => {
+      if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url };
+      if (node.type.startsWith('ui-')) return { id: node.id, z: node['z'], type: 'helper', wires: node['wires'] ?? [] };
+      return node;
+    });
+}
+
+/** The example's countdown: the ui-text labelled Countdown. */
+function countdownId(): string {
+  const flow = JSON.parse(readFileSync(new URL('../examples/show-monitor-dashboard.json', import.meta.url), 'utf8')) as FlowNode[];
+  const countdown = flow.find((node) => node.type === 'ui-text' && node['label'] === 'Countdown');
+  if (!countdown) throw new Error('The show-monitor example has no ui-text labelled Countdown.');
+  return countdown.id;
+}
 
 describe('stagelink-clock', () => {
   let sim: Simulator;
@@ -205,6 +238,17 @@ describe('stagelink-clock', () => {
     expect(more).toEqual([]);
   });
 
+  it('says offline, on its status and its events, when the server cannot be reached to find the transport', async () => {
+    const unreachable = flow().map((node) => (node.id === 'server' ? { ...node, host: 'http://127.0.0.1:9', followDirector: false } : node));
+    await helper.load(nodes, unreachable);
+    const seen = statuses('n1');
+    const events = collect('events');
+    const caught = await nextMessage('caught');
+    expect(caught.error?.message).toMatch(/127\.0\.0\.1:9/);
+    await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'red', shape: 'ring', text: 'offline' }));
+    await eventually(() => expect(events.map((msg) => msg.payload)).toEqual([{ value: 'offline', previous: null, transport: 'main' }]));
+  });
+
   it('reports settings it cannot work with to Catch at deploy', async () => {
     await helper.load(nodes, flow({ thresholds: 'soon' }));
     const caught = await nextMessage('caught');
@@ -220,5 +264,40 @@ describe('stagelink-clock', () => {
     await helper.setFlows([...flow().filter((node) => !['n1', 'clock', 'events'].includes(node.id)), fps], 'nodes');
     await eventually(() => expect(transportSubscriptions('main')).toEqual([]));
     expect(sim.live.stats().sockets).toBe(1);
+  });
+
+  it("counts main's section down on the show-monitor dashboard, turns it orange near the end, and shows STALE and OFFLINE there", async () => {
+    const flow = dashboardExample(sim);
+    await helper.load([...allNodes(), ...coreNodes], flow);
+    const shown = collect(countdownId());
+    const last = () => ({ text: shown.at(-1)?.payload, colour: shown.at(-1)?.['class'] });
+    await eventually(() => expect(last()).toEqual({ text: '2:00 left in section 0', colour: 'stagelink-clock-online' }));
+
+    await client.transport.gotoTime({ transport: MAIN, time: 112, playmode: 'play' });
+    await eventually(() => expect(last()).toEqual({ text: expect.stringMatching(/^0:0[0-8] left in section 0$/) as unknown, colour: 'stagelink-clock-warning' }));
+
+    await control(sim, { action: 'silentLive', pattern: TRANSPORT_OBJECTS, on: true });
+    try {
+      await eventually(() => expect(last()).toEqual({ text: expect.stringMatching(/^STALE \(\d+:\d\d left in section \d\)$/) as unknown, colour: 'stagelink-clock-stale' }), STALE_WITHIN_MS);
+    } finally {
+      await control(sim, { action: 'silentLive', pattern: TRANSPORT_OBJECTS, on: false });
+    }
+    await eventually(() => expect(last().colour).toMatch(/^stagelink-clock-(online|warning)$/), STALE_WITHIN_MS);
+
+    await control(sim, { action: 'refuseUpgrades', on: true });
+    try {
+      await control(sim, { action: 'dropSockets' });
+      await eventually(() => expect(last()).toEqual({ text: 'OFFLINE', colour: 'stagelink-clock-offline' }));
+    } finally {
+      await control(sim, { action: 'refuseUpgrades', on: false });
+    }
+    await eventually(() => expect(last()).toMatchObject({ text: expect.stringMatching(/left in section/) as unknown }), 20_000);
+  }, 3 * STALE_WITHIN_MS);
+
+  it('shows OFFLINE on the dashboard when the server cannot be reached from the start', async () => {
+    const flow = dashboardExample(sim).map((node) => (node.type === 'stagelink-server' ? { ...node, host: 'http://127.0.0.1:9', followDirector: false } : node));
+    await helper.load([...allNodes(), ...coreNodes], flow);
+    const shown = collect(countdownId());
+    await eventually(() => expect(shown.at(-1)).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-clock-offline' }));
   });
 });

@@ -1,4 +1,4 @@
-import { formatClock, Throttle, type ClockStatus, type LinkStatus, type MediaServer, type Ref, type ShowClockSnapshot, type StagelinkError, type TransportWatch } from '@stagelink/core';
+import { formatClock, isUnreachable, Throttle, type ClockStatus, type LinkStatus, type MediaServer, type Ref, type ShowClockSnapshot, type StagelinkError, type TransportWatch } from '@stagelink/core';
 import type { NodeMessage } from '../../shared/node-red.js';
 import type { StatusLine } from '../../shared/status.js';
 import { ClockEvents, shownStatus, type ShownStatus } from './clock-events.js';
@@ -55,6 +55,8 @@ export class ClockFeed {
       onError: (error) => {
         if (!this.#seen) outlets.status.show({ fill: 'red', shape: 'dot', text: error.message });
         outlets.problem(error);
+        // A server that cannot be reached to find the transport is as offline as a link that dropped.
+        if (isUnreachable(error)) this.#onLink('offline');
       },
     });
     this.#statusChanged();
