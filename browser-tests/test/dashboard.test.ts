@@ -1,10 +1,11 @@
 /**
  * The show-monitor dashboard example in Chromium, set up as `pnpm start` sets it up (the simulator, Node-RED with
  * the stagelink nodes and the dashboard, the example flows): FPS moving on every machine's gauge, a health tile per
- * machine with its worst severity, a cue pressed on the page landing on the simulator, and failover sent only once
- * its dialog is confirmed.
+ * machine with its worst severity, a cue pressed on the page landing on the simulator, main's section counting down
+ * (and OFFLINE while the live link is down), and failover sent only once its dialog is confirmed.
  */
 import { MediaServer, sessionMachines, worstHealth, type SessionMachine, type Transport } from '@stagelink/core';
+import { simControl } from '@stagelink/simulator';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -114,6 +115,25 @@ describe('the show-monitor dashboard', () => {
     await expect.poll(main).toMatchObject({ playmode: 'Play' });
     await expect.poll(() => shownText(playmode)).toBe('Play · Act 1');
     await saveScreenshot(page, 'dashboard');
+  });
+
+  it("counts main's section down, orange near its end, and says OFFLINE while the live link is down", async () => {
+    const countdown = widget(page, 'ui-text', 'Transport main', 'Countdown');
+    const reading = async () => ({ text: await shownText(countdown), classes: await countdown.evaluate((element) => [...element.classList]) });
+    await client.transport.gotoTrack({ transport: { name: 'main' }, track: { name: 'Preshow' } });
+    await client.transport.gotoTime({ transport: { name: 'main' }, time: 114, playmode: 'play' });
+    await expect.poll(reading, { timeout: 10_000 }).toMatchObject({ text: expect.stringMatching(/^0:0[0-6] left in section 0$/) as unknown, classes: expect.arrayContaining(['stagelink-clock-warning']) as unknown });
+    await saveScreenshot(page, 'dashboard-countdown');
+    await expect.poll(reading, { timeout: 15_000 }).toMatchObject({ text: expect.stringMatching(/^1:5\d left in section 1$/) as unknown, classes: expect.arrayContaining(['stagelink-clock-online']) as unknown });
+
+    await simControl(demo.sim.mediaServer.url, { action: 'refuseUpgrades', on: true });
+    try {
+      await simControl(demo.sim.mediaServer.url, { action: 'dropSockets' });
+      await expect.poll(reading, { timeout: 10_000 }).toMatchObject({ text: 'OFFLINE', classes: expect.arrayContaining(['stagelink-clock-offline']) as unknown });
+    } finally {
+      await simControl(demo.sim.mediaServer.url, { action: 'refuseUpgrades', on: false });
+    }
+    await expect.poll(() => shownText(countdown), { timeout: 30_000 }).toMatch(/left in section/);
   });
 
   it('fails Actor 1 over only once its dialog is confirmed, and restores it the same way', async () => {

@@ -24,6 +24,9 @@ const CONFIG_TYPES = ['stagelink-server', 'stagelink-drive'];
 const SERVER_NAME = 'show director';
 const ASSET_FLOW = 'stagelink: asset versions';
 const SHOW_FLOW = 'stagelink: show control';
+const MONITOR_FLOW = 'stagelink: show monitor';
+/** The example flow each node's dialog is opened on: the show-control one unless the node is used elsewhere. */
+const FLOW_OF: Record<string, string> = { 'stagelink-drive-version': ASSET_FLOW, 'stagelink-clock': MONITOR_FLOW };
 
 interface Choice {
   uid: string;
@@ -161,7 +164,7 @@ describe('the Node-RED editor', () => {
 
   it('opens the dialog of every stagelink node without a script error', async () => {
     for (const type of NODE_TYPES.filter((type) => !CONFIG_TYPES.includes(type))) {
-      await editor.showFlow(type === 'stagelink-drive-version' ? ASSET_FLOW : SHOW_FLOW);
+      await editor.showFlow(FLOW_OF[type] ?? SHOW_FLOW);
       await editor.editNode(await exampleNode(type), '#node-input-name');
       // A dropdown's choices are worded from the node's catalog as the dialog opens: a missing entry shows its key.
       const choices = await editor.topTray().locator('option').evaluateAll((options) => options.map((option) => option.textContent ?? ''));

@@ -105,7 +105,7 @@ try {
   say(`    MQTT bridge       not started: ${error instanceof Error ? error.message : String(error)}`);
 }
 say('  The "stagelink: show control" tab is deployed: press its inject buttons to cue the simulator.');
-say('  The dashboard shows the session\'s FPS and health, and cues and fails over with its buttons.');
+say('  The dashboard shows the session\'s FPS and health and counts main\'s section down, and cues and fails over with its buttons.');
 say(`  Data: ${runDir}`);
 say('  Press Ctrl-C to stop.');
 say('');

@@ -26,6 +26,7 @@ import { SessionPoller, type PollRound } from './session-poller.js';
 import { readFailureReason, STALE_REASONS, type StaleReason } from './stale-reasons.js';
 import { DashboardSummary, type SummaryFps, type SummaryHealth } from './summary.js';
 import { Topics } from './topics.js';
+import { TransportClocks, type ClockPayload } from './transport-clocks.js';
 
 export interface Bridge {
   readonly topics: Topics;
@@ -71,8 +72,9 @@ class SessionBridge {
   /** Live values whose subscription said `stale`, until it says `online` again (for the log). */
   readonly #stopped = new Set<string>();
   readonly #summary: DashboardSummary;
-  /** The machine topics the summary follows: topic to the machine's hostname and which part it is. */
-  readonly #summarised = new Map<string, { hostname: string; part: 'fps' | 'health' }>();
+  readonly #clocks: TransportClocks;
+  /** The topics the summary follows: a machine topic to its hostname and which part it is, a clock to its transport. */
+  readonly #summarised = new Map<string, { hostname: string; part: 'fps' | 'health' } | { transport: string; part: 'clock' }>();
   #director: string | undefined;
   #closing: Promise<void> | undefined;
 
@@ -94,6 +96,7 @@ class SessionBridge {
       this.#publish(this.topics.director, { hostname: change.hostname, url: change.url });
     });
     this.#mediaServer.live.on('status', (status) => this.#liveStatus(status));
+    this.#clocks = new TransportClocks(this.#mediaServer, 1000 / options.fpsHz, (name, payload) => this.#publish(this.topics.transportClock(name), { ...payload }), log);
     this.#commands = new CommandRunner(
       this.#mediaServer,
       this.topics,
@@ -118,6 +121,7 @@ class SessionBridge {
     this.#closing ??= (async () => {
       this.#poller.stop();
       this.#summary.close();
+      this.#clocks.close();
       await this.#commands.drain();
       for (const watch of this.#machines.values()) this.#unwatch(watch);
       await this.#link.close();
@@ -141,7 +145,8 @@ class SessionBridge {
   #summarise(topic: string, payload: StatePayload): void {
     const followed = this.#summarised.get(topic);
     if (!followed || typeof payload !== 'object') return;
-    if (followed.part === 'fps') this.#summary.fps(followed.hostname, payload as unknown as SummaryFps);
+    if (followed.part === 'clock') this.#summary.clock(followed.transport, payload as unknown as ClockPayload);
+    else if (followed.part === 'fps') this.#summary.fps(followed.hostname, payload as unknown as SummaryFps);
     else this.#summary.health(followed.hostname, payload as unknown as SummaryHealth);
   }
 
@@ -178,7 +183,8 @@ class SessionBridge {
     if (transports.status === 'fulfilled') this.#onTransports(transports.value);
     else {
       const reason = readFailureReason(transports.reason);
-      for (const topic of this.#state.topics()) if (topic.startsWith(`${this.topics.prefix}/transports/`)) this.#markStale(topic, reason);
+      // The state topics only: a clock comes from the live stream, and says itself when it is not live.
+      for (const topic of this.#state.topics()) if (topic.startsWith(`${this.topics.prefix}/transports/`) && topic.endsWith('/state')) this.#markStale(topic, reason);
     }
     this.#note('transports', transports);
   }
@@ -221,7 +227,15 @@ class SessionBridge {
     for (const transport of transports) {
       if (typeof transport?.name !== 'string') continue;
       this.#publish(this.topics.transportState(transport.name), transportPayload(transport));
+      this.#watchClock(transport.name);
     }
+  }
+
+  /** Every transport whose state is published has its clock published beside it. */
+  #watchClock(name: string): void {
+    if (this.#closing) return;
+    this.#summarised.set(this.topics.transportClock(name), { transport: name, part: 'clock' });
+    this.#clocks.watch(name);
   }
 
   // ---- live values ----------------------------------------------------------------------------------------

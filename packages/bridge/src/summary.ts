@@ -2,6 +2,7 @@ import { Throttle, type Clock } from '@stagelink/core';
 import type { FpsPayload } from './fps-throttle.js';
 import type { StaleReason } from './stale-reasons.js';
 import { topicSegment } from './topics.js';
+import type { ClockPayload } from './transport-clocks.js';
 
 /** One machine's FPS as its `machines/<hostname>/fps` topic says it, stale mark and reason included. */
 export type SummaryFps = Pick<FpsPayload, 'value' | 'average' | 'alert' | 'stale' | 'reason'>;
@@ -19,20 +20,25 @@ export interface MachineSummary {
   health?: SummaryHealth;
 }
 
-/** `<prefix>/summary`: every machine, keyed as its topics are (`machines/<key>/...`). */
+/**
+ * `<prefix>/summary`: every machine, keyed as its topics are (`machines/<key>/...`), and once the bridge has a
+ * transport's clock, every transport's clock keyed as its topic is (`transports/<key>/clock`).
+ */
 export interface SummaryPayload {
   machines: Record<string, MachineSummary>;
+  transports?: Record<string, ClockPayload>;
 }
 
 /**
- * The dashboard topic: every machine's FPS and health in one message, for a show monitor that watches them all.
- * It follows the machine topics (fed what they publish, stale marks included) and goes out at most once a period:
- * the first change after a quiet period at once, later ones collapsed into the newest state when the period ends,
- * so the last state always goes out. It is fed only what changed a machine topic: a period without a change
- * publishes nothing.
+ * The dashboard topic: every machine's FPS and health in one message, and every transport's clock, for a show
+ * monitor that watches them all. It follows the machine and clock topics (fed what they publish, stale marks
+ * included) and goes out at most once a period: the first change after a quiet period at once, later ones collapsed
+ * into the newest state when the period ends, so the last state always goes out. It is fed only what changed one of
+ * those topics: a period without a change publishes nothing.
  */
 export class DashboardSummary {
   readonly #machines = new Map<string, MachineSummary>();
+  readonly #clocks = new Map<string, ClockPayload>();
   readonly #throttle: Throttle<void>;
 
   constructor(
@@ -51,6 +57,12 @@ export class DashboardSummary {
     this.#update(hostname, { health: { severity, ...marks(stale, reason) } });
   }
 
+  /** A transport's clock as its topic says it, stale mark included. */
+  clock(name: string, payload: ClockPayload): void {
+    this.#clocks.set(topicSegment(name), payload);
+    this.#throttle.push();
+  }
+
   close(): void {
     this.#throttle.close();
   }
@@ -62,7 +74,7 @@ export class DashboardSummary {
   }
 
   #send(): void {
-    this.publish({ machines: Object.fromEntries(this.#machines) });
+    this.publish({ machines: Object.fromEntries(this.#machines), ...(this.#clocks.size > 0 && { transports: Object.fromEntries(this.#clocks) }) });
   }
 }
 

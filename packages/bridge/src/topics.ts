@@ -49,6 +49,9 @@ export class Topics {
   transportState(name: string): string {
     return `${this.prefix}/transports/${topicSegment(name)}/state`;
   }
+  transportClock(name: string): string {
+    return `${this.prefix}/transports/${topicSegment(name)}/clock`;
+  }
   /** What the bridge subscribes to: every command topic. */
   get commands(): string {
     return `${this.prefix}/cmd/#`;

@@ -27,6 +27,7 @@ export const NODE_TYPES = [
   'stagelink-status',
   'stagelink-request',
   'stagelink-events',
+  'stagelink-clock',
 ] as const;
 
 /** The node modules as Node-RED loads them: dist/nodes/<type>.js. */
