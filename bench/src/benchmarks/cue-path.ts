@@ -3,13 +3,14 @@ import { startSimulator } from '@stagelink/simulator';
 import { request } from 'undici';
 import { compareRounds } from '../harness/compare.js';
 import { micros, perSecond } from '../harness/format.js';
+import { startQuietSimulatorProcess } from '../harness/quiet-simulator-process.js';
 import { atMost, type Benchmark, type ResultRow } from '../harness/report.js';
 import { median, p99 } from '../harness/stats.js';
-import { concurrentLatencies, interleavedRounds, sequentialLatencies, type Call, type ConcurrentRun } from '../harness/timing.js';
+import { concurrentLatencies, cpuPerCall, interleavedRounds, sequentialLatencies, type Call, type ConcurrentRun } from '../harness/timing.js';
 
 const ROUNDS = 12;
 /** Calls of each contender: once to warm up, then per round, one at a time and from concurrent callers. */
-const CALLS = { warmUp: 500, sequential: 400, concurrent: 1600 };
+const CALLS = { warmUp: 500, sequential: 400, concurrent: 1600, cpu: 1000 };
 const CALLERS = 16;
 const LIMIT = 1.15;
 const TARGET = `<= ${LIMIT}x undici`;
@@ -26,6 +27,8 @@ type Contender = keyof CueCalls;
 interface Rounds {
   sequential: Record<Contender, number[][]>;
   concurrent: Record<Contender, ConcurrentRun[]>;
+  /** This process's CPU time per cue, in ms, one value per round; the simulator in a process of its own. */
+  cpu: Record<'core' | 'undici', number[]>;
 }
 
 export const cuePath: Benchmark = {
@@ -34,22 +37,48 @@ export const cuePath: Benchmark = {
   subject: 'core `transport.play` against the simulator',
   baseline: 'bare `undici.request` and global `fetch` to the same URL',
   async run(log) {
-    const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
-    const mediaServer = new MediaServer({ host: sim.mediaServer.url });
-    try {
-      const calls = cueCalls(mediaServer, `${sim.mediaServer.url}/api/session/transport/play`);
-      for (const call of [calls.core, calls.undici, calls.fetch]) await sequentialLatencies(call, CALLS.warmUp);
-      log(`sequential: ${ROUNDS} rounds of ${CALLS.sequential} calls each`);
-      const sequential = await interleavedRounds(ROUNDS, each(calls, (call) => sequentialLatencies(call, CALLS.sequential)));
-      log(`${CALLERS} concurrent: ${ROUNDS} rounds of ${CALLS.concurrent} calls each`);
-      const concurrent = await interleavedRounds(ROUNDS, each(calls, (call) => concurrentLatencies(call, CALLS.concurrent, CALLERS)));
-      return { rows: rows({ sequential, concurrent }), details: details({ sequential, concurrent }) };
-    } finally {
-      await mediaServer.close();
-      await sim.close();
-    }
+    const { sequential, concurrent } = await latencyRounds(log);
+    // After the in-process simulator has closed: nothing of it may run on this process's CPU meanwhile.
+    log(`CPU per cue, the simulator in its own process: ${ROUNDS} rounds of ${CALLS.cpu} calls each`);
+    const cpu = await cpuRounds();
+    return { rows: rows({ sequential, concurrent, cpu }), details: details({ sequential, concurrent, cpu }) };
   },
 };
+
+async function latencyRounds(log: (line: string) => void): Promise<Omit<Rounds, 'cpu'>> {
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
+  const mediaServer = new MediaServer({ host: sim.mediaServer.url });
+  try {
+    const calls = cueCalls(mediaServer, `${sim.mediaServer.url}/api/session/transport/play`);
+    for (const call of [calls.core, calls.undici, calls.fetch]) await sequentialLatencies(call, CALLS.warmUp);
+    log(`sequential: ${ROUNDS} rounds of ${CALLS.sequential} calls each`);
+    const sequential = await interleavedRounds(ROUNDS, each(calls, (call) => sequentialLatencies(call, CALLS.sequential)));
+    log(`${CALLERS} concurrent: ${ROUNDS} rounds of ${CALLS.concurrent} calls each`);
+    const concurrent = await interleavedRounds(ROUNDS, each(calls, (call) => concurrentLatencies(call, CALLS.concurrent, CALLERS)));
+    return { sequential, concurrent };
+  } finally {
+    await mediaServer.close();
+    await sim.close();
+  }
+}
+
+/**
+ * The CPU time this process spends per cue, core against undici, one cue at a time: what core itself costs,
+ * steadier than latency on a shared machine, where other work takes the CPU for milliseconds at a time and only
+ * the wall clock sees it. The simulator runs in its own process so that its work is not counted.
+ */
+async function cpuRounds(): Promise<Rounds['cpu']> {
+  const sim = await startQuietSimulatorProcess();
+  const mediaServer = new MediaServer({ host: sim.mediaServerUrl });
+  try {
+    const { core, undici } = cueCalls(mediaServer, `${sim.mediaServerUrl}/api/session/transport/play`);
+    for (const call of [core, undici]) await sequentialLatencies(call, CALLS.warmUp);
+    return await interleavedRounds(ROUNDS, { core: () => cpuPerCall(core, CALLS.cpu), undici: () => cpuPerCall(undici, CALLS.cpu) });
+  } finally {
+    await mediaServer.close();
+    await sim.stop();
+  }
+}
 
 function cueCalls(mediaServer: MediaServer, url: string): CueCalls {
   const init = {
@@ -76,7 +105,7 @@ const STATISTICS = [
 const latencies = (run: ConcurrentRun): number[] => run.latencies;
 const throughput = (run: ConcurrentRun): number => (run.latencies.length / run.elapsedMs) * 1000;
 
-function rows({ sequential, concurrent }: Rounds): ResultRow[] {
+function rows({ sequential, concurrent, cpu }: Rounds): ResultRow[] {
   const concurrentLatencies = { core: concurrent.core.map(latencies), undici: concurrent.undici.map(latencies), fetch: concurrent.fetch.map(latencies) };
   const modes = [
     ['sequential', sequential],
@@ -91,7 +120,7 @@ function rows({ sequential, concurrent }: Rounds): ResultRow[] {
       ];
     }),
   );
-  return [...latencyRows, throughputRow(concurrent)];
+  return [...latencyRows, throughputRow(concurrent), cpuRow(cpu)];
 }
 
 /** Core rows carry the target; global fetch rows are a reference beside the same undici numbers. */
@@ -123,16 +152,36 @@ function throughputRow(concurrent: Rounds['concurrent']): ResultRow {
   };
 }
 
-function details({ sequential, concurrent }: Rounds): Record<string, unknown> {
+function cpuRow(cpu: Rounds['cpu']): ResultRow {
+  const comparison = compareRounds(cpu.core, cpu.undici);
+  return {
+    case: 'sequential CPU per cue',
+    subject: micros(comparison.subject),
+    baseline: micros(comparison.baseline),
+    ratioLabel: 'core / undici',
+    ratio: comparison.ratio,
+    ratioRange: comparison.ratioRange,
+    target: 'reported',
+    verdict: 'reported',
+    note: `this process's CPU time (user + system) per cue, the simulator in its own process; core minus undici: ${signedMicros(comparison.subject - comparison.baseline)}`,
+  };
+}
+
+function signedMicros(ms: number): string {
+  return ms > 0 ? `+${micros(ms)}` : micros(ms);
+}
+
+function details({ sequential, concurrent, cpu }: Rounds): Record<string, unknown> {
   const summary = (rounds: number[][]) => ({ p50PerRoundMs: rounds.map(median), p99PerRoundMs: rounds.map(p99) });
   const contenders: Contender[] = ['core', 'undici', 'fetch'];
   return {
     rounds: ROUNDS,
-    callsPerRound: { sequential: CALLS.sequential, concurrent: CALLS.concurrent },
+    callsPerRound: { sequential: CALLS.sequential, concurrent: CALLS.concurrent, cpu: CALLS.cpu },
     callers: CALLERS,
     sequential: Object.fromEntries(contenders.map((name) => [name, summary(sequential[name])])),
     concurrent: Object.fromEntries(
       contenders.map((name) => [name, { ...summary(concurrent[name].map(latencies)), callsPerSecond: concurrent[name].map(throughput) }]),
     ),
+    cpuPerCallPerRoundMs: cpu,
   };
 }

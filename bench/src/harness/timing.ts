@@ -62,6 +62,14 @@ export async function cpuDuring<T>(work: () => Promise<T>): Promise<{ result: T;
   return { result, cpuMs: (user + system) / 1000, wallMs: performance.now() - started };
 }
 
+/** This process's CPU time (user + system) per call, over `count` calls made one after another. */
+export async function cpuPerCall(call: Call, count: number): Promise<number> {
+  const { cpuMs } = await cpuDuring(async () => {
+    for (let index = 0; index < count; index++) await call();
+  });
+  return cpuMs / count;
+}
+
 /** USER_HZ, 100 on every Linux architecture the project runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
 

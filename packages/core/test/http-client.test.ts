@@ -14,6 +14,7 @@ import {
   TimeoutError,
   isUnreachable,
 } from '../src/index.js';
+import { HttpClient } from '../src/http/http-client.js';
 import { json, ok, reset, silence, stallAfterHeaders, startScriptedServer, type ScriptedServer } from './support/scripted-server.js';
 
 const health = { status: ok, result: [] };
@@ -262,6 +263,23 @@ describe('answers', () => {
 });
 
 describe('what is sent', () => {
+  it('sends to the address the client was moved to, under its path prefix, with a query only when one is given', async () => {
+    const first = await startScriptedServer([]);
+    const second = await startScriptedServer([]);
+    const http = new HttpClient({ baseUrl: `${first.url}/api/`, retries: 0 });
+    cleanup.push(() => http.close(), () => first.close(), () => second.close());
+    await http.request({ method: 'GET', path: '/status', query: { page: 2, left: undefined } });
+    // What a director follower does when the role moves: the next request goes to the new machine.
+    http.baseUrl = `${second.url}/v2`;
+    await http.request({ method: 'POST', path: '/cue', body: { go: true } });
+    await http.request({ method: 'GET', path: '/status', query: { left: undefined } });
+    expect(first.received).toEqual([{ method: 'GET', url: '/api/status?page=2', body: '' }]);
+    expect(second.received).toEqual([
+      { method: 'POST', url: '/v2/cue', body: '{"go":true}' },
+      { method: 'GET', url: '/v2/status', body: '' },
+    ]);
+  });
+
   it('does not send a guarded operation without confirm', async () => {
     const { server, ms } = await serverAnswering();
     await expect(ms.hardwareOf({ host: server.url }).chassis.powerOff({})).rejects.toBeInstanceOf(ConfirmationRequiredError);

@@ -65,17 +65,31 @@ const IDEMPOTENT_METHODS = new Set<Method>(['GET', 'DELETE']);
 export class HttpClient {
   readonly #agent: Agent;
   readonly #headers: Record<string, string>;
+  readonly #bodyHeaders: Record<string, string>;
   readonly #timeoutMs: number;
   readonly #retries: number;
   #closing: Promise<void> | undefined;
-  baseUrl: string;
+  #baseUrl: string;
+  /** `#baseUrl` parsed, once per address rather than once per request; undefined until the next request needs it. */
+  #base: { origin: string; pathPrefix: string } | undefined;
 
   constructor(options: HttpClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#agent = new Agent({ keepAliveTimeout: 4000, connections: 16, ...(options.tls ? { connect: options.tls } : {}) });
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = options.retries ?? DEFAULT_RETRIES;
     this.#headers = { accept: 'application/json', ...options.headers };
+    this.#bodyHeaders = { ...this.#headers, 'content-type': 'application/json' };
+  }
+
+  /** Where requests go: origin plus an optional path prefix. Set when the server to talk to moves. */
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+
+  set baseUrl(url: string) {
+    this.#baseUrl = url;
+    this.#base = undefined;
   }
 
   async request(options: RequestOptions): Promise<HttpResponse> {
@@ -120,19 +134,15 @@ export class HttpClient {
   }
 
   async #send(options: RequestOptions, context: RequestContext, deadline: CallDeadline): Promise<HttpResponse> {
-    const base = new URL(this.baseUrl);
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) query.set(key, String(value));
-    }
-    const search = query.size > 0 ? `?${query.toString()}` : '';
+    const base = (this.#base ??= parsedBase(this.#baseUrl));
     const hasBody = options.body !== undefined;
     const response = await this.#agent.request({
       origin: base.origin,
       // Joined as text: parsing it as a URL would remove `..` and `%2E%2E` segments that are encoded ids.
-      path: base.pathname.replace(/\/$/, '') + options.path + search,
+      path: base.pathPrefix + options.path + searchOf(options.query),
       method: options.method,
-      headers: hasBody ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
+      // undici only reads the headers it is given, so every request may share one object.
+      headers: hasBody ? this.#bodyHeaders : this.#headers,
       body: hasBody ? JSON.stringify(options.body) : null,
       signal: deadline,
     });
@@ -144,6 +154,21 @@ export class HttpClient {
       deadline.receiving = false;
     }
   }
+}
+
+function parsedBase(baseUrl: string): { origin: string; pathPrefix: string } {
+  const base = new URL(baseUrl);
+  return { origin: base.origin, pathPrefix: base.pathname.replace(/\/$/, '') };
+}
+
+/** `?name=value&...` of the query's defined values; empty when there are none. */
+function searchOf(query: Record<string, QueryValue> | undefined): string {
+  if (query === undefined) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  return search.size > 0 ? `?${search.toString()}` : '';
 }
 
 function parseBody(text: string): unknown {

@@ -65,7 +65,6 @@ export class EndpointCaller {
         `${spec.method} ${spec.path} (${spec.summary}) was not sent: call it with { confirm: true } to confirm.`,
       );
     }
-    const context = () => ({ method: spec.method, url: this.http.baseUrl + fillPath(spec.path, input.params ?? {}) });
     const downLink = options.failFast && this.link?.down ? this.link : undefined;
     // The usual cue: one request, under its own deadline.
     if (!this.director && !downLink) return this.#send(spec, input, options);
@@ -73,6 +72,7 @@ export class EndpointCaller {
     // where the director went, a resend.
     const timeoutMs = options.timeoutMs ?? this.http.timeoutMs;
     const budget = new CallBudget(timeoutMs, options.signal);
+    const context = () => ({ method: spec.method, url: this.http.baseUrl + fillPath(spec.path, input.params ?? {}) });
     // Before following the director: a cue refused here was never sent, and must be refused at once, not after
     // asking the session where its director went (the follower keeps checking that on its own).
     if (downLink) sentUnlessInterrupted(await budget.within(downLink.clearForCue(context())), context(), timeoutMs, 'link');
@@ -155,6 +155,7 @@ function abortedWhileFinding(context: RequestContext): AbortedError {
 }
 
 function fillPath(path: string, params: Record<string, string>): string {
+  if (!path.includes('{')) return path;
   return path.replace(/\{(\w+)\}/g, (_, name: string) => pathSegment(name, params[name]));
 }
 
