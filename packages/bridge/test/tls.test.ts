@@ -66,5 +66,6 @@ describe.skipIf(SKIP)('TLS to the broker', () => {
     } finally {
       await untrusting.stop();
     }
-  });
+    // Two bridge processes start and connect one after the other: a busy machine takes its time over each.
+  }, 60_000);
 });
