@@ -183,7 +183,7 @@ describe.skipIf(MOSQUITTO_MISSING)('broker accounts and the README ACL', () => {
       await writeFile(wrongFile, 'not-the-password-55e1\n');
       const wrong = new BridgeProcess([...args.slice(0, -4), '--password-file', wrongFile, '--log-format', 'json']);
       try {
-        await wrong.waitForLine(/broker error/i, 5000);
+        await wrong.waitForLine(/broker error/i, 20_000);
         await delay(1000);
         expect(wrong.exit).toBeUndefined();
         expect(wrong.lines.join('\n')).not.toContain('not-the-password-55e1');

@@ -59,7 +59,7 @@ describe.skipIf(SKIP)('TLS to the broker', () => {
     }
     const untrusting = new BridgeProcess(['--server', venue.session.sim.mediaServer.url, '--mqtt', venue.broker.url, '--prefix', `${PREFIX}-2`]);
     try {
-      const line = await untrusting.waitForLine(/broker error/, 5000);
+      const line = await untrusting.waitForLine(/broker error/, 20_000);
       expect(line).toMatch(/certificate/i);
       await delay(300);
       expect(untrusting.lines.some((candidate) => /broker connected/.test(candidate))).toBe(false);
