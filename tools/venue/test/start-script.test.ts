@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DebugSidebar } from './support/editor-comms.js';
+import { DebugSidebar, type DebugMessage } from './support/editor-comms.js';
 import { eventually } from './support/eventually.js';
 import { runStartScript, type StartScript } from './support/start-script.js';
 
@@ -40,6 +40,10 @@ const debugNode = (name: string): string => {
   if (!node) throw new Error(`The show-control example has no debug node "${name}".`);
   return node.id;
 };
+
+/** A failure the example's events node reported from its own poll, which no button press starts. */
+const fromEventsPoll = (failure: DebugMessage): boolean =>
+  failure.topic === 'connection' && (failure.value as { source?: { type?: string } } | undefined)?.source?.type === 'stagelink-events';
 
 describe('pnpm start', () => {
   let dataDir: string;
@@ -179,7 +183,9 @@ describe('pnpm start', () => {
         throw new Error(`Pressing "${name}": ${error instanceof Error ? error.message : String(error)}\n--- output ---\n${script.output().slice(-3000)}`);
       });
     }
-    expect(sidebar.from(debugNode('failures'))).toEqual([]);
+    // The events node's polls run on their own clock: one late answer on a loaded machine is an outage it reports,
+    // not a button that failed.
+    expect(sidebar.from(debugNode('failures')).filter((failure) => !fromEventsPoll(failure))).toEqual([]);
   }, 120_000);
 
   it('stops Node-RED and the simulator on Ctrl-C and leaves no process behind', async () => {
