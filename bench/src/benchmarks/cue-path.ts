@@ -10,7 +10,7 @@ import { concurrentLatencies, cpuPerCall, interleavedRounds, sequentialLatencies
 
 const ROUNDS = 12;
 /** Calls of each contender: once to warm up, then per round, one at a time and from concurrent callers. */
-const CALLS = { warmUp: 500, sequential: 400, concurrent: 1600, cpu: 1000 };
+const CALLS = { warmUp: 2000, sequential: 400, concurrent: 1600, cpu: 1000 };
 const CALLERS = 16;
 const LIMIT = 1.15;
 const TARGET = `<= ${LIMIT}x undici`;
