@@ -9,8 +9,13 @@ import { median, p99 } from '../harness/stats.js';
 import { concurrentLatencies, cpuPerCall, interleavedRounds, sequentialLatencies, type Call, type ConcurrentRun } from '../harness/timing.js';
 
 const ROUNDS = 12;
+/**
+ * CPU time per call moves in steps as other work comes and goes on the machine (about 75 against 130 µs a cue here,
+ * for either client): many short rounds, interleaved, put both clients in each step alike.
+ */
+const CPU_ROUNDS = 48;
 /** Calls of each contender: once to warm up, then per round, one at a time and from concurrent callers. */
-const CALLS = { warmUp: 500, sequential: 400, concurrent: 1600, cpu: 1000 };
+const CALLS = { warmUp: 2000, sequential: 400, concurrent: 1600, cpu: 250 };
 const CALLERS = 16;
 const LIMIT = 1.15;
 const TARGET = `<= ${LIMIT}x undici`;
@@ -22,11 +27,15 @@ interface CueCalls {
   fetch: Call;
 }
 
-type Contender = keyof CueCalls;
+/** A subject (core, or global fetch for the reference rows) beside undici, in rounds of one run. */
+interface Pair {
+  sequential: Record<'subject' | 'undici', number[][]>;
+  concurrent: Record<'subject' | 'undici', ConcurrentRun[]>;
+}
 
 interface Rounds {
-  sequential: Record<Contender, number[][]>;
-  concurrent: Record<Contender, ConcurrentRun[]>;
+  core: Pair;
+  fetch: Pair;
   /** This process's CPU time per cue, in ms, one value per round; the simulator in a process of its own. */
   cpu: Record<'core' | 'undici', number[]>;
 }
@@ -37,29 +46,43 @@ export const cuePath: Benchmark = {
   subject: 'core `transport.play` against the simulator',
   baseline: 'bare `undici.request` and global `fetch` to the same URL',
   async run(log) {
-    const { sequential, concurrent } = await latencyRounds(log);
+    const { core, fetch } = await latencyRounds(log);
     // After the in-process simulator has closed: nothing of it may run on this process's CPU meanwhile.
-    log(`CPU per cue, the simulator in its own process: ${ROUNDS} rounds of ${CALLS.cpu} calls each`);
+    log(`CPU per cue, the simulator in its own process: ${CPU_ROUNDS} rounds of ${CALLS.cpu} calls each`);
     const cpu = await cpuRounds();
-    return { rows: rows({ sequential, concurrent, cpu }), details: details({ sequential, concurrent, cpu }) };
+    return { rows: rows({ core, fetch, cpu }), details: details({ core, fetch, cpu }) };
   },
 };
 
+/**
+ * Core beside undici, then global fetch beside undici for the reference rows. Fetch comes last because of what
+ * it leaves in the heap: its response streams outlive their requests until a full collection (they are watched
+ * by a FinalizationRegistry), so every young-generation collection after it copies them and takes milliseconds
+ * instead of a fraction of one. Among core's and undici's calls such a pause lands in the calls of whichever
+ * allocates more, and it is the p99 of a round.
+ */
 async function latencyRounds(log: (line: string) => void): Promise<Omit<Rounds, 'cpu'>> {
   const sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
   const mediaServer = new MediaServer({ host: sim.mediaServer.url });
   try {
     const calls = cueCalls(mediaServer, `${sim.mediaServer.url}/api/session/transport/play`);
-    for (const call of [calls.core, calls.undici, calls.fetch]) await sequentialLatencies(call, CALLS.warmUp);
-    log(`sequential: ${ROUNDS} rounds of ${CALLS.sequential} calls each`);
-    const sequential = await interleavedRounds(ROUNDS, each(calls, (call) => sequentialLatencies(call, CALLS.sequential)));
-    log(`${CALLERS} concurrent: ${ROUNDS} rounds of ${CALLS.concurrent} calls each`);
-    const concurrent = await interleavedRounds(ROUNDS, each(calls, (call) => concurrentLatencies(call, CALLS.concurrent, CALLERS)));
-    return { sequential, concurrent };
+    log(`core and undici: ${ROUNDS} rounds of ${CALLS.sequential} calls one at a time, then of ${CALLS.concurrent} from ${CALLERS} callers`);
+    const core = await pairRounds(calls.core, calls.undici);
+    log(`global fetch and undici, the same`);
+    const fetch = await pairRounds(calls.fetch, calls.undici);
+    return { core, fetch };
   } finally {
     await mediaServer.close();
     await sim.close();
   }
+}
+
+async function pairRounds(subject: Call, undici: Call): Promise<Pair> {
+  for (const call of [subject, undici]) await sequentialLatencies(call, CALLS.warmUp);
+  const both = <T>(run: (call: Call) => Promise<T>) => ({ subject: () => run(subject), undici: () => run(undici) });
+  const sequential = await interleavedRounds(ROUNDS, both((call) => sequentialLatencies(call, CALLS.sequential)));
+  const concurrent = await interleavedRounds(ROUNDS, both((call) => concurrentLatencies(call, CALLS.concurrent, CALLERS)));
+  return { sequential, concurrent };
 }
 
 /**
@@ -73,7 +96,7 @@ async function cpuRounds(): Promise<Rounds['cpu']> {
   try {
     const { core, undici } = cueCalls(mediaServer, `${sim.mediaServerUrl}/api/session/transport/play`);
     for (const call of [core, undici]) await sequentialLatencies(call, CALLS.warmUp);
-    return await interleavedRounds(ROUNDS, { core: () => cpuPerCall(core, CALLS.cpu), undici: () => cpuPerCall(undici, CALLS.cpu) });
+    return await interleavedRounds(CPU_ROUNDS, { core: () => cpuPerCall(core, CALLS.cpu), undici: () => cpuPerCall(undici, CALLS.cpu) });
   } finally {
     await mediaServer.close();
     await sim.stop();
@@ -93,10 +116,6 @@ function cueCalls(mediaServer: MediaServer, url: string): CueCalls {
   };
 }
 
-function each<T>(calls: CueCalls, run: (call: Call) => Promise<T>): Record<Contender, () => Promise<T>> {
-  return { core: () => run(calls.core), undici: () => run(calls.undici), fetch: () => run(calls.fetch) };
-}
-
 const STATISTICS = [
   ['p50', median],
   ['p99', p99],
@@ -105,25 +124,24 @@ const STATISTICS = [
 const latencies = (run: ConcurrentRun): number[] => run.latencies;
 const throughput = (run: ConcurrentRun): number => (run.latencies.length / run.elapsedMs) * 1000;
 
-function rows({ sequential, concurrent, cpu }: Rounds): ResultRow[] {
-  const concurrentLatencies = { core: concurrent.core.map(latencies), undici: concurrent.undici.map(latencies), fetch: concurrent.fetch.map(latencies) };
+function rows({ core, fetch, cpu }: Rounds): ResultRow[] {
   const modes = [
-    ['sequential', sequential],
-    [`${CALLERS} concurrent`, concurrentLatencies],
+    ['sequential', (pair: Pair) => pair.sequential],
+    [`${CALLERS} concurrent`, (pair: Pair) => ({ subject: pair.concurrent.subject.map(latencies), undici: pair.concurrent.undici.map(latencies) })],
   ] as const;
-  const latencyRows = modes.flatMap(([mode, rounds]) =>
+  const latencyRows = modes.flatMap(([mode, roundsOf]) =>
     STATISTICS.flatMap(([name, statistic]) => {
-      const undici = rounds.undici.map(statistic);
+      const [withCore, withFetch] = [roundsOf(core), roundsOf(fetch)];
       return [
-        latencyRow(`${mode} ${name}`, rounds.core.map(statistic), undici, true),
-        latencyRow(`${mode} ${name}, global fetch`, rounds.fetch.map(statistic), undici, false),
+        latencyRow(`${mode} ${name}`, withCore.subject.map(statistic), withCore.undici.map(statistic), true),
+        latencyRow(`${mode} ${name}, global fetch`, withFetch.subject.map(statistic), withFetch.undici.map(statistic), false),
       ];
     }),
   );
-  return [...latencyRows, throughputRow(concurrent), cpuRow(cpu)];
+  return [...latencyRows, throughputRow(core.concurrent), cpuRow(cpu)];
 }
 
-/** Core rows carry the target; global fetch rows are a reference beside the same undici numbers. */
+/** Core rows carry the target; global fetch rows are a reference, beside undici's rounds of their own. */
 function latencyRow(caseName: string, subject: number[], undici: number[], isCore: boolean): ResultRow {
   const comparison = compareRounds(subject, undici);
   return {
@@ -138,8 +156,8 @@ function latencyRow(caseName: string, subject: number[], undici: number[], isCor
   };
 }
 
-function throughputRow(concurrent: Rounds['concurrent']): ResultRow {
-  const comparison = compareRounds(concurrent.core.map(throughput), concurrent.undici.map(throughput));
+function throughputRow(concurrent: Pair['concurrent']): ResultRow {
+  const comparison = compareRounds(concurrent.subject.map(throughput), concurrent.undici.map(throughput));
   return {
     case: `${CALLERS} concurrent throughput`,
     subject: perSecond(comparison.subject, 'cues'),
@@ -171,17 +189,25 @@ function signedMicros(ms: number): string {
   return ms > 0 ? `+${micros(ms)}` : micros(ms);
 }
 
-function details({ sequential, concurrent, cpu }: Rounds): Record<string, unknown> {
+function details({ core, fetch, cpu }: Rounds): Record<string, unknown> {
   const summary = (rounds: number[][]) => ({ p50PerRoundMs: rounds.map(median), p99PerRoundMs: rounds.map(p99) });
-  const contenders: Contender[] = ['core', 'undici', 'fetch'];
+  const pair = ({ sequential, concurrent }: Pair, subject: string) =>
+    Object.fromEntries(
+      (['subject', 'undici'] as const).map((name) => [
+        name === 'subject' ? subject : 'undici',
+        {
+          sequential: summary(sequential[name]),
+          concurrent: { ...summary(concurrent[name].map(latencies)), callsPerSecond: concurrent[name].map(throughput) },
+        },
+      ]),
+    );
   return {
     rounds: ROUNDS,
+    cpuRounds: CPU_ROUNDS,
     callsPerRound: { sequential: CALLS.sequential, concurrent: CALLS.concurrent, cpu: CALLS.cpu },
     callers: CALLERS,
-    sequential: Object.fromEntries(contenders.map((name) => [name, summary(sequential[name])])),
-    concurrent: Object.fromEntries(
-      contenders.map((name) => [name, { ...summary(concurrent[name].map(latencies)), callsPerSecond: concurrent[name].map(throughput) }]),
-    ),
+    coreBesideUndici: pair(core, 'core'),
+    fetchBesideUndici: pair(fetch, 'fetch'),
     cpuPerCallPerRoundMs: cpu,
   };
 }

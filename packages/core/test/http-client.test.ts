@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AbortedError,
@@ -189,6 +191,52 @@ describe('deadlines and cancellation', () => {
     const started = performance.now();
     await expect(patient.status.health()).rejects.toBeInstanceOf(TimeoutError);
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("ends a short call at its own deadline while a call with a long one is in flight", async () => {
+    const { ms } = await serverAnswering(silence, silence);
+    const controller = new AbortController();
+    let longSettled = false;
+    const long = ms.status.health({ timeoutMs: 60_000, signal: controller.signal }).finally(() => (longSettled = true));
+    const error = await ms.status.health({ timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ timeoutMs: 300 });
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(longSettled).toBe(false);
+    controller.abort();
+    await expect(long).rejects.toBeInstanceOf(AbortedError);
+  });
+
+  it('ends a call at its deadline when a call before it, with an earlier deadline, was answered', async () => {
+    const { ms } = await serverAnswering(json(200, health), silence);
+    // The first call's deadline passes while the second is waiting: the second's own deadline must still end it.
+    await expect(ms.status.health({ timeoutMs: 200 })).resolves.toEqual([]);
+    const error = await ms.status.health({ timeoutMs: 600 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ timeoutMs: 600 });
+  });
+
+  it('still ends a call at its deadline when the client is closed while the call waits', async () => {
+    const { ms } = await serverAnswering(silence);
+    const pending = ms.status.health({ timeoutMs: 500 }).catch((e: unknown) => e);
+    const closing = ms.close();
+    expect(await pending).toBeInstanceOf(TimeoutError);
+    await expect(closing).resolves.toBeUndefined();
+  });
+
+  it('keeps no timer that holds the process open while no call is in flight, and none once closed', async () => {
+    const { server } = await serverAnswering();
+    // In a process of its own, so that the timers counted are the client's alone.
+    const script = `
+      import { MediaServer } from ${JSON.stringify(new URL('../dist/index.mjs', import.meta.url).href)};
+      const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+      const ms = new MediaServer({ host: ${JSON.stringify(server.url)}, timeoutMs: 60000 });
+      await ms.status.health();
+      await ms.transport.play({ name: 'main' });
+      const idle = timers();
+      await ms.close();
+      setImmediate(() => console.log(JSON.stringify({ idle, closed: timers() })));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 });
+    expect(JSON.parse(stdout)).toEqual({ idle: 0, closed: 0 });
   });
 
   it('sends nothing when the signal is already aborted', async () => {

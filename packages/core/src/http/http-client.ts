@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { ClosedError, ConnectionError, reasonOf, type RequestContext, StagelinkError } from '../errors.js';
 import { fullJitter, sleep } from './backoff.js';
-import { CallDeadline } from './call-deadline.js';
+import { CallDeadline, DeadlineTimer } from './call-deadline.js';
 import type { TlsOptions } from './tls.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -68,6 +68,7 @@ export class HttpClient {
   readonly #bodyHeaders: Record<string, string>;
   readonly #timeoutMs: number;
   readonly #retries: number;
+  readonly #deadlines = new DeadlineTimer();
   #closing: Promise<void> | undefined;
   #baseUrl: string;
   /** `#baseUrl` parsed, once per address rather than once per request; undefined until the next request needs it. */
@@ -97,7 +98,7 @@ export class HttpClient {
     if (this.#closing) {
       throw new ClosedError(`${context.method} ${context.url} was not sent: this client was closed. Create a new one to reach ${new URL(context.url).host} again.`, context);
     }
-    const deadline = new CallDeadline(context, options.timeoutMs ?? this.#timeoutMs, options.signal);
+    const deadline = new CallDeadline(context, options.timeoutMs ?? this.#timeoutMs, options.signal, this.#deadlines);
     try {
       return await this.#withRetries(options, context, deadline);
     } finally {
@@ -112,6 +113,7 @@ export class HttpClient {
 
   /** Closes the pool. Safe to call more than once: undici's Agent throws on a second close. */
   close(): Promise<void> {
+    this.#deadlines.stop();
     this.#closing ??= this.#agent.close();
     return this.#closing;
   }
