@@ -15,7 +15,7 @@ const ROUNDS = 12;
  */
 const CPU_ROUNDS = 48;
 /** Calls of each contender: once to warm up, then per round, one at a time and from concurrent callers. */
-const CALLS = { warmUp: 2000, sequential: 400, concurrent: 1600, cpu: 250 };
+const CALLS = { warmUp: 2000, sequential: 1000, concurrent: 1600, cpu: 250 };
 const CALLERS = 16;
 const LIMIT = 1.15;
 const TARGET = `<= ${LIMIT}x undici`;

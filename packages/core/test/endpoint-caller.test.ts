@@ -113,3 +113,21 @@ describe('one deadline for a GO through a director follower, the director check 
     expect(posts()).toBe(0);
   });
 });
+
+describe('failures arrive as rejections, never as throws', () => {
+  it('refuses an unconfirmed guarded call, a bad path id and a closed client through the promise it answers', async () => {
+    const server = await startScriptedServer([]);
+    const http = new HttpClient({ baseUrl: server.url, retries: 0 });
+    onTestFinished(() => server.close());
+    const caller = new EndpointCaller(http);
+    const calls = [
+      () => caller.call(endpoints.powerCycle, {}, {}),
+      () => caller.call(endpoints.networkAdapterGet, { params: { mac: '' } }),
+    ];
+    for (const call of calls) await expect(call()).rejects.toBeInstanceOf(Error);
+    await http.close();
+    const afterClose = (): Promise<unknown> => http.request({ method: 'GET', path: '/api/session/status/health' });
+    await expect(afterClose()).rejects.toThrow(/was not sent: this client was closed/);
+    expect(server.received).toHaveLength(0);
+  });
+});
