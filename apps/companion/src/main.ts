@@ -57,6 +57,8 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   }
 
   async configUpdated(config: ModuleConfig, secrets: ModuleSecrets): Promise<void> {
+    // An arm was for the old settings' machines: a second press must never fire at what the new ones name.
+    this.#arming.clear();
     await this.#stop();
     this.#start(config, secrets);
   }

@@ -43,8 +43,8 @@ export type PowerOperation = keyof typeof POWER_OPERATIONS;
 export const LED_MODES = ['static', 'colour_id', 'rainbow'] as const;
 
 /** Fires `fire` now, or on the second press when core says the operation needs a confirmation. */
-async function confirmed(arming: Arming, spec: EndpointSpec, key: string, fire: () => Promise<unknown>): Promise<void> {
-  if (needsConfirmation(spec) && !arming.press(key)) return;
+async function confirmed(arming: Arming, spec: EndpointSpec, key: string, controlId: string, fire: () => Promise<unknown>): Promise<void> {
+  if (needsConfirmation(spec) && !arming.press(key, controlId)) return;
   await fire();
 }
 
@@ -86,12 +86,12 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
     name: operation === 'failovermachine' ? 'Failover: fail over a machine (two presses)' : 'Failover: restore a machine (two presses)',
     description: 'The first press arms it for 5 seconds (the armed feedback shows it); the second press sends it.',
     options: [{ type: 'dropdown', id: 'machine', label: 'Machine', choices: choices.machines, default: choices.machines[0]?.id ?? '', allowCustom: true }],
-    callback: async ({ options }) => {
+    callback: async ({ options, controlId }) => {
       const machine = textOption(options['machine']);
       if (machine === undefined) throw new InvalidInputError('Choose a machine.');
       const api = current().server.failover;
       const send = operation === 'failovermachine' ? () => api.failoverMachine({ name: machine }) : () => api.restoreMachine({ name: machine });
-      await confirmed(arming, FAILOVER_OPERATIONS[operation], armKey(operation, machine), send);
+      await confirmed(arming, FAILOVER_OPERATIONS[operation], armKey(operation, machine), controlId, send);
     },
   });
   return {
@@ -102,8 +102,8 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
     applydefaultrouting: {
       name: 'Failover: apply the default routing',
       options: [],
-      callback: async () => {
-        await confirmed(arming, FAILOVER_OPERATIONS.applydefaultrouting, armKey('applydefaultrouting', ''), () => current().server.failover.applyDefaultRouting());
+      callback: async ({ controlId }) => {
+        await confirmed(arming, FAILOVER_OPERATIONS.applydefaultrouting, armKey('applydefaultrouting', ''), controlId, () => current().server.failover.applyDefaultRouting());
       },
     },
     oled_message: {
@@ -124,16 +124,16 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
     smc_power: {
       name: 'Hardware: power on, off or cycle (off and cycle: two presses)',
       description:
-        'Through the named machine\u2019s management controller (IPMI, no graceful shutdown). Off and cycle take two presses on the same machine: the first arms for 5 seconds.',
+        'Through the named machine\u2019s management controller (IPMI, no graceful shutdown). Off and cycle take two presses of the same button for the same machine: the first arms for 5 seconds.',
       options: [hardwareMachine, { type: 'dropdown', id: 'power', label: 'Power', choices: POWER_CHOICES, default: 'on' }],
-      callback: async ({ options }) => {
+      callback: async ({ options, controlId }) => {
         const operation = textOption(options['power']);
         if (!isPowerOperation(operation)) throw new InvalidInputError('Choose on, off or cycle.');
         const { machine, hardware } = machineHardware(options, `Power ${operation}`);
         // Refused before arming: a press that can never fire must not show as armed.
         const chassis = hardware().chassis;
         const send = { on: () => chassis.powerOn(), off: () => chassis.powerOff({ confirm: true }), cycle: () => chassis.powerCycle({ confirm: true }) }[operation];
-        await confirmed(arming, POWER_OPERATIONS[operation], powerArmKey(operation, machine ?? ''), send);
+        await confirmed(arming, POWER_OPERATIONS[operation], powerArmKey(operation, machine ?? ''), controlId, send);
       },
     },
     smc_ledstrip: {

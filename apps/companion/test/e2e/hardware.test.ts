@@ -119,6 +119,32 @@ describe('hardware and routing actions', () => {
     expect(sim.state.hardware.chassis.power).toBe('on');
   });
 
+  it('clears an arm when the settings change: the next press arms again and fires nothing', async () => {
+    const armed = host.placeFeedback('armed', { action: 'smc_power', target: `off ${director}` });
+    await host.runAction('smc_power', { machine: director, power: 'off' });
+    await host.waitFor(() => host.feedback(armed) === true, 'armed');
+
+    const { config, secrets } = smcSettings(sim, `${director}=${sim.smc?.url ?? sim.mediaServer.url}`);
+    await host.configUpdated(configFor(sim, config), secrets);
+    // At once, well inside the arm's 5 s: an arm that survived the settings would fire here.
+    await host.runAction('smc_power', { machine: director, power: 'off' });
+
+    expect(sent('POST', '/api/chassis/power/off')).toBe(0);
+    expect(sim.state.hardware.chassis.power).toBe('on');
+    await host.waitFor(() => host.feedback(armed) === true, 'armed again by the press after');
+  });
+
+  it('keeps an arm on the button that armed it: the same power off on another button arms that one and fires nothing', async () => {
+    await host.runAction('smc_power', { machine: director, power: 'off' }, { controlId: 'bank:1' });
+    await host.runAction('smc_power', { machine: director, power: 'off' }, { controlId: 'bank:2' });
+
+    expect(sent('POST', '/api/chassis/power/off')).toBe(0);
+    expect(sim.state.hardware.chassis.power).toBe('on');
+
+    await host.runAction('smc_power', { machine: director, power: 'off' }, { controlId: 'bank:2' });
+    expect(sent('POST', '/api/chassis/power/off')).toBe(1);
+  });
+
   it('refuses a hardware action that names no machine, or one with no SMC in the settings, sending nothing and saying why', async () => {
     await expect(host.runAction('smc_power', { machine: '', power: 'on' })).rejects.toThrow(/choose the machine/);
     await expect(host.runAction('oled_message', { machine: 'ACTOR99', message: 'Doors' })).rejects.toThrow(/no management controller for ACTOR99/);
