@@ -13,7 +13,7 @@ import {
   type CompanionBooleanFeedbackDefinition,
   type CompanionFeedbackSchema,
   type CompanionOptionValues, type CompanionFeedbackDefinitions, type CompanionVariableValues, type DropdownChoice, type SomeCompanionConfigField } from '@companion-module/base';
-import { InvalidInputError, isUnreachable, reasonOf, type SmcMap } from '@stagelink/core';
+import { AuthError, InvalidInputError, isUnreachable, reasonOf, type SmcMap } from '@stagelink/core';
 import { configFields, DEFAULT_FRAME_RATE, type ModuleConfig, type ModuleSecrets, readConfig } from './config.js';
 import { Arming } from './desk/arming.js';
 import { failureOf } from './desk/failure.js';
@@ -23,10 +23,13 @@ import { presetDefinitions } from './desk/presets.js';
 import { showActions } from './desk/show-actions.js';
 import { transportActions } from './desk/transport-actions.js';
 import { type LinkWord, variableDefinitions, variableValues } from './desk/variables.js';
-import { type ConnectionStatus, connectionStatus, MTU_MESSAGE } from './show/connection-status.js';
+import { type ConnectionStatus, connectionStatus, LIVE_DOWN_MESSAGE, MTU_MESSAGE } from './show/connection-status.js';
 import { Show } from './show/show.js';
 
 export { UpgradeScripts } from './upgrades.js';
+
+/** The actions that act on one machine's hardware through its management controller, named in their `machine`. */
+const HARDWARE_ACTION_IDS: ReadonlySet<string> = new Set(['oled_message', 'smc_power', 'smc_ledstrip']);
 
 interface ModuleTypes {
   config: ModuleConfig;
@@ -50,6 +53,11 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   /** Reads the show clocks a few times a second: they move between the director's updates. */
   #clockTimer: NodeJS.Timeout | undefined;
   #clockInputs: Partial<Record<ClockFeedbackId, string>> = {};
+  /**
+   * Machines whose management controller refused the account at their last hardware action, with its words: the
+   * status says so until a hardware action on that machine goes through, or the settings change.
+   */
+  readonly #refusedLogins = new Map<string, string>();
 
   async init(config: ModuleConfig, _isFirstInit: boolean, secrets: ModuleSecrets): Promise<void> {
     this.#start(config, secrets);
@@ -109,6 +117,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     if (this.#clockTimer) clearInterval(this.#clockTimer);
     this.#clockTimer = undefined;
     this.#clockInputs = {};
+    this.#refusedLogins.clear();
     const show = this.#show;
     this.#show = undefined;
     this.#sent = {};
@@ -189,10 +198,17 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         action && {
           ...action,
           callback: async (event, context) => {
+            const named = HARDWARE_ACTION_IDS.has(id) && typeof event.options['machine'] === 'string' ? event.options['machine'].trim() : undefined;
+            const machine = named?.toLowerCase();
             try {
               await action.callback(event, context);
+              if (machine !== undefined && this.#refusedLogins.delete(machine)) this.#schedule(false);
             } catch (error) {
               this.log('warn', failureOf(action.name, error));
+              if (machine !== undefined && error instanceof AuthError) {
+                this.#refusedLogins.set(machine, `The management controller of ${named} refused the account (${reasonOf(error)}): check the SMC user and password in the settings.`);
+                this.#schedule(false);
+              }
               throw error;
             }
           },
@@ -224,9 +240,10 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     if (!status || status.status === InstanceStatus.Connecting) return 'connecting';
     if (status.status === InstanceStatus.Ok) return 'ok';
     if (status.message?.startsWith(MTU_MESSAGE)) return 'mtu';
+    if (status.message?.startsWith(LIVE_DOWN_MESSAGE)) return 'live down';
     const show = this.#show;
     const unreachable = show && [show.session, show.health, show.transportList].some((poll) => poll.state.kind === 'failed' && isUnreachable(poll.state.error));
-    return unreachable || show?.server.linkDown || status.status === InstanceStatus.Disconnected || status.status === InstanceStatus.BadConfig ? 'no link' : 'ok';
+    return unreachable || show?.server.linkDown || status.status === InstanceStatus.ConnectionFailure || status.status === InstanceStatus.BadConfig ? 'no link' : 'ok';
   }
 
   #showValues(): void {
@@ -238,6 +255,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         linkDown: show.server.linkDown,
         live: show.server.live.status,
         liveWasUp: show.linkWasUp,
+        refusedLogin: this.#refusedLogins.values().next().value,
       }),
     );
     this.#send(variableValues(show, this.#frameRate, this.#link()));

@@ -8,8 +8,8 @@ import { type Freshness, freshnessOfPoll, shownWhenNotLive } from '../show/fresh
 import type { MachineWatch } from '../show/machine-watch.js';
 import type { Show } from '../show/show.js';
 
-/** `link`: ok, connecting, no link, or mtu (reachable, large answers fail). */
-export type LinkWord = 'ok' | 'connecting' | 'no link' | 'mtu';
+/** `link`: ok, connecting, no link, mtu (reachable, large answers fail) or live down (cues work, values not live). */
+export type LinkWord = 'ok' | 'connecting' | 'no link' | 'mtu' | 'live down';
 
 const MACHINE_VARIABLES = {
   fps: 'FPS',
@@ -32,7 +32,7 @@ const TRANSPORT_VARIABLES = {
 export function variableDefinitions(show: Show): CompanionVariableDefinitions {
   const definitions: CompanionVariableDefinitions = {
     director: { name: 'Director of the session' },
-    link: { name: 'Link to the server (ok, connecting, no link, mtu)' },
+    link: { name: 'Link to the server (ok, connecting, no link, mtu, live down)' },
     health: { name: 'Health of the session (worst severity)' },
   };
   for (const machine of show.machines.values()) {

@@ -205,6 +205,30 @@ describe('hardware and routing actions', () => {
     }
   });
 
+  it('says authentication_failure, naming the machine, while its SMC refuses the account, and ok once it accepts it', async () => {
+    // r34: a wrong password for the machine's own SMC; the documents' dialect: the API address logged out.
+    const smc = sim.smc;
+    const refused = smc ? await startModule(sim, { smcs: `${director}=${smc.url}`, smcUser: smc.username }, { smcPassword: 'not-the-password' }) : host;
+    if (!smc) await control(sim, { action: 'login', loggedIn: false });
+    try {
+      await untilReady(refused);
+      const result = await refused.executeAction('oled_message', { machine: director, message: 'Places, please' });
+
+      expect(result.success).toBe(false);
+      await refused.waitFor(() => refused.status?.status === 'authentication_failure', 'authentication_failure');
+      expect(refused.status?.message).toContain(director);
+      expect(refused.status?.message).toMatch(/SMC user and password/);
+      expect(refused.status?.message).not.toContain('not-the-password');
+
+      if (smc) await refused.configUpdated(configFor(sim, { smcs: `${director}=${smc.url}`, smcUser: smc.username }), { smcPassword: smc.password });
+      else await control(sim, { action: 'login', loggedIn: true });
+      expect(await refused.executeAction('oled_message', { machine: director, message: 'Places, please' })).toEqual({ success: true, errorMessage: undefined });
+      await refused.waitFor(() => refused.status?.status === 'ok', 'ok again');
+    } finally {
+      if (refused !== host) await refused.destroy();
+    }
+  });
+
   it('applies the default routing at one press: core does not ask to confirm it', async () => {
     const actor = sim.state.machines.sessionInfo().actors[0]?.name ?? '';
     await host.runAction('failovermachine', { machine: actor });
