@@ -62,16 +62,18 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
     },
     health: {
       type: 'advanced',
-      name: 'Health: colour and word of the worst severity',
+      name: 'Health: colour and word of the worst severity (a machine\u2019s name above it)',
       options: [machine('Machine', true)],
       callback: ({ options }) => {
-        const freshness = freshnessOfPoll(current().health.state);
-        if (freshness !== 'live') return { ...severityStyle('stale'), text: freshness === 'waiting' ? '' : freshness.toUpperCase() };
         const id = textOption(options['machine']);
         const watched = id === undefined ? undefined : current().machineById(id);
+        // A machine's tile keeps its name above the word: a wall of tiles must say which machine is which.
+        const word = (text: string): string => (watched ? `${watched.name}\n${text}` : text);
+        const freshness = freshnessOfPoll(current().health.state);
+        if (freshness !== 'live') return { ...severityStyle('stale'), text: word(freshness === 'waiting' ? '' : freshness.toUpperCase()) };
         if (id !== undefined && !watched) return { ...severityStyle('stale'), text: 'UNKNOWN' };
         const severity = worstHealth(current().health.value ?? [], watched?.hostname);
-        return { ...severityStyle(severity), text: severity.toUpperCase() };
+        return { ...severityStyle(severity), text: word(severity.toUpperCase()) };
       },
     },
     fps_alert: {

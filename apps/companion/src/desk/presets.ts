@@ -14,15 +14,19 @@ const staleLook = { bgcolor: colours.noLink, color: colours.white };
 export function presetDefinitions(show: Show, label: string): { structure: CompanionPresetSection[]; presets: CompanionPresetDefinitions } {
   const presets: CompanionPresetDefinitions = {};
   const transportGroups = [...show.transports.values()].map((transport) => {
-    const cue = (command: string, text: string, options: Record<string, string | number> = {}): CompanionSimplePresetDefinition => ({
+    // Each cue lights for the state it puts the transport in (PLAY while playing, STOP while stopped, LOOP while
+    // looping its section); a move to another track has no state of its own and never lights.
+    const lit = (state: 'playing' | 'Stop' | 'Loop' | undefined): CompanionSimplePresetDefinition['feedbacks'] => {
+      if (state === undefined) return [];
+      const look = { bgcolor: colours.ok, color: colours.white };
+      return [state === 'playing' ? { feedbackId: 'playing', options: { transport: transport.name }, style: look } : { feedbackId: 'playmode', options: { transport: transport.name, playmode: state }, style: look }];
+    };
+    const cue = (command: string, text: string, state: 'playing' | 'Stop' | 'Loop' | undefined): CompanionSimplePresetDefinition => ({
       type: 'simple',
       name: `${transport.name}: ${text.replace(/\n/g, ' ')}`,
       style: style(text),
-      steps: [{ down: [{ actionId: command, options: { transport: transport.name, ...options } }], up: [] }],
-      feedbacks: [
-        { feedbackId: 'playing', options: { transport: transport.name }, style: { bgcolor: colours.ok, color: colours.white } },
-        { feedbackId: 'stale', options: { subject: `transport_${transport.id}` }, style: staleLook },
-      ],
+      steps: [{ down: [{ actionId: command, options: { transport: transport.name } }], up: [] }],
+      feedbacks: [...lit(state), { feedbackId: 'stale', options: { subject: `transport_${transport.id}` }, style: staleLook }],
     });
     const level = (which: 'volume' | 'brightness', step: number): CompanionSimplePresetDefinition => ({
       type: 'simple',
@@ -37,11 +41,11 @@ export function presetDefinitions(show: Show, label: string): { structure: Compa
       presets[id] = preset;
       ids.push(id);
     };
-    add('play', cue('play', 'PLAY'));
-    add('stop', cue('stop', 'STOP'));
-    add('loop', cue('playloopsection', 'LOOP\nSECTION'));
-    add('next', cue('gotonexttrack', 'NEXT\nTRACK'));
-    add('prev', cue('gotoprevtrack', 'PREV\nTRACK'));
+    add('play', cue('play', 'PLAY', 'playing'));
+    add('stop', cue('stop', 'STOP', 'Stop'));
+    add('loop', cue('playloopsection', 'LOOP\nSECTION', 'Loop'));
+    add('next', cue('gotonexttrack', 'NEXT\nTRACK', undefined));
+    add('prev', cue('gotoprevtrack', 'PREV\nTRACK', undefined));
     add('volume_up', level('volume', 0.05));
     add('volume_down', level('volume', -0.05));
     add('brightness_up', level('brightness', 0.05));

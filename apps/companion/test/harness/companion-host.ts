@@ -313,6 +313,22 @@ export class CompanionHost implements InstanceContext<InstanceTypes> {
     return placed.id;
   }
 
+  /**
+   * Drags a preset onto a button: places each of its feedbacks with its options. Answers them with the style each
+   * lays over the button while true, in the preset's order.
+   */
+  placePreset(presetId: string): { id: string; feedbackId: string; style: unknown }[] {
+    const preset = this.presets.presets[presetId];
+    if (!preset) throw new Error(`The module offers no preset "${presetId}".`);
+    if (preset.type !== 'simple') return [];
+    return preset.feedbacks.map(({ feedbackId, options, style }) => ({ id: this.placeFeedback(feedbackId, options as Options), feedbackId, style }));
+  }
+
+  /** How many times a placed feedback was checked. */
+  checksOf(id: string): number {
+    return this.#placed.get(id)?.checks ?? 0;
+  }
+
   /** The last result of a placed feedback. */
   feedback(id: string): unknown {
     return this.#placed.get(id)?.result;
