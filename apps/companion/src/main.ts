@@ -24,6 +24,7 @@ import { showActions } from './desk/show-actions.js';
 import { transportActions } from './desk/transport-actions.js';
 import { type LinkWord, variableDefinitions, variableValues } from './desk/variables.js';
 import { type ConnectionStatus, connectionStatus, LIVE_DOWN_MESSAGE, MTU_MESSAGE } from './show/connection-status.js';
+import { playStateKey } from './show/play-state.js';
 import { Show } from './show/show.js';
 
 export { UpgradeScripts } from './upgrades.js';
@@ -53,6 +54,8 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   /** Reads the show clocks a few times a second: they move between the director's updates. */
   #clockTimer: NodeJS.Timeout | undefined;
   #clockInputs: Partial<Record<ClockFeedbackId, string>> = {};
+  /** Every transport's play state at the last look: the live stream changes it between the other changes. */
+  #playState = '';
   /**
    * Machines whose management controller refused the account at their last hardware action, with its words: the
    * status says so until a hardware action on that machine goes through, or the settings change.
@@ -117,6 +120,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     if (this.#clockTimer) clearInterval(this.#clockTimer);
     this.#clockTimer = undefined;
     this.#clockInputs = {};
+    this.#playState = '';
     this.#refusedLogins.clear();
     const show = this.#show;
     this.#show = undefined;
@@ -258,6 +262,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         refusedLogin: this.#refusedLogins.values().next().value,
       }),
     );
+    this.#playState = playStateKey(show);
     this.#send(variableValues(show, this.#frameRate, this.#link()));
     this.checkFeedbacks(...FEEDBACK_IDS);
   }
@@ -278,6 +283,9 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     if (!show) return;
     try {
       this.#send(clockValues(show, this.#frameRate));
+      // A cue's new playmode or track arrives on the live stream: show it now, not at the next read of the list.
+      const playState = playStateKey(show);
+      if (playState !== this.#playState) this.#schedule(false);
       const inputs = clockFeedbackInputs(show);
       const changed = CLOCK_FEEDBACK_IDS.filter((id) => this.#clockInputs[id] !== inputs[id]);
       this.#clockInputs = inputs;

@@ -3,8 +3,9 @@
  * reporting is not shown playing, a machine whose FPS went stale shows no alert colour but the `stale` one.
  */
 import type { CompanionFeedbackDefinition, DropdownChoice, JsonValue } from '@companion-module/base';
-import { isPlaying, toPlaymode, worstHealth } from '@stagelink/core';
+import { toPlaymode, worstHealth } from '@stagelink/core';
 import { freshnessOfPoll } from '../show/freshness.js';
+import { playStateOf } from '../show/play-state.js';
 import type { Show } from '../show/show.js';
 import { type Arming, isArmedFor } from './arming.js';
 import { colours, fpsAlertStyle, severityStyle } from './colours.js';
@@ -37,10 +38,10 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       default: any ? '' : (choices.machines[0]?.id ?? ''),
       allowCustom: true,
     }) as const;
-  const liveTransport = (options: Options) => {
+  /** The transport's play state while it is live (from the live stream, or the transports list), else undefined. */
+  const livePlay = (options: Options) => {
     const name = textOption(options['transport']);
-    if (name === undefined || freshnessOfPoll(current().transportList.state) !== 'live') return undefined;
-    return current().transportNamed(name);
+    return name === undefined ? undefined : playStateOf(current(), name).state;
   };
   return {
     playing: {
@@ -48,7 +49,7 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       name: 'Transport is playing',
       defaultStyle: { bgcolor: colours.ok, color: colours.white },
       options: [transport],
-      callback: ({ options }) => isPlaying(liveTransport(options)),
+      callback: ({ options }) => livePlay(options)?.playing === true,
     },
     playmode: {
       type: 'boolean',
@@ -56,8 +57,8 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       defaultStyle: { bgcolor: colours.ok, color: colours.white },
       options: [transport, { type: 'dropdown', id: 'playmode', label: 'Playmode', choices: PLAYMODE_CHOICES.filter(({ id }) => id !== ''), default: 'Play' }],
       callback: ({ options }) => {
-        const current = liveTransport(options);
-        return current !== undefined && toPlaymode(current.playmode) === toPlaymode(textOption(options['playmode']));
+        const play = livePlay(options);
+        return play !== undefined && play.playmode === toPlaymode(textOption(options['playmode']));
       },
     },
     health: {

@@ -3,9 +3,10 @@
  * ids from core's variable-id rule. A value that is not live shows `stale` or `no link`, never the last value.
  */
 import type { CompanionVariableDefinitions, CompanionVariableValues } from '@companion-module/base';
-import { isPlaying, PLAYMODE_LABELS, worstHealth, type Playmode } from '@stagelink/core';
+import { PLAYMODE_LABELS, worstHealth, type Playmode } from '@stagelink/core';
 import { type Freshness, freshnessOfPoll, shownWhenNotLive } from '../show/freshness.js';
 import type { MachineWatch } from '../show/machine-watch.js';
+import { playStateOf } from '../show/play-state.js';
 import type { Show } from '../show/show.js';
 
 /** `link`: ok, connecting, no link, mtu (reachable, large answers fail) or live down (cues work, values not live). */
@@ -61,9 +62,10 @@ export function variableValues(show: Show, frameRate: number, link: LinkWord): C
     const entry = show.transportNamed(transport.name);
     const prefix = `transport_${transport.id}_`;
     const listed = entry === undefined && list === 'live' ? 'stale' : list;
-    values[`${prefix}playmode`] = shown(listed, () => playmodeWord(entry?.playmode));
-    values[`${prefix}playing`] = shown(listed, () => (entry ? isPlaying(entry) : false));
-    values[`${prefix}track`] = shown(listed, () => entry?.currentTrack.name ?? '');
+    const play = playStateOf(show, transport.name);
+    values[`${prefix}playmode`] = shown(play.freshness, () => playmodeWord(play.state?.playmode));
+    values[`${prefix}playing`] = shown(play.freshness, () => play.state?.playing ?? false);
+    values[`${prefix}track`] = shown(play.freshness, () => play.state?.track ?? '');
     const section = show.sections.get(transport.name);
     values[`${prefix}section`] = shown(listed, () => (section === undefined ? '' : section));
     for (const level of ['volume', 'brightness'] as const) {
