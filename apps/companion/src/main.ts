@@ -30,7 +30,7 @@ import { Show } from './show/show.js';
 export { UpgradeScripts } from './upgrades.js';
 
 /** The actions that act on one machine's hardware through its management controller, named in their `machine`. */
-const HARDWARE_ACTION_IDS: ReadonlySet<string> = new Set(['oled_message', 'smc_power', 'smc_ledstrip']);
+const HARDWARE_ACTION_IDS: ReadonlySet<string> = new Set(['oled_message', 'smc_power', 'smc_ledstrip', 'smc_whoami']);
 
 interface ModuleTypes {
   config: ModuleConfig;
@@ -162,7 +162,8 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     };
     const actions = { ...transportActions(this.#current, choices), ...showActions(this.#current, this.#arming, choices, () => this.#smcs) };
     this.setActionDefinitions(this.#guardActions(actions));
-    const feedbackChoices = { transports: choices.transports, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines };
+    const smcMachines = Object.keys(this.#smcs).map(byName);
+    const feedbackChoices = { transports: choices.transports, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines, smcMachines };
     this.setFeedbackDefinitions(
       this.#guardFeedbacks({
         ...feedbackDefinitions(this.#current, this.#arming, feedbackChoices, () => this.#link(), () => this.#frameRate),

@@ -20,9 +20,11 @@ export interface FeedbackChoices {
   machines: DropdownChoice<string>[];
   /** Machine names, for the armed feedback (failover takes a name). */
   machineNames: DropdownChoice<string>[];
+  /** The machines with a management controller in the settings, by hostname. */
+  smcMachines: DropdownChoice<string>[];
 }
 
-export const FEEDBACK_IDS = ['playing', 'playmode', 'health', 'fps_alert', 'link', 'stale', 'armed', 'takeover'] as const;
+export const FEEDBACK_IDS = ['playing', 'playmode', 'health', 'fps_alert', 'link', 'stale', 'armed', 'takeover', 'power', 'power_fault'] as const;
 export type FeedbackId = (typeof FEEDBACK_IDS)[number];
 
 type Options = Record<string, JsonValue | undefined>;
@@ -38,6 +40,7 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       default: any ? '' : (choices.machines[0]?.id ?? ''),
       allowCustom: true,
     }) as const;
+  const smcMachine = { type: 'dropdown', id: 'machine', label: 'Machine (with an SMC in the settings)', choices: choices.smcMachines, default: choices.smcMachines[0]?.id ?? '', allowCustom: true } as const;
   /** The transport's play state while it is live (from the live stream, or the transports list), else undefined. */
   const livePlay = (options: Options) => {
     const name = textOption(options['transport']);
@@ -119,6 +122,24 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
         { type: 'dropdown', id: 'target', label: 'Machine, or power operation (off, cycle; "off ACTOR01" for one machine)', choices: [...choices.machineNames, { id: 'off', label: 'power off' }, { id: 'cycle', label: 'power cycle' }], default: choices.machineNames[0]?.id ?? '', allowCustom: true },
       ],
       callback: ({ options }) => isArmedFor(arming, textOption(options['action']) ?? '', textOption(options['target']) ?? ''),
+    },
+    power: {
+      type: 'boolean',
+      name: 'Hardware: machine power is on (or off), as its SMC reports it',
+      defaultStyle: { bgcolor: colours.ok, color: colours.white },
+      options: [smcMachine, { type: 'dropdown', id: 'state', label: 'Power', choices: [{ id: 'on', label: 'on' }, { id: 'off', label: 'off' }], default: 'on' }],
+      callback: ({ options }) => {
+        const watch = current().powerOf(textOption(options['machine']) ?? '');
+        const power = watch?.status.value?.systemPower;
+        return power !== undefined && power === (textOption(options['state']) ?? 'on');
+      },
+    },
+    power_fault: {
+      type: 'boolean',
+      name: 'Hardware: a power fault reported by the machine\u2019s SMC (overload, main power, power control)',
+      defaultStyle: { bgcolor: colours.error, color: colours.white },
+      options: [smcMachine],
+      callback: ({ options }) => current().powerOf(textOption(options['machine']) ?? '')?.fault === true,
     },
     takeover: {
       type: 'boolean',

@@ -1,7 +1,8 @@
 /**
  * Ready-made buttons, grouped so a desk is built by dragging: per transport (play, stop, loop, next and previous
- * track with the playing feedback, level steps, the show clock's section countdown in big digits), per machine (an FPS tile and a health tile), and the failover
- * pairs showing the armed state.
+ * track, each lit for its own state, level steps, the show clock's section countdown in big digits), per machine
+ * (an FPS tile and a health tile), the failover pairs showing the armed state, and per machine with an SMC in the
+ * settings its power status and faults, identify, power on and off, and an OLED message.
  */
 import type { CompanionPresetDefinitions, CompanionPresetSection, CompanionSimplePresetDefinition } from '@companion-module/base';
 import type { Show } from '../show/show.js';
@@ -100,10 +101,55 @@ export function presetDefinitions(show: Show, label: string): { structure: Compa
       failover.push(id);
     }
   }
+  const hardwareGroups = [...show.power.values()].map((watch) => {
+    const machine = watch.hostname;
+    const ids: string[] = [];
+    const add = (key: string, preset: CompanionSimplePresetDefinition): void => {
+      const id = `smc_${watch.id}_${key}`;
+      presets[id] = preset;
+      ids.push(id);
+    };
+    const press = (actionId: string, options: Record<string, string | number>) => [{ down: [{ actionId, options: { machine, ...options } }], up: [] }];
+    const faultLook = { bgcolor: colours.error, color: colours.white, text: `${machine}\nPOWER FAULT` };
+    add('power', {
+      type: 'simple',
+      name: `${machine}: power (status, fault)`,
+      style: style(`${machine}\n$(${label}:smc_${watch.id}_power)`),
+      steps: [],
+      feedbacks: [
+        { feedbackId: 'power', options: { machine, state: 'on' }, style: { bgcolor: colours.ok, color: colours.white } },
+        { feedbackId: 'power_fault', options: { machine }, style: faultLook },
+      ],
+    });
+    add('whoami', { type: 'simple', name: `${machine}: identify (blink)`, style: style(`WHO AM I\n${machine}`), steps: press('smc_whoami', {}), feedbacks: [] });
+    add('power_on', {
+      type: 'simple',
+      name: `${machine}: power on`,
+      style: style(`POWER ON\n${machine}`),
+      steps: press('smc_power', { power: 'on' }),
+      feedbacks: [{ feedbackId: 'power', options: { machine, state: 'on' }, style: { bgcolor: colours.ok, color: colours.white } }],
+    });
+    add('power_off', {
+      type: 'simple',
+      name: `${machine}: power off (two presses)`,
+      style: style(`POWER OFF\n${machine}`),
+      steps: press('smc_power', { power: 'off' }),
+      feedbacks: [{ feedbackId: 'armed', options: { action: 'smc_power', target: `off ${machine}` }, style: { bgcolor: colours.attention, color: colours.black } }],
+    });
+    add('oled', {
+      type: 'simple',
+      name: `${machine}: OLED message for 10 s`,
+      style: style(`OLED\n${machine}`),
+      steps: press('oled_message', { title: '', message: 'Places, please', priority: 0, displayTime: 10 }),
+      feedbacks: [],
+    });
+    return { id: `smc_${watch.id}`, type: 'simple' as const, name: `${machine} (SMC)`, presets: ids };
+  });
   const structure: CompanionPresetSection[] = [
     { id: 'transports', name: 'Transports', definitions: transportGroups },
     { id: 'machines', name: 'Machines: FPS and health', definitions: machineGroups },
     { id: 'failover', name: 'Failover (two presses: the first arms)', definitions: failover },
+    ...(hardwareGroups.length > 0 ? [{ id: 'hardware', name: 'Hardware: each machine\u2019s SMC (power off takes two presses)', definitions: hardwareGroups }] : []),
   ];
   return { structure, presets };
 }

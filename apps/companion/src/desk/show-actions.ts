@@ -113,11 +113,23 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
         { type: 'textinput', id: 'title', label: 'Title', default: '' },
         { type: 'textinput', id: 'message', label: `Message (up to ${OLED_MAX_MESSAGE_LENGTH} characters)`, default: '' },
         { type: 'dropdown', id: 'priority', label: 'Priority', choices: [0, 1, 2].map((id) => ({ id, label: String(id) })), default: 0 },
+        {
+          type: 'number',
+          id: 'displayTime',
+          label: 'Display time (seconds; 0 keeps the screen\u2019s own, 10 s from the factory)',
+          default: 0,
+          min: 0,
+          max: 3600,
+          step: 1,
+        },
       ],
       callback: async ({ options }) => {
         const message = textOption(options['message']);
         if (message === undefined) throw new InvalidInputError('Write the message to show.');
         const { hardware } = machineHardware(options, 'OLED message');
+        const seconds = numberOption(options['displayTime'], 'display time') ?? 0;
+        // The display time is the screen's setting for every notification after it: set first, then shown.
+        if (seconds > 0) await hardware().oled.setDisplayTime(seconds);
         await hardware().oled.notify({ title: textOption(options['title']) ?? '', message, priority: numberOption(options['priority'], 'priority') ?? 0 });
       },
     },
@@ -134,6 +146,16 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
         const chassis = hardware().chassis;
         const send = { on: () => chassis.powerOn(), off: () => chassis.powerOff({ confirm: true }), cycle: () => chassis.powerCycle({ confirm: true }) }[operation];
         await confirmed(arming, POWER_OPERATIONS[operation], powerArmKey(operation, machine ?? ''), controlId, send);
+        current().powerOf(machine ?? '')?.refresh();
+      },
+    },
+    smc_whoami: {
+      name: 'Hardware: identify the machine (blink its OLED screen and rear LED strip)',
+      description: 'Through the named machine\u2019s management controller: find the machine in the rack.',
+      options: [hardwareMachine],
+      callback: async ({ options }) => {
+        const { hardware } = machineHardware(options, 'Identify');
+        await hardware().chassis.whoami();
       },
     },
     smc_ledstrip: {

@@ -42,6 +42,10 @@ export function variableDefinitions(show: Show): CompanionVariableDefinitions {
   for (const transport of show.transports.values()) {
     for (const [suffix, name] of Object.entries(TRANSPORT_VARIABLES)) definitions[`transport_${transport.id}_${suffix}`] = { name: `${transport.name}: ${name}` };
   }
+  for (const watch of show.power.values()) {
+    definitions[`smc_${watch.id}_power`] = { name: `${watch.hostname}: power from its SMC (on, off)` };
+    definitions[`smc_${watch.id}_power_fault`] = { name: `${watch.hostname}: a power fault reported by its SMC` };
+  }
   return definitions;
 }
 
@@ -57,6 +61,11 @@ export function variableValues(show: Show, frameRate: number, link: LinkWord): C
     health: shown(health, () => worstHealth(show.health.value ?? [])),
   };
   for (const machine of show.machines.values()) Object.assign(values, machineValues(show, machine, frameRate, health));
+  for (const watch of show.power.values()) {
+    const power = freshnessOfPoll(watch.status.state);
+    values[`smc_${watch.id}_power`] = shown(power, () => watch.status.value?.systemPower ?? '');
+    values[`smc_${watch.id}_power_fault`] = shown(power, () => watch.fault === true);
+  }
   const list = freshnessOfPoll(show.transportList.state);
   for (const transport of show.transports.values()) {
     const entry = show.transportNamed(transport.name);

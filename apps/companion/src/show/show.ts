@@ -19,6 +19,7 @@ import {
 } from '@stagelink/core';
 import { MachineWatch } from './machine-watch.js';
 import { Poll } from './poll.js';
+import { PowerWatch } from './power-watch.js';
 import { TransportWatch } from './transport-watch.js';
 
 export interface TransportList {
@@ -59,6 +60,8 @@ export class Show {
   readonly machines = new Map<string, MachineWatch>();
   /** By transport name. */
   readonly transports = new Map<string, TransportWatch>();
+  /** The power of each machine with a management controller in the settings, by hostname as the settings give it. */
+  readonly power = new Map<string, PowerWatch>();
   /** The section each transport was last sent to by this module (the transports list does not report it). */
   readonly sections = new Map<string, number>();
   readonly #machineIds = new VariableIds();
@@ -78,6 +81,7 @@ export class Show {
       if (status === 'online') this.#linkWasUp = true;
       this.#changed(false);
     });
+    for (const hostname of Object.keys(options.server.smcs ?? {})) this.power.set(hostname, new PowerWatch(hostname, this.server, () => this.#changed(false)));
     this.server.live.on('problem', (problem) => options.logger.warn(`Live updates: ${problem.message}`));
     this.server.on('director', ({ hostname, previous }) => {
       if (previous !== undefined) options.logger.warn(`The director moved from ${previous} to ${hostname}: cues and live values follow it.`);
@@ -90,6 +94,13 @@ export class Show {
     this.health.start();
     this.transportList.start();
     this.tracks.start();
+    for (const watch of this.power.values()) watch.start();
+  }
+
+  /** The power watch of a machine by hostname, in any case. */
+  powerOf(hostname: string): PowerWatch | undefined {
+    const wanted = hostname.toLowerCase();
+    return [...this.power.values()].find((watch) => watch.hostname.toLowerCase() === wanted);
   }
 
   /** Whether the live stream was ever up: before, a value not yet come is awaited, not missing. */
@@ -120,6 +131,8 @@ export class Show {
     this.cues.close();
     for (const machine of this.machines.values()) machine.close();
     for (const transport of this.transports.values()) transport.close();
+    for (const watch of this.power.values()) watch.close();
+    this.power.clear();
     this.machines.clear();
     this.transports.clear();
     await this.server.close();

@@ -6,6 +6,7 @@
  * machine, or one without a line, sends nothing; after the director role moves, a machine's power and OLED still
  * land on it. Also `applydefaultrouting`, which core does not mark as needing a confirmation: one press sends it.
  */
+import { variableIdOf } from '@stagelink/core';
 import { DIALECT_ENV, type LogEntry, type Simulator } from '@stagelink/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompanionHost } from '../harness/testing.js';
@@ -143,6 +144,60 @@ describe('hardware and routing actions', () => {
 
     await host.runAction('smc_power', { machine: director, power: 'off' }, { controlId: 'bank:2' });
     expect(sent('POST', '/api/chassis/power/off')).toBe(1);
+  });
+
+  it('identifies the machine named: its OLED screen and rear LED strip blink', async () => {
+    const before = sim.state.hardware.chassis.identifications;
+
+    await host.runAction('smc_whoami', { machine: director });
+
+    expect(sim.state.hardware.chassis.identifications).toBe(before + 1);
+  });
+
+  it('shows an OLED message for the display time given, and leaves the screen\'s own time when none is', async () => {
+    await host.runAction('oled_message', { machine: director, message: 'Doors in five', displayTime: 30 });
+
+    expect(sim.state.hardware.oled.displaySeconds).toBe(30);
+    expect(sim.state.hardware.oled.onScreen()).toMatchObject({ message: 'Doors in five' });
+
+    await host.runAction('oled_message', { machine: director, message: 'Beginners, please', displayTime: 0 });
+    expect(sim.state.hardware.oled.displaySeconds).toBe(30);
+    expect(sim.state.hardware.oled.onScreen()).toMatchObject({ message: 'Beginners, please' });
+  });
+
+  it('shows the power its SMC reports in a variable and the power feedback, and follows a power off', async () => {
+    const id = variableIdOf(director);
+    const on = host.placeFeedback('power', { machine: director, state: 'on' });
+    const off = host.placeFeedback('power', { machine: director, state: 'off' });
+    await host.waitFor(() => host.variables.get(`smc_${id}_power`) === 'on', 'power on');
+    await host.waitFor(() => host.feedback(on) === true && host.feedback(off) === false, 'power feedback on');
+
+    await host.runAction('smc_power', { machine: director, power: 'off' });
+    await host.runAction('smc_power', { machine: director, power: 'off' });
+
+    await host.waitFor(() => host.variables.get(`smc_${id}_power`) === 'off', 'power off', 20_000);
+    await host.waitFor(() => host.feedback(on) === false && host.feedback(off) === true, 'power feedback off');
+  });
+
+  // The documents' answer says only on or off; shipping SMCs report the faults too.
+  it.runIf(dialect === 'r34')('lights the power fault feedback while the SMC reports a fault', async () => {
+    const id = variableIdOf(director);
+    const fault = host.placeFeedback('power_fault', { machine: director });
+    await host.waitFor(() => host.variables.get(`smc_${id}_power_fault`) === false, 'no fault');
+    await host.waitFor(() => host.feedback(fault) === false, 'power fault feedback off');
+    const chassis = sim.state.hardware.chassis;
+    const stats = chassis.stats.bind(chassis);
+    chassis.stats = () => ({ ...stats(), 'Main Power Fault': 'true' });
+
+    await host.waitFor(() => host.variables.get(`smc_${id}_power_fault`) === true, 'a power fault', 20_000);
+    await host.waitFor(() => host.feedback(fault) === true, 'power fault feedback on');
+  });
+
+  it('offers hardware presets for each machine with an SMC in the settings, each kept by Companion', () => {
+    const id = variableIdOf(director);
+    expect(host.presets.structure.map(({ id: section }) => section)).toContain('hardware');
+    for (const key of ['power', 'whoami', 'power_on', 'power_off', 'oled']) expect(Object.keys(host.presets.presets)).toContain(`smc_${id}_${key}`);
+    expect(host.droppedPresets).toEqual([]);
   });
 
   it('refuses a hardware action that names no machine, or one with no SMC in the settings, sending nothing and saying why', async () => {
