@@ -18,6 +18,7 @@ import { configFields, DEFAULT_FRAME_RATE, type ModuleConfig, type ModuleSecrets
 import { Arming } from './desk/arming.js';
 import { failureOf } from './desk/failure.js';
 import { CLOCK_FEEDBACK_IDS, CLOCK_TICK_MS, clockFeedbackInputs, clockValues, clockVariableDefinitions, type ClockFeedbackId } from './desk/clock.js';
+import { changedFeedbacks, feedbackInputs, type FeedbackInputs } from './desk/feedback-inputs.js';
 import { clockFeedbackDefinitions, feedbackDefinitions, FEEDBACK_IDS } from './desk/feedbacks.js';
 import { presetDefinitions } from './desk/presets.js';
 import { showActions } from './desk/show-actions.js';
@@ -54,6 +55,13 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   /** Reads the show clocks a few times a second: they move between the director's updates. */
   #clockTimer: NodeJS.Timeout | undefined;
   #clockInputs: Partial<Record<ClockFeedbackId, string>> = {};
+  /** What each feedback type read at the last check: only the types whose inputs changed are checked again. */
+  #feedbackInputs: Partial<FeedbackInputs> = {};
+  /**
+   * Checks every feedback type on every change, as releases up to 0.2 did: set by the feedback-check benchmark
+   * (STAGELINK_COMPANION_CHECK_ALL=1) to measure the old way beside the new in one run; never by a user.
+   */
+  readonly #checkEveryType = process.env['STAGELINK_COMPANION_CHECK_ALL'] === '1';
   /** Every transport's play state at the last look: the live stream changes it between the other changes. */
   #playState = '';
   /**
@@ -120,6 +128,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     if (this.#clockTimer) clearInterval(this.#clockTimer);
     this.#clockTimer = undefined;
     this.#clockInputs = {};
+    this.#feedbackInputs = {};
     this.#playState = '';
     this.#refusedLogins.clear();
     const show = this.#show;
@@ -141,7 +150,11 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
       const redefine = this.#structure;
       this.#structure = false;
       try {
-        if (redefine) this.#define();
+        if (redefine) {
+          this.#define();
+          // New definitions (new choices, new machines): every type is checked once with them.
+          this.#feedbackInputs = {};
+        }
         this.#showValues();
       } catch (error) {
         this.log('error', `Showing the server's state failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -264,8 +277,13 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
       }),
     );
     this.#playState = playStateKey(show);
-    this.#send(variableValues(show, this.#frameRate, this.#link()));
-    this.checkFeedbacks(...FEEDBACK_IDS);
+    const link = this.#link();
+    this.#send(variableValues(show, this.#frameRate, link));
+    if (this.#checkEveryType) return this.checkFeedbacks(...FEEDBACK_IDS);
+    const inputs = feedbackInputs(show, link, this.#arming.version, this.#frameRate);
+    const [first, ...rest] = changedFeedbacks(this.#feedbackInputs, inputs);
+    this.#feedbackInputs = inputs;
+    if (first) this.checkFeedbacks(first, ...rest);
   }
 
   /** Only the variables whose value changed go to Companion. */

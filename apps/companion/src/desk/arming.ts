@@ -12,11 +12,17 @@ const ON_BUTTON = '\u0001';
 
 export class Arming {
   readonly #armed = new Map<string, NodeJS.Timeout>();
+  #version = 0;
 
   constructor(
-    private readonly onChange: () => void,
+    private readonly changed: () => void,
     private readonly armMs = ARM_MS,
   ) {}
+
+  /** Counts every change of what is armed: the `armed` feedback needs a check only when it moved. */
+  get version(): number {
+    return this.#version;
+  }
 
   /** True when this press of the button fires (it was armed there, and is disarmed now); false when it only armed. */
   press(key: string, controlId: string): boolean {
@@ -48,6 +54,11 @@ export class Arming {
   isArmedWithPrefix(prefix: string): boolean {
     for (const key of this.#armed.keys()) if (key.startsWith(prefix)) return true;
     return false;
+  }
+
+  private onChange(): void {
+    this.#version += 1;
+    this.changed();
   }
 
   /** Disarms everything (the settings changed); tells the feedbacks when something was armed. */
