@@ -77,7 +77,7 @@ describe('the packed module', () => {
     const ids = Object.keys(host.actions);
     for (const command of TRANSPORT_COMMAND_NAMES) expect(ids).toContain(command);
     expect(ids).toEqual(expect.arrayContaining(['volume_adjust', 'brightness_adjust', 'failovermachine', 'restoremachine', 'applydefaultrouting', 'oled_message', 'smc_power', 'smc_whoami', 'smc_ledstrip']));
-    expect(Object.keys(host.feedbacks).sort()).toEqual(['armed', 'clock_in_section', 'clock_remaining_below', 'clock_stale', 'fps_alert', 'health', 'link', 'playing', 'playmode', 'power', 'power_fault', 'stale', 'takeover']);
+    expect(Object.keys(host.feedbacks).sort()).toEqual(['armed', 'clock_in_section', 'clock_remaining_below', 'clock_stale', 'fps_alert', 'health', 'last_cue_failed', 'link', 'playing', 'playmode', 'power', 'power_fault', 'stale', 'takeover']);
   });
 
   it('reports bad_config for an address that is not one, and says why', async () => {

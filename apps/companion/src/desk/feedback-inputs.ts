@@ -34,6 +34,7 @@ export function feedbackInputs(show: Show, link: LinkWord, armedVersion: number,
     takeover: machines.map((machine) => `${machine.id}=${String(machine.takeover?.value)}`),
     power,
     power_fault: power,
+    last_cue_failed: [show.cueCount],
   };
 }
 

@@ -24,7 +24,7 @@ export interface FeedbackChoices {
   smcMachines: DropdownChoice<string>[];
 }
 
-export const FEEDBACK_IDS = ['playing', 'playmode', 'health', 'fps_alert', 'link', 'stale', 'armed', 'takeover', 'power', 'power_fault'] as const;
+export const FEEDBACK_IDS = ['playing', 'playmode', 'health', 'fps_alert', 'link', 'stale', 'armed', 'takeover', 'power', 'power_fault', 'last_cue_failed'] as const;
 export type FeedbackId = (typeof FEEDBACK_IDS)[number];
 
 type Options = Record<string, JsonValue | undefined>;
@@ -122,6 +122,18 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
         { type: 'dropdown', id: 'target', label: 'Machine, or power operation (off, cycle; "off ACTOR01" for one machine)', choices: [...choices.machineNames, { id: 'off', label: 'power off' }, { id: 'cycle', label: 'power cycle' }], default: choices.machineNames[0]?.id ?? '', allowCustom: true },
       ],
       callback: ({ options }) => isArmedFor(arming, textOption(options['action']) ?? '', textOption(options['target']) ?? ''),
+    },
+    last_cue_failed: {
+      type: 'boolean',
+      name: 'The last cue from here failed (or landed late, or its outcome is unknown)',
+      defaultStyle: { bgcolor: colours.error, color: colours.white },
+      options: [{ ...transport, choices: [{ id: '', label: 'any transport (the last cue sent)' }, ...choices.transports], default: '' }],
+      callback: ({ options }) => {
+        const name = textOption(options['transport']);
+        if (name === undefined) return current().lastError !== '';
+        const outcome = current().lastResults.get(name);
+        return outcome !== undefined && outcome !== 'ok';
+      },
     },
     power: {
       type: 'boolean',

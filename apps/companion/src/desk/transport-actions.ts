@@ -19,6 +19,7 @@ import {
   transportFieldsOf,
 } from '@stagelink/core';
 import type { Show } from '../show/show.js';
+import { failureOf } from './failure.js';
 import { textOption, transportFieldOption } from './option-values.js';
 
 /** What a dropdown offers, read when the definitions are set (again whenever the lists change). */
@@ -87,13 +88,14 @@ export function transportActions(current: () => Show, choices: Choices): Record<
       options: [transportOption(choices), ...transportFieldsOf(command).map(({ field }) => fieldOption(field, choices))],
       callback: async ({ options }) => {
         const show = current();
+        const label = `Transport: ${TRANSPORT_COMMAND_LABELS[command]}`;
         if (command === 'engaged' && (textOption(options['engaged']) ?? 'toggle') === 'toggle') {
           const transport = textOption(options['transport']);
           if (transport === undefined) throw new InvalidInputError('Choose a transport.');
-          return show.cues.send(() => toggleEngaged(show, transport));
+          return recorded(show, transport, label, () => show.cues.send(() => toggleEngaged(show, transport)));
         }
         const cue = readCue(command, options);
-        await show.cues.send(() => show.server.transport.send(command, { name: cue.transport }, cue.fields));
+        await recorded(show, cue.transport, label, () => show.cues.send(() => show.server.transport.send(command, { name: cue.transport }, cue.fields)));
         if (command === 'gotosection' && cue.fields.section !== undefined) show.sections.set(cue.transport, Number(cue.fields.section));
         else if (command !== 'volume' && command !== 'brightness' && command !== 'speed') show.sections.delete(cue.transport);
         show.transportList.refresh();
@@ -102,6 +104,17 @@ export function transportActions(current: () => Show, choices: Choices): Record<
     },
   ]);
   return Object.fromEntries(entries) as Record<TransportCommand, CompanionActionDefinition>;
+}
+
+/** Sends a cue and records what became of it, for the last-cue variables and feedback; settles as the cue does. */
+async function recorded(show: Show, transport: string, label: string, send: () => Promise<unknown>): Promise<void> {
+  try {
+    await send();
+    show.recordCue(transport, undefined, () => '');
+  } catch (error) {
+    show.recordCue(transport, error, (failed) => failureOf(label, failed));
+    throw error;
+  }
 }
 
 /** Reads whether the transport is engaged at the press (not from a list seconds old) and sends the opposite. */

@@ -28,6 +28,7 @@ const TRANSPORT_VARIABLES = {
   section: 'section last sent from here',
   volume: 'volume (0 to 1)',
   brightness: 'brightness (0 to 1)',
+  last_result: 'what became of the last cue from here (ok, failed, landed late, outcome unknown, refused: link down)',
 } as const;
 
 export function variableDefinitions(show: Show): CompanionVariableDefinitions {
@@ -35,6 +36,7 @@ export function variableDefinitions(show: Show): CompanionVariableDefinitions {
     director: { name: 'Director of the session' },
     link: { name: 'Link to the server (ok, connecting, no link, mtu, live down)' },
     health: { name: 'Health of the session (worst severity)' },
+    last_error: { name: 'Why the last cue from here failed (empty after one that went through)' },
   };
   for (const machine of show.machines.values()) {
     for (const [suffix, name] of Object.entries(MACHINE_VARIABLES)) definitions[`machine_${machine.id}_${suffix}`] = { name: `${machine.name}: ${name}` };
@@ -59,6 +61,7 @@ export function variableValues(show: Show, frameRate: number, link: LinkWord): C
     director: shown(session, () => show.session.value?.director?.hostname ?? ''),
     link,
     health: shown(health, () => worstHealth(show.health.value ?? [])),
+    last_error: show.lastError,
   };
   for (const machine of show.machines.values()) Object.assign(values, machineValues(show, machine, frameRate, health));
   for (const watch of show.power.values()) {
@@ -77,6 +80,7 @@ export function variableValues(show: Show, frameRate: number, link: LinkWord): C
     values[`${prefix}track`] = shown(play.freshness, () => play.state?.track ?? '');
     const section = show.sections.get(transport.name);
     values[`${prefix}section`] = shown(listed, () => (section === undefined ? '' : section));
+    values[`${prefix}last_result`] = show.lastResults.get(transport.name) ?? '';
     for (const level of ['volume', 'brightness'] as const) {
       const live = transport.levels[level];
       values[`${prefix}${level}`] = shown(live.freshness, () => round(live.value ?? 0, 3));

@@ -17,6 +17,7 @@ import {
   type Transport,
   VariableIds,
 } from '@stagelink/core';
+import { type CueOutcome, cueOutcomeOf } from '../desk/cue-outcome.js';
 import { MachineWatch } from './machine-watch.js';
 import { Poll } from './poll.js';
 import { PowerWatch } from './power-watch.js';
@@ -62,6 +63,12 @@ export class Show {
   readonly transports = new Map<string, TransportWatch>();
   /** The power of each machine with a management controller in the settings, by hostname as the settings give it. */
   readonly power = new Map<string, PowerWatch>();
+  /** What became of the last cue sent to each transport from here, by transport name. */
+  readonly lastResults = new Map<string, CueOutcome>();
+  /** Why the last cue sent from here failed, in core's words; '' after one that went through. */
+  lastError = '';
+  /** Counts the cues whose outcome was recorded: the last-cue feedback needs a check only when it moved. */
+  cueCount = 0;
   /** The section each transport was last sent to by this module (the transports list does not report it). */
   readonly sections = new Map<string, number>();
   readonly #machineIds = new VariableIds();
@@ -95,6 +102,14 @@ export class Show {
     this.transportList.start();
     this.tracks.start();
     for (const watch of this.power.values()) watch.start();
+  }
+
+  /** Records what became of a cue to a transport (`error` undefined when it went through), and shows it. */
+  recordCue(transport: string, error: unknown, describe: (error: unknown) => string): void {
+    this.lastResults.set(transport, cueOutcomeOf(error));
+    this.lastError = error === undefined ? '' : describe(error);
+    this.cueCount += 1;
+    this.#changed(false);
   }
 
   /** The power watch of a machine by hostname, in any case. */
