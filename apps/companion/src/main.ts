@@ -169,6 +169,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     const byName = (name: string): DropdownChoice<string> => ({ id: name, label: name });
     const choices = {
       transports: transports.map(({ name }) => byName(name)),
+      multitransports: (show?.multitransports ?? []).map(({ name, members }) => ({ id: name, label: `${name} (multitransport: ${members.join(', ')})` })),
       tracks: (show?.tracks.value ?? []).map(({ name }) => byName(name)),
       machines: machines.map(({ name }) => byName(name)),
       hardwareMachines: this.#hardwareMachines(machines.map(({ hostname }) => hostname)),
@@ -176,7 +177,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     const actions = { ...transportActions(this.#current, choices), ...showActions(this.#current, this.#arming, choices, () => this.#smcs) };
     this.setActionDefinitions(this.#guardActions(actions));
     const smcMachines = Object.keys(this.#smcs).map(byName);
-    const feedbackChoices = { transports: choices.transports, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines, smcMachines };
+    const feedbackChoices = { transports: [...choices.transports, ...choices.multitransports], machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines, smcMachines };
     this.setFeedbackDefinitions(
       this.#guardFeedbacks({
         ...feedbackDefinitions(this.#current, this.#arming, feedbackChoices, () => this.#link(), () => this.#frameRate),

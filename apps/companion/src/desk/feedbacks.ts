@@ -195,7 +195,7 @@ export function clockFeedbackDefinitions(current: () => Show, choices: Pick<Feed
   const transport = { type: 'dropdown', id: 'transport', label: 'Transport', choices: choices.transports, default: choices.transports[0]?.id ?? '', allowCustom: true } as const;
   const clockOf = (options: Options) => {
     const name = textOption(options['transport']);
-    return name === undefined ? undefined : current().transports.get(name)?.clock;
+    return name === undefined ? undefined : current().watchOf(name)?.clock;
   };
   return {
     clock_remaining_below: {

@@ -21,7 +21,7 @@ import type { Show } from '../show/show.js';
 import type { Level } from '../show/transport-watch.js';
 import { type Arming, armKey, powerArmKey } from './arming.js';
 import { numberOption, textOption } from './option-values.js';
-import { type Choices, transportOption } from './transport-actions.js';
+import { ACTIVE_TRANSPORT, type Choices, transportOption } from './transport-actions.js';
 
 export interface MachineChoices {
   /** Every machine of the session, by name. */
@@ -186,15 +186,23 @@ function isPowerOperation(value: string | undefined): value is PowerOperation {
   return value !== undefined && Object.hasOwn(POWER_OPERATIONS, value);
 }
 
-/** A step from the value the stream sends now; refused when there is none, so no step starts from a guess. */
+/**
+ * A step from the value the stream sends now, for a transport, each member of a multitransport, or each transport
+ * the director reports active; refused, with nothing changed, when any of them has no live value, so no step
+ * starts from a guess.
+ */
 async function stepLevel(show: Show, level: Level, options: Options): Promise<void> {
   const name = textOption(options['transport']);
   if (name === undefined) throw new InvalidInputError('Choose a transport.');
   const step = numberOption(options['step'], 'step') ?? 0;
-  const watch = show.transports.get(name);
-  const current = watch?.levels[level].value;
-  if (!watch || current === undefined) {
-    throw new InvalidInputError(`The ${level} of ${name} is not live (no value from the live stream): nothing was changed.`);
-  }
-  await watch.levels[level].set(Math.min(1, Math.max(0, Math.round((current + step) * 1000) / 1000)));
+  const names = name === ACTIVE_TRANSPORT ? await show.activeTransports() : (show.multitransports.find((multi) => multi.name === name)?.members ?? [name]);
+  const steps = names.map((each) => {
+    const watch = show.transports.get(each);
+    const current = watch?.levels[level].value;
+    if (!watch || current === undefined) {
+      throw new InvalidInputError(`The ${level} of ${each} is not live (no value from the live stream): nothing was changed.`);
+    }
+    return () => watch.levels[level].set(Math.min(1, Math.max(0, Math.round((current + step) * 1000) / 1000)));
+  });
+  for (const set of steps) await set();
 }

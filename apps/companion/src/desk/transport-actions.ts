@@ -25,13 +25,32 @@ import { textOption, transportFieldOption } from './option-values.js';
 /** What a dropdown offers, read when the definitions are set (again whenever the lists change). */
 export interface Choices {
   transports: DropdownChoice<string>[];
+  /** The multitransports by name: a command to one goes to all its members. */
+  multitransports: DropdownChoice<string>[];
   tracks: DropdownChoice<string>[];
+}
+
+/**
+ * A transport picker's value for "whichever transport the director reports active": read at the press, so a
+ * button follows the operator's choice in Designer. Saved in the button as it is, so it reads as what it means.
+ */
+export const ACTIVE_TRANSPORT = '(active transport)';
+
+/** Every transport picker's choices: the transports, the multitransports, and the active transport. */
+export function transportChoices(choices: Pick<Choices, 'transports' | 'multitransports'>): DropdownChoice<string>[] {
+  return [...choices.transports, ...choices.multitransports, { id: ACTIVE_TRANSPORT, label: 'the active transport (as the director reports it at the press)' }];
+}
+
+/** The transports a picked target means at the press: the active ones read now, else the one named. */
+async function targetsOf(show: Show, transport: string): Promise<string[]> {
+  return transport === ACTIVE_TRANSPORT ? show.activeTransports() : [transport];
 }
 
 export const PLAYMODE_CHOICES: DropdownChoice<string>[] = PLAYMODES.map((playmode) => ({ id: playmode === 'NotSet' ? '' : playmode, label: PLAYMODE_LABELS[playmode] }));
 
 export function transportOption(choices: Choices): SomeCompanionActionInputField {
-  return { type: 'dropdown', id: 'transport', label: 'Transport', choices: choices.transports, default: choices.transports[0]?.id ?? '', allowCustom: true };
+  const all = transportChoices(choices);
+  return { type: 'dropdown', id: 'transport', label: 'Transport, multitransport, or the active transport', choices: all, default: all[0]?.id ?? '', allowCustom: true };
 }
 
 function fieldOption(field: TransportField, choices: Choices): SomeCompanionActionInputField {
@@ -92,12 +111,25 @@ export function transportActions(current: () => Show, choices: Choices): Record<
         if (command === 'engaged' && (textOption(options['engaged']) ?? 'toggle') === 'toggle') {
           const transport = textOption(options['transport']);
           if (transport === undefined) throw new InvalidInputError('Choose a transport.');
-          return recorded(show, transport, label, () => show.cues.send(() => toggleEngaged(show, transport)));
+          await recorded(show, transport, label, (targets) =>
+            show.cues.send(async () => {
+              for (const name of await targets()) await toggleEngaged(show, name);
+            }),
+          );
+          return show.transportList.refresh();
         }
         const cue = readCue(command, options);
-        await recorded(show, cue.transport, label, () => show.cues.send(() => show.server.transport.send(command, { name: cue.transport }, cue.fields)));
-        if (command === 'gotosection' && cue.fields.section !== undefined) show.sections.set(cue.transport, Number(cue.fields.section));
-        else if (command !== 'volume' && command !== 'brightness' && command !== 'speed') show.sections.delete(cue.transport);
+        const sent = await recorded(show, cue.transport, label, (targets) =>
+          show.cues.send(async () => {
+            const names = await targets();
+            for (const name of names) await show.server.transport.send(command, { name }, cue.fields);
+            return names;
+          }),
+        );
+        for (const name of sent ?? []) {
+          if (command === 'gotosection' && cue.fields.section !== undefined) show.sections.set(name, Number(cue.fields.section));
+          else if (command !== 'volume' && command !== 'brightness' && command !== 'speed') show.sections.delete(name);
+        }
         show.transportList.refresh();
       },
       learn: learnerOf(command, current),
@@ -106,13 +138,19 @@ export function transportActions(current: () => Show, choices: Choices): Record<
   return Object.fromEntries(entries) as Record<TransportCommand, CompanionActionDefinition>;
 }
 
-/** Sends a cue and records what became of it, for the last-cue variables and feedback; settles as the cue does. */
-async function recorded(show: Show, transport: string, label: string, send: () => Promise<unknown>): Promise<void> {
+/**
+ * Sends a cue to what the picked target means at the press and records what became of it for each transport it
+ * meant (the last-cue variables and feedback); settles as the cue does.
+ */
+async function recorded<T>(show: Show, transport: string, label: string, send: (targets: () => Promise<string[]>) => Promise<T>): Promise<T> {
+  let meant = [transport];
+  const targets = async (): Promise<string[]> => (meant = await targetsOf(show, transport));
   try {
-    await send();
-    show.recordCue(transport, undefined, () => '');
+    const result = await send(targets);
+    for (const name of meant) show.recordCue(name, undefined, () => '');
+    return result;
   } catch (error) {
-    show.recordCue(transport, error, (failed) => failureOf(label, failed));
+    for (const name of meant) show.recordCue(name, error, (failed) => failureOf(label, failed));
     throw error;
   }
 }

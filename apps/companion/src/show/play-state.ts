@@ -15,12 +15,12 @@ export interface PlayState {
 
 /** The transport's play state and how fresh it is; the state is there only when it is live. */
 export function playStateOf(show: Show, name: string): { freshness: Freshness; state?: PlayState } {
-  const clock = show.transports.get(name)?.clock;
+  const clock = show.watchOf(name)?.clock;
   if (clock?.status === 'online' && clock.playmode !== 'Unknown') {
     return { freshness: 'live', state: { playmode: clock.playmode, playing: clock.playing, track: clock.track.name } };
   }
   const list = freshnessOfPoll(show.transportList.state);
-  const entry = show.transportNamed(name);
+  const entry = show.transportNamed(show.transports.has(name) ? name : (show.multitransports.find((multi) => multi.name === name)?.members[0] ?? name));
   if (list !== 'live') return { freshness: list };
   if (!entry) return { freshness: 'stale' };
   return { freshness: 'live', state: { playmode: toPlaymode(entry.playmode), playing: isPlaying(entry), track: entry.currentTrack.name } };

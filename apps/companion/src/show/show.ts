@@ -6,6 +6,7 @@
  */
 import {
   CueLane,
+  InvalidInputError,
   type HealthEntry,
   type Logger,
   MediaServer,
@@ -112,6 +113,33 @@ export class Show {
     this.#changed(false);
   }
 
+  /** The multitransports of the last transports list, each with the names of its member transports. */
+  get multitransports(): { name: string; members: string[] }[] {
+    const list = this.transportList.state.kind === 'waiting' ? undefined : this.transportList.state.value;
+    if (!list) return [];
+    const nameOf = new Map(list.transports.map((transport) => [transport.uid, transport.name]));
+    return list.multitransports.map((multi) => ({ name: multi.name, members: multi.transports.flatMap((uid) => nameOf.get(uid) ?? []) }));
+  }
+
+  /**
+   * The watch that shows a transport picked by name: the transport's own, or for a multitransport its first
+   * member's (core's clock of a multitransport is its first member's too).
+   */
+  watchOf(name: string): TransportWatch | undefined {
+    const own = this.transports.get(name);
+    if (own) return own;
+    const first = this.multitransports.find((multi) => multi.name === name)?.members[0];
+    return first === undefined ? undefined : this.transports.get(first);
+  }
+
+  /** The transports the director reports active now (every member while a multitransport is); asked at the press. */
+  async activeTransports(): Promise<string[]> {
+    const active = await this.server.transport.activeTransport({ failFast: true });
+    const names = active.map((transport) => transport.name);
+    if (names.length === 0) throw new InvalidInputError('The director reports no active transport: nothing was sent.');
+    return names;
+  }
+
   /** The power watch of a machine by hostname, in any case. */
   powerOf(hostname: string): PowerWatch | undefined {
     const wanted = hostname.toLowerCase();
@@ -193,10 +221,17 @@ export class Show {
       this.transports.set(name, new TransportWatch(this.#transportIds.idOf(name), name, this.server, () => this.#changed(false), () => this.#linkWasUp));
       structure = true;
     }
+    // The pickers offer the multitransports too: a new or renamed one is a change of the definitions.
+    const multis = this.multitransports.map(({ name, members }) => `${name}=${members.join(',')}`).join('\u0000');
+    if (multis !== this.#multitransportNames) {
+      this.#multitransportNames = multis;
+      structure = true;
+    }
     this.#changed(structure);
   }
 
   #trackNames = '';
+  #multitransportNames = '';
 
   #onTracks(): void {
     const names = (this.tracks.value ?? []).map((track) => track.name).join('\u0000');

@@ -71,7 +71,7 @@ describe('variables and feedbacks', () => {
 
   withReadyModule('offers presets per transport and per machine, and failover pairs', ({ host }) => {
     const sections = host.presets.structure.map(({ id }) => id);
-    expect(sections).toEqual(['transports', 'machines', 'failover']);
+    expect(sections).toEqual(['session', 'active', 'transports', 'machines', 'failover']);
     const ids = Object.keys(host.presets.presets);
     expect(ids.some((id) => id.endsWith('_play'))).toBe(true);
     expect(ids.some((id) => id.startsWith('failovermachine_'))).toBe(true);

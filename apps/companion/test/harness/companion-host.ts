@@ -324,6 +324,18 @@ export class CompanionHost implements InstanceContext<InstanceTypes> {
     return preset.feedbacks.map(({ feedbackId, options, style }) => ({ id: this.placeFeedback(feedbackId, options as Options), feedbackId, style }));
   }
 
+  /**
+   * Runs what a preset's button does on a press (`down`) or a turn of its dial (`rotate_left`, `rotate_right`):
+   * the actions of its first step, in order, with the preset's options.
+   */
+  async operatePreset(presetId: string, how: 'down' | 'rotate_left' | 'rotate_right'): Promise<void> {
+    const preset = this.presets.presets[presetId];
+    if (!preset || preset.type !== 'simple') throw new Error(`The module offers no button preset "${presetId}".`);
+    const actions = preset.steps[0]?.[how] ?? [];
+    if (actions.length === 0) throw new Error(`The preset "${presetId}" does nothing on ${how}.`);
+    for (const { actionId, options } of actions) await this.runAction(actionId, options as Options, { controlId: `preset:${presetId}` });
+  }
+
   /** How many times a placed feedback was checked. */
   checksOf(id: string): number {
     return this.#placed.get(id)?.checks ?? 0;
