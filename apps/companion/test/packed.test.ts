@@ -43,6 +43,21 @@ describe('the packed module', () => {
     expect(readFileSync(join(packed.dir, 'companion', 'HELP.md'), 'utf8')).toContain('two');
   });
 
+  it("follows Companion's rules for a module: maker, products and keywords to search by, a maintainer to reach, its licence, Node and base", () => {
+    expect(packed.manifest.manufacturer).toBe('disguise');
+    expect(packed.manifest.keywords).toEqual(expect.arrayContaining(['disguise', 'd3', 'designer', 'media server']));
+    expect(packed.manifest.products.length).toBeGreaterThan(0);
+    const [maintainer] = packed.manifest.maintainers;
+    expect(maintainer?.name).toBeTruthy();
+    expect(maintainer?.github ?? maintainer?.email ?? maintainer?.url).toBeTruthy();
+    const files = execFileSync('tar', ['-tzf', packedTarball()], { encoding: 'utf8' }).trim().split('\n');
+    expect(files).toContain('stagelink-mediaserver/LICENSE');
+    expect(readFileSync(join(packed.dir, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    const source = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { engines?: { node?: string }; dependencies?: Record<string, string> };
+    expect(source.engines?.node).toBe('>=22.20');
+    expect(Object.keys(source.dependencies ?? {})).toContain('@companion-module/base');
+  });
+
   it('is self-contained: one bundled entry, nothing left for Companion to install', () => {
     const files = execFileSync('tar', ['-tzf', packedTarball()], { encoding: 'utf8' }).trim().split('\n');
     expect(files.some((file) => file.includes('node_modules'))).toBe(false);
