@@ -95,6 +95,58 @@ describe('the packed module', () => {
     expect(Object.keys(host.feedbacks).sort()).toEqual(['armed', 'clock_in_section', 'clock_remaining_below', 'clock_stale', 'fps_alert', 'health', 'last_cue_failed', 'link', 'playing', 'playmode', 'power', 'power_fault', 'stale', 'takeover']);
   });
 
+  it('keeps the action and option ids saved buttons hold, whatever core names its commands and fields', async () => {
+    const host = await started({ host: '', followDirector: true, hosts: '', smcs: '', smcUser: '', frameRate: 60 });
+    const saved = Object.fromEntries(Object.entries(host.actions).map(([id, action]) => [id, (action ? action.options : []).map((option) => option.id)]));
+    // Written out, not read from the module or core: a rename shows here, and needs an upgrade script.
+    expect(saved).toEqual({
+      play: ['transport'],
+      stop: ['transport'],
+      playsection: ['transport'],
+      playloopsection: ['transport'],
+      returntostart: ['transport'],
+      gototrack: ['transport', 'track', 'playmode'],
+      gotonexttrack: ['transport', 'playmode'],
+      gotoprevtrack: ['transport', 'playmode'],
+      gotosection: ['transport', 'section', 'playmode', 'track'],
+      gotonextsection: ['transport', 'playmode'],
+      gotoprevsection: ['transport', 'playmode'],
+      gotonote: ['transport', 'note', 'playmode', 'track'],
+      gototag: ['transport', 'tagType', 'tagValue', 'allowGlobalJump', 'playmode'],
+      gototime: ['transport', 'time', 'playmode'],
+      gototimecode: ['transport', 'timecode', 'ignoreTags', 'playmode'],
+      gotoframe: ['transport', 'frame', 'playmode'],
+      volume: ['transport', 'volume'],
+      brightness: ['transport', 'brightness'],
+      engaged: ['transport', 'engaged'],
+      speed: ['transport', 'speed'],
+      volume_adjust: ['transport', 'step'],
+      brightness_adjust: ['transport', 'step'],
+      failovermachine: ['machine'],
+      restoremachine: ['machine'],
+      applydefaultrouting: [],
+      oled_message: ['machine', 'title', 'message', 'priority', 'displayTime'],
+      smc_power: ['machine', 'power'],
+      smc_whoami: ['machine'],
+      smc_ledstrip: ['machine', 'ledMode', 'colour'],
+    });
+  });
+
+  it('runs the upgrade scripts from any release in order, as Companion does for a saved connection', () => {
+    const scripts = packed.upgradeScripts as CompanionStaticUpgradeScript<JsonObject, JsonObject>[];
+    // Companion runs every script after the last one a connection ran; a button of the first release runs them all.
+    let config: JsonObject = { host: '10.0.0.5', followDirector: true, hosts: '', smcHost: '10.0.1.5', smcUser: 'admin', frameRate: 60 };
+    let actions = [{ id: 'a1', controlId: 'bank:1', actionId: 'oled_message', options: { message: { isExpression: false, value: 'Doors' } } as never }];
+    for (const script of scripts) {
+      const result = script({ currentConfig: config }, { config, secrets: null, actions, feedbacks: [] });
+      config = result.updatedConfig ?? config;
+      for (const updated of result.updatedActions) actions = actions.map((action) => (action.id === updated.id ? (updated as typeof action) : action));
+    }
+    expect(config).not.toHaveProperty('smcHost');
+    expect(config['smcs']).toBe('SMC=10.0.1.5');
+    expect(actions[0]?.options).toEqual({ message: { isExpression: false, value: 'Doors' }, machine: { isExpression: false, value: 'SMC' } });
+  });
+
   it('reports bad_config for an address that is not one, and says why', async () => {
     const host = await started({ host: 'http://bad host:99999', followDirector: true, hosts: '', smcs: '', smcUser: '', frameRate: 60 });
     expect(host.status?.status).toBe('bad_config');

@@ -11,7 +11,6 @@ import {
   readTransportFields,
   TAG_TYPES,
   TRANSPORT_COMMAND_LABELS,
-  TRANSPORT_COMMAND_NAMES,
   TRANSPORT_FIELD_LABELS,
   type TransportCommand,
   type TransportCommandFields,
@@ -20,6 +19,7 @@ import {
 } from '@stagelink/core';
 import type { Show } from '../show/show.js';
 import { failureOf } from './failure.js';
+import { optionIdOf, TRANSPORT_ACTION_ID_LIST, TRANSPORT_ACTION_IDS, type TransportActionId } from './saved-ids.js';
 import { textOption, transportFieldOption } from './option-values.js';
 
 /** What a dropdown offers, read when the definitions are set (again whenever the lists change). */
@@ -99,12 +99,12 @@ export function readCue(command: TransportCommand, options: Options): { transpor
   return { transport, fields: reading.fields };
 }
 
-export function transportActions(current: () => Show, choices: Choices): Record<TransportCommand, CompanionActionDefinition> {
-  const entries = TRANSPORT_COMMAND_NAMES.map((command): [TransportCommand, CompanionActionDefinition] => [
-    command,
-    {
+export function transportActions(current: () => Show, choices: Choices): Record<TransportActionId, CompanionActionDefinition> {
+  const entries = TRANSPORT_ACTION_ID_LIST.map((actionId): [TransportActionId, CompanionActionDefinition] => {
+    const command = TRANSPORT_ACTION_IDS[actionId].command;
+    return [actionId, {
       name: `Transport: ${TRANSPORT_COMMAND_LABELS[command]}`,
-      options: [transportOption(choices), ...transportFieldsOf(command).map(({ field }) => fieldOption(field, choices))],
+      options: [transportOption(choices), ...transportFieldsOf(command).map(({ field }) => ({ ...fieldOption(field, choices), id: optionIdOf(actionId, field) }))],
       callback: async ({ options }) => {
         const show = current();
         const label = `Transport: ${TRANSPORT_COMMAND_LABELS[command]}`;
@@ -118,7 +118,7 @@ export function transportActions(current: () => Show, choices: Choices): Record<
           );
           return show.transportList.refresh();
         }
-        const cue = readCue(command, options);
+        const cue = readCue(command, savedOptions(actionId, options));
         const sent = await recorded(show, cue.transport, label, (targets) =>
           show.cues.send(async () => {
             const names = await targets();
@@ -132,10 +132,19 @@ export function transportActions(current: () => Show, choices: Choices): Record<
         }
         show.transportList.refresh();
       },
-      learn: learnerOf(command, current),
-    },
-  ]);
-  return Object.fromEntries(entries) as Record<TransportCommand, CompanionActionDefinition>;
+      learn: learnerOf(actionId, command, current),
+    }];
+  });
+  return Object.fromEntries(entries) as Record<TransportActionId, CompanionActionDefinition>;
+}
+
+/** A button's saved options under core's field names (the transport keeps its id). */
+function savedOptions(actionId: TransportActionId, options: Options): Options {
+  const read: Options = { transport: options['transport'] };
+  for (const [optionId, field] of Object.entries(TRANSPORT_ACTION_IDS[actionId].options as Partial<Record<string, TransportField>>)) {
+    if (field !== undefined) read[field] = options[optionId];
+  }
+  return read;
 }
 
 /**
@@ -167,7 +176,7 @@ async function toggleEngaged(show: Show, name: string): Promise<void> {
  * Learn copies what the transport shows now into the action: its current track (for a go-to-track, -section or
  * -note), the section this module last sent it to, its level. Time and frame are not reported by the server.
  */
-function learnerOf(command: TransportCommand, current: () => Show): CompanionActionDefinition['learn'] {
+function learnerOf(actionId: TransportActionId, command: TransportCommand, current: () => Show): CompanionActionDefinition['learn'] {
   const takes = new Set(transportFieldsOf(command).map(({ field }) => field));
   if (!takes.has('track') && !takes.has('volume') && !takes.has('brightness')) return undefined;
   return async ({ options }) => {
@@ -183,6 +192,6 @@ function learnerOf(command: TransportCommand, current: () => Show): CompanionAct
     if (takes.has('section') && section !== undefined) learned['section'] = section;
     if (takes.has('volume')) learned['volume'] = now.volume;
     if (takes.has('brightness')) learned['brightness'] = now.brightness;
-    return learned;
+    return Object.fromEntries(Object.entries(learned).map(([field, value]) => [optionIdOf(actionId, field as TransportField), value]));
   };
 }
