@@ -20,7 +20,7 @@ afterAll(() => {
 });
 
 afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.destroy()));
+  await Promise.all(hosts.splice(0).map(async (host) => host.destroy()));
 });
 
 async function started(config: Record<string, string | number | boolean>): Promise<CompanionHost> {

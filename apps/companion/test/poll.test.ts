@@ -7,7 +7,7 @@ function heldReads(): { read: () => Promise<number>; started: () => number; answ
   const waiting: ((value: number) => void)[] = [];
   let count = 0;
   return {
-    read: () => {
+    read: async () => {
       count += 1;
       return new Promise<number>((resolve) => waiting.push(resolve));
     },

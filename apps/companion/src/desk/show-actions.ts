@@ -90,7 +90,7 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
       const machine = textOption(options['machine']);
       if (machine === undefined) throw new InvalidInputError('Choose a machine.');
       const api = current().server.failover;
-      const send = operation === 'failovermachine' ? () => api.failoverMachine({ name: machine }) : () => api.restoreMachine({ name: machine });
+      const send = operation === 'failovermachine' ? async () => api.failoverMachine({ name: machine }) : async () => api.restoreMachine({ name: machine });
       await confirmed(arming, FAILOVER_OPERATIONS[operation], armKey(operation, machine), controlId, send);
     },
   });
@@ -103,7 +103,7 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
       name: 'Failover: apply the default routing',
       options: [],
       callback: async ({ controlId }) => {
-        await confirmed(arming, FAILOVER_OPERATIONS.applydefaultrouting, armKey('applydefaultrouting', ''), controlId, () => current().server.failover.applyDefaultRouting());
+        await confirmed(arming, FAILOVER_OPERATIONS.applydefaultrouting, armKey('applydefaultrouting', ''), controlId, async () => current().server.failover.applyDefaultRouting());
       },
     },
     oled_message: {
@@ -144,7 +144,7 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
         const { machine, hardware } = machineHardware(options, `Power ${operation}`);
         // Refused before arming: a press that can never fire must not show as armed.
         const chassis = hardware().chassis;
-        const send = { on: () => chassis.powerOn(), off: () => chassis.powerOff({ confirm: true }), cycle: () => chassis.powerCycle({ confirm: true }) }[operation];
+        const send = { on: async () => chassis.powerOn(), off: async () => chassis.powerOff({ confirm: true }), cycle: async () => chassis.powerCycle({ confirm: true }) }[operation];
         await confirmed(arming, POWER_OPERATIONS[operation], powerArmKey(operation, machine ?? ''), controlId, send);
         current().powerOf(machine ?? '')?.refresh();
       },
@@ -202,7 +202,7 @@ async function stepLevel(show: Show, level: Level, options: Options): Promise<vo
     if (!watch || current === undefined) {
       throw new InvalidInputError(`The ${level} of ${each} is not live (no value from the live stream): nothing was changed.`);
     }
-    return () => watch.levels[level].set(Math.min(1, Math.max(0, Math.round((current + step) * 1000) / 1000)));
+    return async () => watch.levels[level].set(Math.min(1, Math.max(0, Math.round((current + step) * 1000) / 1000)));
   });
   for (const set of steps) await set();
 }

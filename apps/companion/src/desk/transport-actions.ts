@@ -111,7 +111,7 @@ export function transportActions(current: () => Show, choices: Choices): Record<
         if (command === 'engaged' && (textOption(options['engaged']) ?? 'toggle') === 'toggle') {
           const transport = textOption(options['transport']);
           if (transport === undefined) throw new InvalidInputError('Choose a transport.');
-          await recorded(show, transport, label, (targets) =>
+          await recorded(show, transport, label, async (targets) =>
             show.cues.send(async () => {
               for (const name of await targets()) await toggleEngaged(show, name);
             }),
@@ -119,7 +119,7 @@ export function transportActions(current: () => Show, choices: Choices): Record<
           return show.transportList.refresh();
         }
         const cue = readCue(command, savedOptions(actionId, options));
-        const sent = await recorded(show, cue.transport, label, (targets) =>
+        const sent = await recorded(show, cue.transport, label, async (targets) =>
           show.cues.send(async () => {
             const names = await targets();
             for (const name of names) await show.server.transport.send(command, { name }, cue.fields);

@@ -47,7 +47,7 @@ export class LiveValue<T> {
   }
 
   /** Writes through the stream (volume, brightness): rejects while the stream is down, so nothing lands late. */
-  set(value: T): Promise<void> {
+  async set(value: T): Promise<void> {
     if (!this.#subscription) return Promise.reject(new Error(this.#problem ?? 'This value is not watched.'));
     return this.#subscription.set(value);
   }

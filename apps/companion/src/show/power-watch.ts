@@ -20,7 +20,7 @@ export class PowerWatch {
     onChange: () => void,
   ) {
     this.id = variableIdOf(hostname);
-    this.status = new Poll((signal) => server.hardwareOf(hostname).chassis.powerStatus({ signal }), POWER_EVERY_MS, onChange);
+    this.status = new Poll(async (signal) => server.hardwareOf(hostname).chassis.powerStatus({ signal }), POWER_EVERY_MS, onChange);
   }
 
   start(): void {

@@ -81,10 +81,10 @@ export class Show {
     const create = options.create ?? ((serverOptions: MediaServerOptions) => new MediaServer(serverOptions));
     this.server = create({ timeoutMs: TIMEOUT_MS, live: LIVE_TIMING, logger: options.logger, ...options.server });
     this.cues = new CueLane({ linkDown: () => this.server.linkDown, maxWaitMs: CUE_MAX_WAIT_MS, name: this.server.host });
-    this.session = new Poll((signal) => this.server.status.session({ signal }), SESSION_EVERY_MS, () => this.#onSession());
-    this.health = new Poll((signal) => this.server.status.health({ signal }), HEALTH_EVERY_MS, () => this.#changed(false));
-    this.transportList = new Poll((signal) => this.server.transport.transports({ signal }), TRANSPORTS_EVERY_MS, () => this.#onTransports());
-    this.tracks = new Poll((signal) => this.server.transport.tracks({ signal }), TRACKS_EVERY_MS, () => this.#onTracks());
+    this.session = new Poll(async (signal) => this.server.status.session({ signal }), SESSION_EVERY_MS, () => this.#onSession());
+    this.health = new Poll(async (signal) => this.server.status.health({ signal }), HEALTH_EVERY_MS, () => this.#changed(false));
+    this.transportList = new Poll(async (signal) => this.server.transport.transports({ signal }), TRANSPORTS_EVERY_MS, () => this.#onTransports());
+    this.tracks = new Poll(async (signal) => this.server.transport.tracks({ signal }), TRACKS_EVERY_MS, () => this.#onTracks());
     this.server.live.on('status', (status) => {
       if (status === 'online') this.#linkWasUp = true;
       this.#changed(false);

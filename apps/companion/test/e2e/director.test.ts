@@ -13,7 +13,7 @@ let sim: Simulator | undefined;
 const modules: CompanionHost[] = [];
 
 afterEach(async () => {
-  await Promise.all(modules.splice(0).map((host) => host.destroy()));
+  await Promise.all(modules.splice(0).map(async (host) => host.destroy()));
   await sim?.close();
   sim = undefined;
 });

@@ -254,15 +254,15 @@ export class CompanionHost implements InstanceContext<InstanceTypes> {
     return this.variables.get(id);
   }
 
-  sharedUdpSocketJoin(): Promise<string> {
+  async sharedUdpSocketJoin(): Promise<string> {
     return Promise.reject(new Error('This module uses no shared UDP socket.'));
   }
 
-  sharedUdpSocketLeave(): Promise<void> {
+  async sharedUdpSocketLeave(): Promise<void> {
     return Promise.resolve();
   }
 
-  sharedUdpSocketSend(): Promise<void> {
+  async sharedUdpSocketSend(): Promise<void> {
     return Promise.reject(new Error('This module uses no shared UDP socket.'));
   }
 
@@ -385,7 +385,7 @@ export class CompanionHost implements InstanceContext<InstanceTypes> {
     if (!definition) return;
     const event = { type: definition.type, id: placed.id, controlId: 'bank:1', feedbackId: placed.feedbackId, options: placed.options, previousOptions: null };
     Promise.resolve()
-      .then(() => definition.callback(event, { type: 'feedback' }))
+      .then(async () => definition.callback(event, { type: 'feedback' }))
       .then(
         (result) => {
           placed.result = result;
