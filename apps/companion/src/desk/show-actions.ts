@@ -198,7 +198,8 @@ async function stepLevel(show: Show, level: Level, options: Options): Promise<vo
   const names = name === ACTIVE_TRANSPORT ? await show.activeTransports() : (show.multitransports.find((multi) => multi.name === name)?.members ?? [name]);
   const steps = names.map((each) => {
     const watch = show.transports.get(each);
-    const current = watch?.levels[level].value;
+    // From the value a turn just before this one wrote, while the stream has not sent it back: no turn is lost.
+    const current = watch?.levels[level].target;
     if (!watch || current === undefined) {
       throw new InvalidInputError(`The ${level} of ${each} is not live (no value from the live stream): nothing was changed.`);
     }
