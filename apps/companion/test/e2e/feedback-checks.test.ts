@@ -28,8 +28,9 @@ describe('feedback checks', () => {
 
     await host.waitFor(() => host.variableHistory.filter(({ id }) => isFps(id)).length >= fpsBefore + FPS_UPDATES, `${FPS_UPDATES} FPS updates`, 30_000);
 
-    // One check each at most: a read of the list or the session answered meanwhile may move an input once.
-    for (const [name, id] of Object.entries(placed)) expect(host.checksOf(id) - (before[name] ?? 0), name).toBeLessThanOrEqual(1);
+    // Two checks each at most: a first answer of the tracks or a session change meanwhile redefines the actions and
+    // feedbacks, which checks every type once. Checking every type on every change gave dozens here.
+    for (const [name, id] of Object.entries(placed)) expect(host.checksOf(id) - (before[name] ?? 0), name).toBeLessThanOrEqual(2);
   });
 
   withReadyModule('checks a feedback type again when its input changes', async ({ sim, host }) => {
