@@ -13,20 +13,25 @@ import {
   type CompanionBooleanFeedbackDefinition,
   type CompanionFeedbackSchema,
   type CompanionOptionValues, type CompanionFeedbackDefinitions, type CompanionVariableValues, type DropdownChoice, type SomeCompanionConfigField } from '@companion-module/base';
-import { InvalidInputError, isUnreachable, reasonOf, type SmcMap } from '@stagelink/core';
+import { AuthError, InvalidInputError, isUnreachable, reasonOf, type SmcMap } from '@stagelink/core';
 import { configFields, DEFAULT_FRAME_RATE, type ModuleConfig, type ModuleSecrets, readConfig } from './config.js';
 import { Arming } from './desk/arming.js';
 import { failureOf } from './desk/failure.js';
 import { CLOCK_FEEDBACK_IDS, CLOCK_TICK_MS, clockFeedbackInputs, clockValues, clockVariableDefinitions, type ClockFeedbackId } from './desk/clock.js';
+import { changedFeedbacks, feedbackInputs, type FeedbackInputs } from './desk/feedback-inputs.js';
 import { clockFeedbackDefinitions, feedbackDefinitions, FEEDBACK_IDS } from './desk/feedbacks.js';
 import { presetDefinitions } from './desk/presets.js';
 import { showActions } from './desk/show-actions.js';
 import { transportActions } from './desk/transport-actions.js';
 import { type LinkWord, variableDefinitions, variableValues } from './desk/variables.js';
-import { type ConnectionStatus, connectionStatus, MTU_MESSAGE } from './show/connection-status.js';
+import { type ConnectionStatus, connectionStatus, LIVE_DOWN_MESSAGE, MTU_MESSAGE } from './show/connection-status.js';
+import { playStateKey } from './show/play-state.js';
 import { Show } from './show/show.js';
 
 export { UpgradeScripts } from './upgrades.js';
+
+/** The actions that act on one machine's hardware through its management controller, named in their `machine`. */
+const HARDWARE_ACTION_IDS: ReadonlySet<string> = new Set(['oled_message', 'smc_power', 'smc_ledstrip', 'smc_whoami']);
 
 interface ModuleTypes {
   config: ModuleConfig;
@@ -50,6 +55,20 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   /** Reads the show clocks a few times a second: they move between the director's updates. */
   #clockTimer: NodeJS.Timeout | undefined;
   #clockInputs: Partial<Record<ClockFeedbackId, string>> = {};
+  /** What each feedback type read at the last check: only the types whose inputs changed are checked again. */
+  #feedbackInputs: Partial<FeedbackInputs> = {};
+  /**
+   * Checks every feedback type on every change, as releases up to 0.2 did: set by the feedback-check benchmark
+   * (STAGELINK_COMPANION_CHECK_ALL=1) to measure the old way beside the new in one run; never by a user.
+   */
+  readonly #checkEveryType = process.env['STAGELINK_COMPANION_CHECK_ALL'] === '1';
+  /** Every transport's play state at the last look: the live stream changes it between the other changes. */
+  #playState = '';
+  /**
+   * Machines whose management controller refused the account at their last hardware action, with its words: the
+   * status says so until a hardware action on that machine goes through, or the settings change.
+   */
+  readonly #refusedLogins = new Map<string, string>();
 
   async init(config: ModuleConfig, _isFirstInit: boolean, secrets: ModuleSecrets): Promise<void> {
     this.#start(config, secrets);
@@ -57,6 +76,8 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   }
 
   async configUpdated(config: ModuleConfig, secrets: ModuleSecrets): Promise<void> {
+    // An arm was for the old settings' machines: a second press must never fire at what the new ones name.
+    this.#arming.clear();
     await this.#stop();
     this.#start(config, secrets);
   }
@@ -107,6 +128,9 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     if (this.#clockTimer) clearInterval(this.#clockTimer);
     this.#clockTimer = undefined;
     this.#clockInputs = {};
+    this.#feedbackInputs = {};
+    this.#playState = '';
+    this.#refusedLogins.clear();
     const show = this.#show;
     this.#show = undefined;
     this.#sent = {};
@@ -126,7 +150,11 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
       const redefine = this.#structure;
       this.#structure = false;
       try {
-        if (redefine) this.#define();
+        if (redefine) {
+          this.#define();
+          // New definitions (new choices, new machines): every type is checked once with them.
+          this.#feedbackInputs = {};
+        }
         this.#showValues();
       } catch (error) {
         this.log('error', `Showing the server's state failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -141,13 +169,15 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     const byName = (name: string): DropdownChoice<string> => ({ id: name, label: name });
     const choices = {
       transports: transports.map(({ name }) => byName(name)),
+      multitransports: (show?.multitransports ?? []).map(({ name, members }) => ({ id: name, label: `${name} (multitransport: ${members.join(', ')})` })),
       tracks: (show?.tracks.value ?? []).map(({ name }) => byName(name)),
       machines: machines.map(({ name }) => byName(name)),
       hardwareMachines: this.#hardwareMachines(machines.map(({ hostname }) => hostname)),
     };
     const actions = { ...transportActions(this.#current, choices), ...showActions(this.#current, this.#arming, choices, () => this.#smcs) };
     this.setActionDefinitions(this.#guardActions(actions));
-    const feedbackChoices = { transports: choices.transports, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines };
+    const smcMachines = Object.keys(this.#smcs).map(byName);
+    const feedbackChoices = { transports: [...choices.transports, ...choices.multitransports], machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines, smcMachines };
     this.setFeedbackDefinitions(
       this.#guardFeedbacks({
         ...feedbackDefinitions(this.#current, this.#arming, feedbackChoices, () => this.#link(), () => this.#frameRate),
@@ -187,10 +217,17 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         action && {
           ...action,
           callback: async (event, context) => {
+            const named = HARDWARE_ACTION_IDS.has(id) && typeof event.options['machine'] === 'string' ? event.options['machine'].trim() : undefined;
+            const machine = named?.toLowerCase();
             try {
               await action.callback(event, context);
+              if (machine !== undefined && this.#refusedLogins.delete(machine)) this.#schedule(false);
             } catch (error) {
               this.log('warn', failureOf(action.name, error));
+              if (machine !== undefined && error instanceof AuthError) {
+                this.#refusedLogins.set(machine, `The management controller of ${named} refused the account (${reasonOf(error)}): check the SMC user and password in the settings.`);
+                this.#schedule(false);
+              }
               throw error;
             }
           },
@@ -222,9 +259,10 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     if (!status || status.status === InstanceStatus.Connecting) return 'connecting';
     if (status.status === InstanceStatus.Ok) return 'ok';
     if (status.message?.startsWith(MTU_MESSAGE)) return 'mtu';
+    if (status.message?.startsWith(LIVE_DOWN_MESSAGE)) return 'live down';
     const show = this.#show;
     const unreachable = show && [show.session, show.health, show.transportList].some((poll) => poll.state.kind === 'failed' && isUnreachable(poll.state.error));
-    return unreachable || show?.server.linkDown || status.status === InstanceStatus.Disconnected || status.status === InstanceStatus.BadConfig ? 'no link' : 'ok';
+    return unreachable || show?.server.linkDown || status.status === InstanceStatus.ConnectionFailure || status.status === InstanceStatus.BadConfig ? 'no link' : 'ok';
   }
 
   #showValues(): void {
@@ -236,10 +274,17 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         linkDown: show.server.linkDown,
         live: show.server.live.status,
         liveWasUp: show.linkWasUp,
+        refusedLogin: this.#refusedLogins.values().next().value,
       }),
     );
-    this.#send(variableValues(show, this.#frameRate, this.#link()));
-    this.checkFeedbacks(...FEEDBACK_IDS);
+    this.#playState = playStateKey(show);
+    const link = this.#link();
+    this.#send(variableValues(show, this.#frameRate, link));
+    if (this.#checkEveryType) return this.checkFeedbacks(...FEEDBACK_IDS);
+    const inputs = feedbackInputs(show, link, this.#arming.version, this.#frameRate);
+    const [first, ...rest] = changedFeedbacks(this.#feedbackInputs, inputs);
+    this.#feedbackInputs = inputs;
+    if (first) this.checkFeedbacks(first, ...rest);
   }
 
   /** Only the variables whose value changed go to Companion. */
@@ -258,6 +303,9 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     if (!show) return;
     try {
       this.#send(clockValues(show, this.#frameRate));
+      // A cue's new playmode or track arrives on the live stream: show it now, not at the next read of the list.
+      const playState = playStateKey(show);
+      if (playState !== this.#playState) this.#schedule(false);
       const inputs = clockFeedbackInputs(show);
       const changed = CLOCK_FEEDBACK_IDS.filter((id) => this.#clockInputs[id] !== inputs[id]);
       this.#clockInputs = inputs;

@@ -20,7 +20,7 @@ afterAll(() => {
 });
 
 afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.destroy()));
+  await Promise.all(hosts.splice(0).map(async (host) => host.destroy()));
 });
 
 async function started(config: Record<string, string | number | boolean>): Promise<CompanionHost> {
@@ -41,6 +41,21 @@ describe('the packed module', () => {
     const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string };
     expect(packed.manifest.version).toBe(version);
     expect(readFileSync(join(packed.dir, 'companion', 'HELP.md'), 'utf8')).toContain('two');
+  });
+
+  it("follows Companion's rules for a module: maker, products and keywords to search by, a maintainer to reach, its licence, Node and base", () => {
+    expect(packed.manifest.manufacturer).toBe('disguise');
+    expect(packed.manifest.keywords).toEqual(expect.arrayContaining(['disguise', 'd3', 'designer', 'media server']));
+    expect(packed.manifest.products.length).toBeGreaterThan(0);
+    const [maintainer] = packed.manifest.maintainers;
+    expect(maintainer?.name).toBeTruthy();
+    expect(maintainer?.github ?? maintainer?.email ?? maintainer?.url).toBeTruthy();
+    const files = execFileSync('tar', ['-tzf', packedTarball()], { encoding: 'utf8' }).trim().split('\n');
+    expect(files).toContain('stagelink-mediaserver/LICENSE');
+    expect(readFileSync(join(packed.dir, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    const source = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { engines?: { node?: string }; dependencies?: Record<string, string> };
+    expect(source.engines?.node).toBe('>=22.20');
+    expect(Object.keys(source.dependencies ?? {})).toContain('@companion-module/base');
   });
 
   it('is self-contained: one bundled entry, nothing left for Companion to install', () => {
@@ -76,8 +91,60 @@ describe('the packed module', () => {
     const host = await started({ host: '', followDirector: true, hosts: '', smcs: '', smcUser: '', frameRate: 60 });
     const ids = Object.keys(host.actions);
     for (const command of TRANSPORT_COMMAND_NAMES) expect(ids).toContain(command);
-    expect(ids).toEqual(expect.arrayContaining(['volume_adjust', 'brightness_adjust', 'failovermachine', 'restoremachine', 'applydefaultrouting', 'oled_message', 'smc_power', 'smc_ledstrip']));
-    expect(Object.keys(host.feedbacks).sort()).toEqual(['armed', 'clock_in_section', 'clock_remaining_below', 'clock_stale', 'fps_alert', 'health', 'link', 'playing', 'playmode', 'stale', 'takeover']);
+    expect(ids).toEqual(expect.arrayContaining(['volume_adjust', 'brightness_adjust', 'failovermachine', 'restoremachine', 'applydefaultrouting', 'oled_message', 'smc_power', 'smc_whoami', 'smc_ledstrip']));
+    expect(Object.keys(host.feedbacks).sort()).toEqual(['armed', 'clock_in_section', 'clock_remaining_below', 'clock_stale', 'fps_alert', 'health', 'last_cue_failed', 'link', 'playing', 'playmode', 'power', 'power_fault', 'stale', 'takeover']);
+  });
+
+  it('keeps the action and option ids saved buttons hold, whatever core names its commands and fields', async () => {
+    const host = await started({ host: '', followDirector: true, hosts: '', smcs: '', smcUser: '', frameRate: 60 });
+    const saved = Object.fromEntries(Object.entries(host.actions).map(([id, action]) => [id, (action ? action.options : []).map((option) => option.id)]));
+    // Written out, not read from the module or core: a rename shows here, and needs an upgrade script.
+    expect(saved).toEqual({
+      play: ['transport'],
+      stop: ['transport'],
+      playsection: ['transport'],
+      playloopsection: ['transport'],
+      returntostart: ['transport'],
+      gototrack: ['transport', 'track', 'playmode'],
+      gotonexttrack: ['transport', 'playmode'],
+      gotoprevtrack: ['transport', 'playmode'],
+      gotosection: ['transport', 'section', 'playmode', 'track'],
+      gotonextsection: ['transport', 'playmode'],
+      gotoprevsection: ['transport', 'playmode'],
+      gotonote: ['transport', 'note', 'playmode', 'track'],
+      gototag: ['transport', 'tagType', 'tagValue', 'allowGlobalJump', 'playmode'],
+      gototime: ['transport', 'time', 'playmode'],
+      gototimecode: ['transport', 'timecode', 'ignoreTags', 'playmode'],
+      gotoframe: ['transport', 'frame', 'playmode'],
+      volume: ['transport', 'volume'],
+      brightness: ['transport', 'brightness'],
+      engaged: ['transport', 'engaged'],
+      speed: ['transport', 'speed'],
+      volume_adjust: ['transport', 'step'],
+      brightness_adjust: ['transport', 'step'],
+      failovermachine: ['machine'],
+      restoremachine: ['machine'],
+      applydefaultrouting: [],
+      oled_message: ['machine', 'title', 'message', 'priority', 'displayTime'],
+      smc_power: ['machine', 'power'],
+      smc_whoami: ['machine'],
+      smc_ledstrip: ['machine', 'ledMode', 'colour'],
+    });
+  });
+
+  it('runs the upgrade scripts from any release in order, as Companion does for a saved connection', () => {
+    const scripts = packed.upgradeScripts as CompanionStaticUpgradeScript<JsonObject, JsonObject>[];
+    // Companion runs every script after the last one a connection ran; a button of the first release runs them all.
+    let config: JsonObject = { host: '10.0.0.5', followDirector: true, hosts: '', smcHost: '10.0.1.5', smcUser: 'admin', frameRate: 60 };
+    let actions = [{ id: 'a1', controlId: 'bank:1', actionId: 'oled_message', options: { message: { isExpression: false, value: 'Doors' } } as never }];
+    for (const script of scripts) {
+      const result = script({ currentConfig: config }, { config, secrets: null, actions, feedbacks: [] });
+      config = result.updatedConfig ?? config;
+      for (const updated of result.updatedActions) actions = actions.map((action) => (action.id === updated.id ? (updated as typeof action) : action));
+    }
+    expect(config).not.toHaveProperty('smcHost');
+    expect(config['smcs']).toBe('SMC=10.0.1.5');
+    expect(actions[0]?.options).toEqual({ message: { isExpression: false, value: 'Doors' }, machine: { isExpression: false, value: 'SMC' } });
   });
 
   it('reports bad_config for an address that is not one, and says why', async () => {

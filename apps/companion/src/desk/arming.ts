@@ -1,31 +1,43 @@
 /**
  * Two presses for what core says needs a confirmation (failover, restore, power off, power cycle): the first
  * arms the operation on that target for a few seconds and the `armed` feedback shows it; the second, while armed,
- * fires it once. Nothing else fires it, and a press after the time ran out arms again.
+ * fires it once. The arm belongs to the button that was pressed (Companion's `controlId`): the same operation on
+ * another button arms that button and fires nothing. Nothing else fires it, a press after the time ran out arms
+ * again, and a change of the connection's settings clears every arm, so a second press never fires at a new host.
  */
 export const ARM_MS = 5000;
 
+/** Between what is armed and the button that armed it, in the keys of the armed map. */
+const ON_BUTTON = '\u0001';
+
 export class Arming {
   readonly #armed = new Map<string, NodeJS.Timeout>();
+  #version = 0;
 
   constructor(
-    private readonly onChange: () => void,
+    private readonly changed: () => void,
     private readonly armMs = ARM_MS,
   ) {}
 
-  /** True when this press fires (it was armed, and is disarmed now); false when it only armed. */
-  press(key: string): boolean {
-    const timer = this.#armed.get(key);
+  /** Counts every change of what is armed: the `armed` feedback needs a check only when it moved. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** True when this press of the button fires (it was armed there, and is disarmed now); false when it only armed. */
+  press(key: string, controlId: string): boolean {
+    const armed = `${key}${ON_BUTTON}${controlId}`;
+    const timer = this.#armed.get(armed);
     if (timer) {
       clearTimeout(timer);
-      this.#armed.delete(key);
+      this.#armed.delete(armed);
       this.onChange();
       return true;
     }
     this.#armed.set(
-      key,
+      armed,
       setTimeout(() => {
-        this.#armed.delete(key);
+        this.#armed.delete(armed);
         this.onChange();
       }, this.armMs),
     );
@@ -33,14 +45,27 @@ export class Arming {
     return false;
   }
 
+  /** True when the operation on that target is armed on any button. */
   isArmed(key: string): boolean {
-    return this.#armed.has(key);
+    return this.isArmedWithPrefix(`${key}${ON_BUTTON}`);
   }
 
   /** True when any key that starts with `prefix` is armed. */
   isArmedWithPrefix(prefix: string): boolean {
     for (const key of this.#armed.keys()) if (key.startsWith(prefix)) return true;
     return false;
+  }
+
+  private onChange(): void {
+    this.#version += 1;
+    this.changed();
+  }
+
+  /** Disarms everything (the settings changed); tells the feedbacks when something was armed. */
+  clear(): void {
+    const had = this.#armed.size > 0;
+    this.close();
+    if (had) this.onChange();
   }
 
   close(): void {

@@ -3,8 +3,9 @@
  * reporting is not shown playing, a machine whose FPS went stale shows no alert colour but the `stale` one.
  */
 import type { CompanionFeedbackDefinition, DropdownChoice, JsonValue } from '@companion-module/base';
-import { isPlaying, toPlaymode, worstHealth } from '@stagelink/core';
+import { toPlaymode, worstHealth } from '@stagelink/core';
 import { freshnessOfPoll } from '../show/freshness.js';
+import { playStateOf } from '../show/play-state.js';
 import type { Show } from '../show/show.js';
 import { type Arming, isArmedFor } from './arming.js';
 import { colours, fpsAlertStyle, severityStyle } from './colours.js';
@@ -19,9 +20,11 @@ export interface FeedbackChoices {
   machines: DropdownChoice<string>[];
   /** Machine names, for the armed feedback (failover takes a name). */
   machineNames: DropdownChoice<string>[];
+  /** The machines with a management controller in the settings, by hostname. */
+  smcMachines: DropdownChoice<string>[];
 }
 
-export const FEEDBACK_IDS = ['playing', 'playmode', 'health', 'fps_alert', 'link', 'stale', 'armed', 'takeover'] as const;
+export const FEEDBACK_IDS = ['playing', 'playmode', 'health', 'fps_alert', 'link', 'stale', 'armed', 'takeover', 'power', 'power_fault', 'last_cue_failed'] as const;
 export type FeedbackId = (typeof FEEDBACK_IDS)[number];
 
 type Options = Record<string, JsonValue | undefined>;
@@ -37,10 +40,11 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       default: any ? '' : (choices.machines[0]?.id ?? ''),
       allowCustom: true,
     }) as const;
-  const liveTransport = (options: Options) => {
+  const smcMachine = { type: 'dropdown', id: 'machine', label: 'Machine (with an SMC in the settings)', choices: choices.smcMachines, default: choices.smcMachines[0]?.id ?? '', allowCustom: true } as const;
+  /** The transport's play state while it is live (from the live stream, or the transports list), else undefined. */
+  const livePlay = (options: Options) => {
     const name = textOption(options['transport']);
-    if (name === undefined || freshnessOfPoll(current().transportList.state) !== 'live') return undefined;
-    return current().transportNamed(name);
+    return name === undefined ? undefined : playStateOf(current(), name).state;
   };
   return {
     playing: {
@@ -48,7 +52,7 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       name: 'Transport is playing',
       defaultStyle: { bgcolor: colours.ok, color: colours.white },
       options: [transport],
-      callback: ({ options }) => isPlaying(liveTransport(options)),
+      callback: ({ options }) => livePlay(options)?.playing === true,
     },
     playmode: {
       type: 'boolean',
@@ -56,22 +60,24 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       defaultStyle: { bgcolor: colours.ok, color: colours.white },
       options: [transport, { type: 'dropdown', id: 'playmode', label: 'Playmode', choices: PLAYMODE_CHOICES.filter(({ id }) => id !== ''), default: 'Play' }],
       callback: ({ options }) => {
-        const current = liveTransport(options);
-        return current !== undefined && toPlaymode(current.playmode) === toPlaymode(textOption(options['playmode']));
+        const play = livePlay(options);
+        return play !== undefined && play.playmode === toPlaymode(textOption(options['playmode']));
       },
     },
     health: {
       type: 'advanced',
-      name: 'Health: colour and word of the worst severity',
+      name: 'Health: colour and word of the worst severity (a machine\u2019s name above it)',
       options: [machine('Machine', true)],
       callback: ({ options }) => {
-        const freshness = freshnessOfPoll(current().health.state);
-        if (freshness !== 'live') return { ...severityStyle('stale'), text: freshness === 'waiting' ? '' : freshness.toUpperCase() };
         const id = textOption(options['machine']);
         const watched = id === undefined ? undefined : current().machineById(id);
+        // A machine's tile keeps its name above the word: a wall of tiles must say which machine is which.
+        const word = (text: string): string => (watched ? `${watched.name}\n${text}` : text);
+        const freshness = freshnessOfPoll(current().health.state);
+        if (freshness !== 'live') return { ...severityStyle('stale'), text: word(freshness === 'waiting' ? '' : freshness.toUpperCase()) };
         if (id !== undefined && !watched) return { ...severityStyle('stale'), text: 'UNKNOWN' };
         const severity = worstHealth(current().health.value ?? [], watched?.hostname);
-        return { ...severityStyle(severity), text: severity.toUpperCase() };
+        return { ...severityStyle(severity), text: word(severity.toUpperCase()) };
       },
     },
     fps_alert: {
@@ -117,6 +123,36 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       ],
       callback: ({ options }) => isArmedFor(arming, textOption(options['action']) ?? '', textOption(options['target']) ?? ''),
     },
+    last_cue_failed: {
+      type: 'boolean',
+      name: 'The last cue from here failed (or landed late, or its outcome is unknown)',
+      defaultStyle: { bgcolor: colours.error, color: colours.white },
+      options: [{ ...transport, choices: [{ id: '', label: 'any transport (the last cue sent)' }, ...choices.transports], default: '' }],
+      callback: ({ options }) => {
+        const name = textOption(options['transport']);
+        if (name === undefined) return current().lastError !== '';
+        const outcome = current().lastResults.get(name);
+        return outcome !== undefined && outcome !== 'ok';
+      },
+    },
+    power: {
+      type: 'boolean',
+      name: 'Hardware: machine power is on (or off), as its SMC reports it',
+      defaultStyle: { bgcolor: colours.ok, color: colours.white },
+      options: [smcMachine, { type: 'dropdown', id: 'state', label: 'Power', choices: [{ id: 'on', label: 'on' }, { id: 'off', label: 'off' }], default: 'on' }],
+      callback: ({ options }) => {
+        const watch = current().powerOf(textOption(options['machine']) ?? '');
+        const power = watch?.status.value?.systemPower;
+        return power !== undefined && power === (textOption(options['state']) ?? 'on');
+      },
+    },
+    power_fault: {
+      type: 'boolean',
+      name: 'Hardware: a power fault reported by the machine\u2019s SMC (overload, main power, power control)',
+      defaultStyle: { bgcolor: colours.error, color: colours.white },
+      options: [smcMachine],
+      callback: ({ options }) => current().powerOf(textOption(options['machine']) ?? '')?.fault === true,
+    },
     takeover: {
       type: 'boolean',
       name: 'Understudy has taken over a failed actor',
@@ -159,7 +195,7 @@ export function clockFeedbackDefinitions(current: () => Show, choices: Pick<Feed
   const transport = { type: 'dropdown', id: 'transport', label: 'Transport', choices: choices.transports, default: choices.transports[0]?.id ?? '', allowCustom: true } as const;
   const clockOf = (options: Options) => {
     const name = textOption(options['transport']);
-    return name === undefined ? undefined : current().transports.get(name)?.clock;
+    return name === undefined ? undefined : current().watchOf(name)?.clock;
   };
   return {
     clock_remaining_below: {

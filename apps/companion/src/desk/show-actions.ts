@@ -21,7 +21,7 @@ import type { Show } from '../show/show.js';
 import type { Level } from '../show/transport-watch.js';
 import { type Arming, armKey, powerArmKey } from './arming.js';
 import { numberOption, textOption } from './option-values.js';
-import { type Choices, transportOption } from './transport-actions.js';
+import { ACTIVE_TRANSPORT, type Choices, transportOption } from './transport-actions.js';
 
 export interface MachineChoices {
   /** Every machine of the session, by name. */
@@ -43,8 +43,8 @@ export type PowerOperation = keyof typeof POWER_OPERATIONS;
 export const LED_MODES = ['static', 'colour_id', 'rainbow'] as const;
 
 /** Fires `fire` now, or on the second press when core says the operation needs a confirmation. */
-async function confirmed(arming: Arming, spec: EndpointSpec, key: string, fire: () => Promise<unknown>): Promise<void> {
-  if (needsConfirmation(spec) && !arming.press(key)) return;
+async function confirmed(arming: Arming, spec: EndpointSpec, key: string, controlId: string, fire: () => Promise<unknown>): Promise<void> {
+  if (needsConfirmation(spec) && !arming.press(key, controlId)) return;
   await fire();
 }
 
@@ -86,12 +86,12 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
     name: operation === 'failovermachine' ? 'Failover: fail over a machine (two presses)' : 'Failover: restore a machine (two presses)',
     description: 'The first press arms it for 5 seconds (the armed feedback shows it); the second press sends it.',
     options: [{ type: 'dropdown', id: 'machine', label: 'Machine', choices: choices.machines, default: choices.machines[0]?.id ?? '', allowCustom: true }],
-    callback: async ({ options }) => {
+    callback: async ({ options, controlId }) => {
       const machine = textOption(options['machine']);
       if (machine === undefined) throw new InvalidInputError('Choose a machine.');
       const api = current().server.failover;
-      const send = operation === 'failovermachine' ? () => api.failoverMachine({ name: machine }) : () => api.restoreMachine({ name: machine });
-      await confirmed(arming, FAILOVER_OPERATIONS[operation], armKey(operation, machine), send);
+      const send = operation === 'failovermachine' ? async () => api.failoverMachine({ name: machine }) : async () => api.restoreMachine({ name: machine });
+      await confirmed(arming, FAILOVER_OPERATIONS[operation], armKey(operation, machine), controlId, send);
     },
   });
   return {
@@ -102,8 +102,8 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
     applydefaultrouting: {
       name: 'Failover: apply the default routing',
       options: [],
-      callback: async () => {
-        await confirmed(arming, FAILOVER_OPERATIONS.applydefaultrouting, armKey('applydefaultrouting', ''), () => current().server.failover.applyDefaultRouting());
+      callback: async ({ controlId }) => {
+        await confirmed(arming, FAILOVER_OPERATIONS.applydefaultrouting, armKey('applydefaultrouting', ''), controlId, async () => current().server.failover.applyDefaultRouting());
       },
     },
     oled_message: {
@@ -113,27 +113,49 @@ export function showActions(current: () => Show, arming: Arming, choices: Choice
         { type: 'textinput', id: 'title', label: 'Title', default: '' },
         { type: 'textinput', id: 'message', label: `Message (up to ${OLED_MAX_MESSAGE_LENGTH} characters)`, default: '' },
         { type: 'dropdown', id: 'priority', label: 'Priority', choices: [0, 1, 2].map((id) => ({ id, label: String(id) })), default: 0 },
+        {
+          type: 'number',
+          id: 'displayTime',
+          label: 'Display time (seconds; 0 keeps the screen\u2019s own, 10 s from the factory)',
+          default: 0,
+          min: 0,
+          max: 3600,
+          step: 1,
+        },
       ],
       callback: async ({ options }) => {
         const message = textOption(options['message']);
         if (message === undefined) throw new InvalidInputError('Write the message to show.');
         const { hardware } = machineHardware(options, 'OLED message');
+        const seconds = numberOption(options['displayTime'], 'display time') ?? 0;
+        // The display time is the screen's setting for every notification after it: set first, then shown.
+        if (seconds > 0) await hardware().oled.setDisplayTime(seconds);
         await hardware().oled.notify({ title: textOption(options['title']) ?? '', message, priority: numberOption(options['priority'], 'priority') ?? 0 });
       },
     },
     smc_power: {
       name: 'Hardware: power on, off or cycle (off and cycle: two presses)',
       description:
-        'Through the named machine\u2019s management controller (IPMI, no graceful shutdown). Off and cycle take two presses on the same machine: the first arms for 5 seconds.',
+        'Through the named machine\u2019s management controller (IPMI, no graceful shutdown). Off and cycle take two presses of the same button for the same machine: the first arms for 5 seconds.',
       options: [hardwareMachine, { type: 'dropdown', id: 'power', label: 'Power', choices: POWER_CHOICES, default: 'on' }],
-      callback: async ({ options }) => {
+      callback: async ({ options, controlId }) => {
         const operation = textOption(options['power']);
         if (!isPowerOperation(operation)) throw new InvalidInputError('Choose on, off or cycle.');
         const { machine, hardware } = machineHardware(options, `Power ${operation}`);
         // Refused before arming: a press that can never fire must not show as armed.
         const chassis = hardware().chassis;
-        const send = { on: () => chassis.powerOn(), off: () => chassis.powerOff({ confirm: true }), cycle: () => chassis.powerCycle({ confirm: true }) }[operation];
-        await confirmed(arming, POWER_OPERATIONS[operation], powerArmKey(operation, machine ?? ''), send);
+        const send = { on: async () => chassis.powerOn(), off: async () => chassis.powerOff({ confirm: true }), cycle: async () => chassis.powerCycle({ confirm: true }) }[operation];
+        await confirmed(arming, POWER_OPERATIONS[operation], powerArmKey(operation, machine ?? ''), controlId, send);
+        current().powerOf(machine ?? '')?.refresh();
+      },
+    },
+    smc_whoami: {
+      name: 'Hardware: identify the machine (blink its OLED screen and rear LED strip)',
+      description: 'Through the named machine\u2019s management controller: find the machine in the rack.',
+      options: [hardwareMachine],
+      callback: async ({ options }) => {
+        const { hardware } = machineHardware(options, 'Identify');
+        await hardware().chassis.whoami();
       },
     },
     smc_ledstrip: {
@@ -164,15 +186,24 @@ function isPowerOperation(value: string | undefined): value is PowerOperation {
   return value !== undefined && Object.hasOwn(POWER_OPERATIONS, value);
 }
 
-/** A step from the value the stream sends now; refused when there is none, so no step starts from a guess. */
+/**
+ * A step from the value the stream sends now, for a transport, each member of a multitransport, or each transport
+ * the director reports active; refused, with nothing changed, when any of them has no live value, so no step
+ * starts from a guess.
+ */
 async function stepLevel(show: Show, level: Level, options: Options): Promise<void> {
   const name = textOption(options['transport']);
   if (name === undefined) throw new InvalidInputError('Choose a transport.');
   const step = numberOption(options['step'], 'step') ?? 0;
-  const watch = show.transports.get(name);
-  const current = watch?.levels[level].value;
-  if (!watch || current === undefined) {
-    throw new InvalidInputError(`The ${level} of ${name} is not live (no value from the live stream): nothing was changed.`);
-  }
-  await watch.levels[level].set(Math.min(1, Math.max(0, Math.round((current + step) * 1000) / 1000)));
+  const names = name === ACTIVE_TRANSPORT ? await show.activeTransports() : (show.multitransports.find((multi) => multi.name === name)?.members ?? [name]);
+  const steps = names.map((each) => {
+    const watch = show.transports.get(each);
+    // From the value a turn just before this one wrote, while the stream has not sent it back: no turn is lost.
+    const current = watch?.levels[level].target;
+    if (!watch || current === undefined) {
+      throw new InvalidInputError(`The ${level} of ${each} is not live (no value from the live stream): nothing was changed.`);
+    }
+    return async () => watch.levels[level].set(Math.min(1, Math.max(0, Math.round((current + step) * 1000) / 1000)));
+  });
+  for (const set of steps) await set();
 }

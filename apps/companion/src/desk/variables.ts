@@ -3,13 +3,14 @@
  * ids from core's variable-id rule. A value that is not live shows `stale` or `no link`, never the last value.
  */
 import type { CompanionVariableDefinitions, CompanionVariableValues } from '@companion-module/base';
-import { isPlaying, PLAYMODE_LABELS, worstHealth, type Playmode } from '@stagelink/core';
+import { PLAYMODE_LABELS, worstHealth, type Playmode } from '@stagelink/core';
 import { type Freshness, freshnessOfPoll, shownWhenNotLive } from '../show/freshness.js';
 import type { MachineWatch } from '../show/machine-watch.js';
+import { playStateOf } from '../show/play-state.js';
 import type { Show } from '../show/show.js';
 
-/** `link`: ok, connecting, no link, or mtu (reachable, large answers fail). */
-export type LinkWord = 'ok' | 'connecting' | 'no link' | 'mtu';
+/** `link`: ok, connecting, no link, mtu (reachable, large answers fail) or live down (cues work, values not live). */
+export type LinkWord = 'ok' | 'connecting' | 'no link' | 'mtu' | 'live down';
 
 const MACHINE_VARIABLES = {
   fps: 'FPS',
@@ -27,19 +28,25 @@ const TRANSPORT_VARIABLES = {
   section: 'section last sent from here',
   volume: 'volume (0 to 1)',
   brightness: 'brightness (0 to 1)',
+  last_result: 'what became of the last cue from here (ok, failed, landed late, outcome unknown, refused: link down)',
 } as const;
 
 export function variableDefinitions(show: Show): CompanionVariableDefinitions {
   const definitions: CompanionVariableDefinitions = {
     director: { name: 'Director of the session' },
-    link: { name: 'Link to the server (ok, connecting, no link, mtu)' },
+    link: { name: 'Link to the server (ok, connecting, no link, mtu, live down)' },
     health: { name: 'Health of the session (worst severity)' },
+    last_error: { name: 'Why the last cue from here failed (empty after one that went through)' },
   };
   for (const machine of show.machines.values()) {
     for (const [suffix, name] of Object.entries(MACHINE_VARIABLES)) definitions[`machine_${machine.id}_${suffix}`] = { name: `${machine.name}: ${name}` };
   }
   for (const transport of show.transports.values()) {
     for (const [suffix, name] of Object.entries(TRANSPORT_VARIABLES)) definitions[`transport_${transport.id}_${suffix}`] = { name: `${transport.name}: ${name}` };
+  }
+  for (const watch of show.power.values()) {
+    definitions[`smc_${watch.id}_power`] = { name: `${watch.hostname}: power from its SMC (on, off)` };
+    definitions[`smc_${watch.id}_power_fault`] = { name: `${watch.hostname}: a power fault reported by its SMC` };
   }
   return definitions;
 }
@@ -54,18 +61,26 @@ export function variableValues(show: Show, frameRate: number, link: LinkWord): C
     director: shown(session, () => show.session.value?.director?.hostname ?? ''),
     link,
     health: shown(health, () => worstHealth(show.health.value ?? [])),
+    last_error: show.lastError,
   };
   for (const machine of show.machines.values()) Object.assign(values, machineValues(show, machine, frameRate, health));
+  for (const watch of show.power.values()) {
+    const power = freshnessOfPoll(watch.status.state);
+    values[`smc_${watch.id}_power`] = shown(power, () => watch.status.value?.systemPower ?? '');
+    values[`smc_${watch.id}_power_fault`] = shown(power, () => watch.fault === true);
+  }
   const list = freshnessOfPoll(show.transportList.state);
   for (const transport of show.transports.values()) {
     const entry = show.transportNamed(transport.name);
     const prefix = `transport_${transport.id}_`;
     const listed = entry === undefined && list === 'live' ? 'stale' : list;
-    values[`${prefix}playmode`] = shown(listed, () => playmodeWord(entry?.playmode));
-    values[`${prefix}playing`] = shown(listed, () => (entry ? isPlaying(entry) : false));
-    values[`${prefix}track`] = shown(listed, () => entry?.currentTrack.name ?? '');
+    const play = playStateOf(show, transport.name);
+    values[`${prefix}playmode`] = shown(play.freshness, () => playmodeWord(play.state?.playmode));
+    values[`${prefix}playing`] = shown(play.freshness, () => play.state?.playing ?? false);
+    values[`${prefix}track`] = shown(play.freshness, () => play.state?.track ?? '');
     const section = show.sections.get(transport.name);
     values[`${prefix}section`] = shown(listed, () => (section === undefined ? '' : section));
+    values[`${prefix}last_result`] = show.lastResults.get(transport.name) ?? '';
     for (const level of ['volume', 'brightness'] as const) {
       const live = transport.levels[level];
       values[`${prefix}${level}`] = shown(live.freshness, () => round(live.value ?? 0, 3));

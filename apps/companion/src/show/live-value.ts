@@ -6,9 +6,14 @@
 import { reasonOf, type LiveRequest, type LiveStatus, type LiveSubscription, type MediaServer } from '@stagelink/core';
 import { freshnessOfLive, type Freshness } from './freshness.js';
 
+/** How long a written value stands for the value while the stream has not sent it back. */
+const PENDING_MS = 1000;
+
 export class LiveValue<T> {
   readonly #subscription: LiveSubscription | undefined;
   #value: T | undefined;
+  /** The last value written from here, until the stream sends it back (or PENDING_MS passed). */
+  #pending: { value: T; at: number } | undefined;
   #status: LiveStatus = 'connecting';
   #problem: string | undefined;
 
@@ -41,15 +46,31 @@ export class LiveValue<T> {
     return freshnessOfLive(this.#status, this.#value !== undefined, this.linkWasUp());
   }
 
+  /**
+   * What the value is about to be: the value last written from here while the stream has not sent it back yet (for a
+   * second at most), else the live value. Steps from a dial turned quickly start here, so no turn is lost.
+   */
+  get target(): T | undefined {
+    const live = this.value;
+    if (live === undefined) return undefined;
+    return this.#pending && Date.now() - this.#pending.at < PENDING_MS ? this.#pending.value : live;
+  }
+
   /** Why the server refused the value (a machine name it does not know), if it did. */
   get problem(): string | undefined {
     return this.#problem;
   }
 
   /** Writes through the stream (volume, brightness): rejects while the stream is down, so nothing lands late. */
-  set(value: T): Promise<void> {
+  async set(value: T): Promise<void> {
     if (!this.#subscription) return Promise.reject(new Error(this.#problem ?? 'This value is not watched.'));
-    return this.#subscription.set(value);
+    this.#pending = { value, at: Date.now() };
+    try {
+      await this.#subscription.set(value);
+    } catch (error) {
+      this.#pending = undefined;
+      throw error;
+    }
   }
 
   close(): void {
@@ -61,6 +82,7 @@ export class LiveValue<T> {
     if (value === undefined) return;
     this.#value = value;
     this.#problem = undefined;
+    if (this.#pending?.value === value) this.#pending = undefined;
     this.onChange(value);
   }
 
@@ -72,6 +94,7 @@ export class LiveValue<T> {
 
   #forget(): void {
     this.#value = undefined;
+    this.#pending = undefined;
     this.onChange(undefined);
   }
 }

@@ -10,6 +10,8 @@ export class Poll<T> {
   #timer: NodeJS.Timeout | undefined;
   #abort: AbortController | undefined;
   #closed = false;
+  /** A refresh came while a read was in flight. */
+  #again = false;
 
   constructor(
     private readonly read: (signal: AbortSignal) => Promise<T>,
@@ -31,9 +33,16 @@ export class Poll<T> {
     if (!this.#closed && !this.#abort && !this.#timer) void this.#readNow();
   }
 
-  /** Reads at once (after a change the module made itself), without waiting for the interval. */
+  /**
+   * Reads at once (after a change the module made itself), without waiting for the interval. While a read is in
+   * flight it may have been answered before the change: another read follows it at once.
+   */
   refresh(): void {
-    if (this.#closed || this.#abort) return;
+    if (this.#closed) return;
+    if (this.#abort) {
+      this.#again = true;
+      return;
+    }
     clearTimeout(this.#timer);
     this.#timer = undefined;
     void this.#readNow();
@@ -58,7 +67,9 @@ export class Poll<T> {
       this.#state = { kind: 'failed', error, value: last };
     } finally {
       this.#abort = undefined;
-      if (!this.#closed) this.#timer = setTimeout(() => void this.#readNow(), this.intervalMs);
+      const again = this.#again;
+      this.#again = false;
+      if (!this.#closed) this.#timer = setTimeout(() => void this.#readNow(), again ? 0 : this.intervalMs);
     }
     this.onChange();
   }

@@ -6,6 +6,7 @@
  */
 import {
   CueLane,
+  InvalidInputError,
   type HealthEntry,
   type Logger,
   MediaServer,
@@ -17,8 +18,10 @@ import {
   type Transport,
   VariableIds,
 } from '@stagelink/core';
+import { type CueOutcome, cueOutcomeOf } from '../desk/cue-outcome.js';
 import { MachineWatch } from './machine-watch.js';
 import { Poll } from './poll.js';
+import { PowerWatch } from './power-watch.js';
 import { TransportWatch } from './transport-watch.js';
 
 export interface TransportList {
@@ -59,6 +62,14 @@ export class Show {
   readonly machines = new Map<string, MachineWatch>();
   /** By transport name. */
   readonly transports = new Map<string, TransportWatch>();
+  /** The power of each machine with a management controller in the settings, by hostname as the settings give it. */
+  readonly power = new Map<string, PowerWatch>();
+  /** What became of the last cue sent to each transport from here, by transport name. */
+  readonly lastResults = new Map<string, CueOutcome>();
+  /** Why the last cue sent from here failed, in core's words; '' after one that went through. */
+  lastError = '';
+  /** Counts the cues whose outcome was recorded: the last-cue feedback needs a check only when it moved. */
+  cueCount = 0;
   /** The section each transport was last sent to by this module (the transports list does not report it). */
   readonly sections = new Map<string, number>();
   readonly #machineIds = new VariableIds();
@@ -70,14 +81,15 @@ export class Show {
     const create = options.create ?? ((serverOptions: MediaServerOptions) => new MediaServer(serverOptions));
     this.server = create({ timeoutMs: TIMEOUT_MS, live: LIVE_TIMING, logger: options.logger, ...options.server });
     this.cues = new CueLane({ linkDown: () => this.server.linkDown, maxWaitMs: CUE_MAX_WAIT_MS, name: this.server.host });
-    this.session = new Poll((signal) => this.server.status.session({ signal }), SESSION_EVERY_MS, () => this.#onSession());
-    this.health = new Poll((signal) => this.server.status.health({ signal }), HEALTH_EVERY_MS, () => this.#changed(false));
-    this.transportList = new Poll((signal) => this.server.transport.transports({ signal }), TRANSPORTS_EVERY_MS, () => this.#onTransports());
-    this.tracks = new Poll((signal) => this.server.transport.tracks({ signal }), TRACKS_EVERY_MS, () => this.#onTracks());
+    this.session = new Poll(async (signal) => this.server.status.session({ signal }), SESSION_EVERY_MS, () => this.#onSession());
+    this.health = new Poll(async (signal) => this.server.status.health({ signal }), HEALTH_EVERY_MS, () => this.#changed(false));
+    this.transportList = new Poll(async (signal) => this.server.transport.transports({ signal }), TRANSPORTS_EVERY_MS, () => this.#onTransports());
+    this.tracks = new Poll(async (signal) => this.server.transport.tracks({ signal }), TRACKS_EVERY_MS, () => this.#onTracks());
     this.server.live.on('status', (status) => {
       if (status === 'online') this.#linkWasUp = true;
       this.#changed(false);
     });
+    for (const hostname of Object.keys(options.server.smcs ?? {})) this.power.set(hostname, new PowerWatch(hostname, this.server, () => this.#changed(false)));
     this.server.live.on('problem', (problem) => options.logger.warn(`Live updates: ${problem.message}`));
     this.server.on('director', ({ hostname, previous }) => {
       if (previous !== undefined) options.logger.warn(`The director moved from ${previous} to ${hostname}: cues and live values follow it.`);
@@ -90,6 +102,48 @@ export class Show {
     this.health.start();
     this.transportList.start();
     this.tracks.start();
+    for (const watch of this.power.values()) watch.start();
+  }
+
+  /** Records what became of a cue to a transport (`error` undefined when it went through), and shows it. */
+  recordCue(transport: string, error: unknown, describe: (error: unknown) => string): void {
+    this.lastResults.set(transport, cueOutcomeOf(error));
+    this.lastError = error === undefined ? '' : describe(error);
+    this.cueCount += 1;
+    this.#changed(false);
+  }
+
+  /** The multitransports of the last transports list, each with the names of its member transports. */
+  get multitransports(): { name: string; members: string[] }[] {
+    const list = this.transportList.state.kind === 'waiting' ? undefined : this.transportList.state.value;
+    if (!list) return [];
+    const nameOf = new Map(list.transports.map((transport) => [transport.uid, transport.name]));
+    return list.multitransports.map((multi) => ({ name: multi.name, members: multi.transports.flatMap((uid) => nameOf.get(uid) ?? []) }));
+  }
+
+  /**
+   * The watch that shows a transport picked by name: the transport's own, or for a multitransport its first
+   * member's (core's clock of a multitransport is its first member's too).
+   */
+  watchOf(name: string): TransportWatch | undefined {
+    const own = this.transports.get(name);
+    if (own) return own;
+    const first = this.multitransports.find((multi) => multi.name === name)?.members[0];
+    return first === undefined ? undefined : this.transports.get(first);
+  }
+
+  /** The transports the director reports active now (every member while a multitransport is); asked at the press. */
+  async activeTransports(): Promise<string[]> {
+    const active = await this.server.transport.activeTransport({ failFast: true });
+    const names = active.map((transport) => transport.name);
+    if (names.length === 0) throw new InvalidInputError('The director reports no active transport: nothing was sent.');
+    return names;
+  }
+
+  /** The power watch of a machine by hostname, in any case. */
+  powerOf(hostname: string): PowerWatch | undefined {
+    const wanted = hostname.toLowerCase();
+    return [...this.power.values()].find((watch) => watch.hostname.toLowerCase() === wanted);
   }
 
   /** Whether the live stream was ever up: before, a value not yet come is awaited, not missing. */
@@ -120,6 +174,8 @@ export class Show {
     this.cues.close();
     for (const machine of this.machines.values()) machine.close();
     for (const transport of this.transports.values()) transport.close();
+    for (const watch of this.power.values()) watch.close();
+    this.power.clear();
     this.machines.clear();
     this.transports.clear();
     await this.server.close();
@@ -165,10 +221,17 @@ export class Show {
       this.transports.set(name, new TransportWatch(this.#transportIds.idOf(name), name, this.server, () => this.#changed(false), () => this.#linkWasUp));
       structure = true;
     }
+    // The pickers offer the multitransports too: a new or renamed one is a change of the definitions.
+    const multis = this.multitransports.map(({ name, members }) => `${name}=${members.join(',')}`).join('\u0000');
+    if (multis !== this.#multitransportNames) {
+      this.#multitransportNames = multis;
+      structure = true;
+    }
     this.#changed(structure);
   }
 
   #trackNames = '';
+  #multitransportNames = '';
 
   #onTracks(): void {
     const names = (this.tracks.value ?? []).map((track) => track.name).join('\u0000');

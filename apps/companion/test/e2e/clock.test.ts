@@ -10,7 +10,7 @@ const MAIN = 'main';
 const t = (suffix: string): string => `transport_main_${suffix}`;
 /** How far a shown time may be from the simulator's own playhead read at the same moment (one tick and a frame). */
 const TOLERANCE_S = 0.5;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const pause = async (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the show clock', () => {
 

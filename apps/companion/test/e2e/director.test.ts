@@ -13,7 +13,7 @@ let sim: Simulator | undefined;
 const modules: CompanionHost[] = [];
 
 afterEach(async () => {
-  await Promise.all(modules.splice(0).map((host) => host.destroy()));
+  await Promise.all(modules.splice(0).map(async (host) => host.destroy()));
   await sim?.close();
   sim = undefined;
 });
@@ -93,6 +93,6 @@ describe('following the director', () => {
     await withBackup.runAction('play', { transport: 'main' });
     await withBackup.waitFor(() => withBackup.variables.get('transport_main_playing') === true, 'main playing');
     // Given only the stopped machine, a module has nobody to ask.
-    await without.waitFor(() => without.status?.status === 'disconnected', 'the module without a backup disconnected');
+    await without.waitFor(() => without.status?.status === 'connection_failure', 'the module without a backup failing to connect');
   });
 });

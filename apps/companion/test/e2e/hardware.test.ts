@@ -6,6 +6,7 @@
  * machine, or one without a line, sends nothing; after the director role moves, a machine's power and OLED still
  * land on it. Also `applydefaultrouting`, which core does not mark as needing a confirmation: one press sends it.
  */
+import { variableIdOf } from '@stagelink/core';
 import { DIALECT_ENV, type LogEntry, type Simulator } from '@stagelink/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompanionHost } from '../harness/testing.js';
@@ -119,6 +120,86 @@ describe('hardware and routing actions', () => {
     expect(sim.state.hardware.chassis.power).toBe('on');
   });
 
+  it('clears an arm when the settings change: the next press arms again and fires nothing', async () => {
+    const armed = host.placeFeedback('armed', { action: 'smc_power', target: `off ${director}` });
+    await host.runAction('smc_power', { machine: director, power: 'off' });
+    await host.waitFor(() => host.feedback(armed) === true, 'armed');
+
+    const { config, secrets } = smcSettings(sim, `${director}=${sim.smc?.url ?? sim.mediaServer.url}`);
+    await host.configUpdated(configFor(sim, config), secrets);
+    // At once, well inside the arm's 5 s: an arm that survived the settings would fire here.
+    await host.runAction('smc_power', { machine: director, power: 'off' });
+
+    expect(sent('POST', '/api/chassis/power/off')).toBe(0);
+    expect(sim.state.hardware.chassis.power).toBe('on');
+    await host.waitFor(() => host.feedback(armed) === true, 'armed again by the press after');
+  });
+
+  it('keeps an arm on the button that armed it: the same power off on another button arms that one and fires nothing', async () => {
+    await host.runAction('smc_power', { machine: director, power: 'off' }, { controlId: 'bank:1' });
+    await host.runAction('smc_power', { machine: director, power: 'off' }, { controlId: 'bank:2' });
+
+    expect(sent('POST', '/api/chassis/power/off')).toBe(0);
+    expect(sim.state.hardware.chassis.power).toBe('on');
+
+    await host.runAction('smc_power', { machine: director, power: 'off' }, { controlId: 'bank:2' });
+    expect(sent('POST', '/api/chassis/power/off')).toBe(1);
+  });
+
+  it('identifies the machine named: its OLED screen and rear LED strip blink', async () => {
+    const before = sim.state.hardware.chassis.identifications;
+
+    await host.runAction('smc_whoami', { machine: director });
+
+    expect(sim.state.hardware.chassis.identifications).toBe(before + 1);
+  });
+
+  it('shows an OLED message for the display time given, and leaves the screen\'s own time when none is', async () => {
+    await host.runAction('oled_message', { machine: director, message: 'Doors in five', displayTime: 30 });
+
+    expect(sim.state.hardware.oled.displaySeconds).toBe(30);
+    expect(sim.state.hardware.oled.onScreen()).toMatchObject({ message: 'Doors in five' });
+
+    await host.runAction('oled_message', { machine: director, message: 'Beginners, please', displayTime: 0 });
+    expect(sim.state.hardware.oled.displaySeconds).toBe(30);
+    expect(sim.state.hardware.oled.onScreen()).toMatchObject({ message: 'Beginners, please' });
+  });
+
+  it('shows the power its SMC reports in a variable and the power feedback, and follows a power off', async () => {
+    const id = variableIdOf(director);
+    const on = host.placeFeedback('power', { machine: director, state: 'on' });
+    const off = host.placeFeedback('power', { machine: director, state: 'off' });
+    await host.waitFor(() => host.variables.get(`smc_${id}_power`) === 'on', 'power on');
+    await host.waitFor(() => host.feedback(on) === true && host.feedback(off) === false, 'power feedback on');
+
+    await host.runAction('smc_power', { machine: director, power: 'off' });
+    await host.runAction('smc_power', { machine: director, power: 'off' });
+
+    await host.waitFor(() => host.variables.get(`smc_${id}_power`) === 'off', 'power off', 20_000);
+    await host.waitFor(() => host.feedback(on) === false && host.feedback(off) === true, 'power feedback off');
+  });
+
+  // The documents' answer says only on or off; shipping SMCs report the faults too.
+  it.runIf(dialect === 'r34')('lights the power fault feedback while the SMC reports a fault', async () => {
+    const id = variableIdOf(director);
+    const fault = host.placeFeedback('power_fault', { machine: director });
+    await host.waitFor(() => host.variables.get(`smc_${id}_power_fault`) === false, 'no fault');
+    await host.waitFor(() => host.feedback(fault) === false, 'power fault feedback off');
+    const chassis = sim.state.hardware.chassis;
+    const stats = chassis.stats.bind(chassis);
+    chassis.stats = () => ({ ...stats(), 'Main Power Fault': 'true' });
+
+    await host.waitFor(() => host.variables.get(`smc_${id}_power_fault`) === true, 'a power fault', 20_000);
+    await host.waitFor(() => host.feedback(fault) === true, 'power fault feedback on');
+  });
+
+  it('offers hardware presets for each machine with an SMC in the settings, each kept by Companion', () => {
+    const id = variableIdOf(director);
+    expect(host.presets.structure.map(({ id: section }) => section)).toContain('hardware');
+    for (const key of ['power', 'whoami', 'power_on', 'power_off', 'oled']) expect(Object.keys(host.presets.presets)).toContain(`smc_${id}_${key}`);
+    expect(host.droppedPresets).toEqual([]);
+  });
+
   it('refuses a hardware action that names no machine, or one with no SMC in the settings, sending nothing and saying why', async () => {
     await expect(host.runAction('smc_power', { machine: '', power: 'on' })).rejects.toThrow(/choose the machine/);
     await expect(host.runAction('oled_message', { machine: 'ACTOR99', message: 'Doors' })).rejects.toThrow(/no management controller for ACTOR99/);
@@ -176,6 +257,30 @@ describe('hardware and routing actions', () => {
       expect(sim.state.hardware.oled.onScreen()).toMatchObject({ message: 'Own account' });
     } finally {
       await own.destroy();
+    }
+  });
+
+  it('says authentication_failure, naming the machine, while its SMC refuses the account, and ok once it accepts it', async () => {
+    // r34: a wrong password for the machine's own SMC; the documents' dialect: the API address logged out.
+    const smc = sim.smc;
+    const refused = smc ? await startModule(sim, { smcs: `${director}=${smc.url}`, smcUser: smc.username }, { smcPassword: 'not-the-password' }) : host;
+    if (!smc) await control(sim, { action: 'login', loggedIn: false });
+    try {
+      await untilReady(refused);
+      const result = await refused.executeAction('oled_message', { machine: director, message: 'Places, please' });
+
+      expect(result.success).toBe(false);
+      await refused.waitFor(() => refused.status?.status === 'authentication_failure', 'authentication_failure');
+      expect(refused.status?.message).toContain(director);
+      expect(refused.status?.message).toMatch(/SMC user and password/);
+      expect(refused.status?.message).not.toContain('not-the-password');
+
+      if (smc) await refused.configUpdated(configFor(sim, { smcs: `${director}=${smc.url}`, smcUser: smc.username }), { smcPassword: smc.password });
+      else await control(sim, { action: 'login', loggedIn: true });
+      expect(await refused.executeAction('oled_message', { machine: director, message: 'Places, please' })).toEqual({ success: true, errorMessage: undefined });
+      await refused.waitFor(() => refused.status?.status === 'ok', 'ok again');
+    } finally {
+      if (refused !== host) await refused.destroy();
     }
   });
 

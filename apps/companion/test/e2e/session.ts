@@ -8,7 +8,7 @@ export const SEED = 7;
 let packed: Promise<PackedModule> | undefined;
 
 /** The packed module, unpacked once per test file. */
-export function packedModule(): Promise<PackedModule> {
+export async function packedModule(): Promise<PackedModule> {
   packed ??= loadPackedModule();
   return packed;
 }

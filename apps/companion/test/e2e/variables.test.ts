@@ -1,6 +1,6 @@
 /** Variables and feedbacks follow the live values and the session, against the simulator (both dialects). */
 import { describe, expect } from 'vitest';
-import { withReadyModule } from './session.js';
+import { control, withReadyModule } from './session.js';
 
 describe('variables and feedbacks', () => {
 
@@ -39,6 +39,24 @@ describe('variables and feedbacks', () => {
     await host.waitFor(() => typeof host.variables.get(`transport_${id}_volume`) === 'number', 'live volume');
   });
 
+  withReadyModule("follows a cue's play state from the live stream while the transports list cannot be read", async ({ sim, host }) => {
+    const name = sim.state.transports.list()[0]?.name ?? '';
+    const id = name.toLowerCase().replace(/[^a-z0-9]/g, '_');
+    const playing = host.placeFeedback('playing', { transport: name });
+    await control(sim, { action: 'stallBody', path: '/api/session/transport/transports', on: true });
+    await host.waitFor(() => host.variables.get(`transport_${id}_section`) === 'stale', 'the transports list stale');
+
+    await host.runAction('stop', { transport: name });
+    await host.waitFor(() => host.variables.get(`transport_${id}_playing`) === false, 'stopped, from the live stream');
+    await host.waitFor(() => host.feedback(playing) === false, 'playing feedback off');
+    await host.runAction('play', { transport: name });
+
+    await host.waitFor(() => host.variables.get(`transport_${id}_playing`) === true, 'playing, from the live stream');
+    expect(host.variables.get(`transport_${id}_playmode`)).toBe('play');
+    await host.waitFor(() => host.feedback(playing) === true, 'playing feedback on');
+    expect(host.variables.get(`transport_${id}_section`)).toBe('stale');
+  });
+
   withReadyModule('steps a volume through the live stream, from the value the server sends', async ({ sim, host }) => {
     const name = sim.state.transports.list()[0]?.name ?? '';
     const id = name.toLowerCase().replace(/[^a-z0-9]/g, '_');
@@ -53,7 +71,7 @@ describe('variables and feedbacks', () => {
 
   withReadyModule('offers presets per transport and per machine, and failover pairs', ({ host }) => {
     const sections = host.presets.structure.map(({ id }) => id);
-    expect(sections).toEqual(['transports', 'machines', 'failover']);
+    expect(sections).toEqual(['session', 'active', 'transports', 'machines', 'failover']);
     const ids = Object.keys(host.presets.presets);
     expect(ids.some((id) => id.endsWith('_play'))).toBe(true);
     expect(ids.some((id) => id.startsWith('failovermachine_'))).toBe(true);

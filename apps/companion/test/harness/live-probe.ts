@@ -2,9 +2,10 @@
  * The measured side of the `companion-live` benchmark, forked by it on Node 22 (the runtime Companion gives the
  * module) with an IPC channel: the packed module in the stand-in for Companion, connected to the server the
  * benchmark names, with an `fps_alert` and a `stale` feedback on every machine, as a desk of FPS tiles has them.
- * It reports each update of a machine's FPS variable with when the variable was set and when that machine's next
- * `fps_alert` check completed, in milliseconds of `process.hrtime`: the monotonic clock every process on the
- * machine reads alike, so the benchmark can set them against when the server sent the value.
+ * It reports each update of a machine's FPS variable with when the variable was set and when the desk was up to date
+ * with it: that machine's next `fps_alert` check completed, or, for a value that moved no alert and so asked for no
+ * check, when a check it asked for would have completed; in milliseconds of `process.hrtime`, the monotonic clock
+ * every process on the machine reads alike, so the benchmark can set them against when the server sent the value.
  *
  *   to the probe:   { type: 'start', url, machines } then { type: 'stop' }
  *   from the probe: { type: 'ready', ids } once every machine's FPS is live, then { type: 'update', ... } each
@@ -48,6 +49,16 @@ async function run(url: string, machines: number): Promise<CompanionHost> {
         const id = FPS_VARIABLE.exec(variable)?.[1];
         if (id === undefined || typeof value !== 'number') continue;
         waiting.set(id, [...(waiting.get(id) ?? []), { value, variableMs: at }]);
+        // The module checks a feedback type only when its inputs changed: a value that moves no alert asks no
+        // check. A check it asked for completes within the microtasks after the variables; once they ran, an update
+        // still waiting needed none, and the desk was up to date then.
+        setImmediate(() => {
+          const still = waiting.get(id);
+          if (!still) return;
+          const upToDate = nowMs();
+          for (const update of still) send({ type: 'update', id, ...update, feedbackMs: upToDate });
+          waiting.delete(id);
+        });
       }
     } else if (event.feedbackId === 'fps_alert') {
       const machine = event.options['machine'];

@@ -1,0 +1,45 @@
+/**
+ * The power of each machine with a management controller in the settings, read from that controller every few
+ * seconds (never from the director): whether the machine is on, and the power faults the SMC reports (shipping
+ * SMCs report overload, main power and power control faults; the documents' answer only says on or off).
+ */
+import { type MediaServer, type PowerStatus, variableIdOf } from '@stagelink/core';
+import { Poll } from './poll.js';
+
+/** A machine's power changes by a press here or at the rack: a few seconds is soon enough, and light on the SMC. */
+export const POWER_EVERY_MS = 5000;
+
+export class PowerWatch {
+  readonly status: Poll<PowerStatus>;
+  /** The variable id of the machine, from its hostname. */
+  readonly id: string;
+
+  constructor(
+    readonly hostname: string,
+    server: MediaServer,
+    onChange: () => void,
+  ) {
+    this.id = variableIdOf(hostname);
+    this.status = new Poll(async (signal) => server.hardwareOf(hostname).chassis.powerStatus({ signal }), POWER_EVERY_MS, onChange);
+  }
+
+  start(): void {
+    this.status.start();
+  }
+
+  /** Reads again now, after a power action. */
+  refresh(): void {
+    this.status.refresh();
+  }
+
+  /** True when the SMC reports any power fault; false when it reports none or does not report faults. */
+  get fault(): boolean | undefined {
+    const status = this.status.value;
+    if (!status) return undefined;
+    return status.powerOverload === true || status.mainPowerFault === true || status.powerControlFault === true;
+  }
+
+  close(): void {
+    this.status.close();
+  }
+}

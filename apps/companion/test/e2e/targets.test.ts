@@ -1,0 +1,84 @@
+/**
+ * Where a transport action goes (both dialects): a multitransport (every member), the transport the director reports
+ * active at the press, and the dial presets that step a level on each turn.
+ */
+import { variableIdOf } from '@stagelink/core';
+import type { Simulator } from '@stagelink/simulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CompanionHost } from '../harness/testing.js';
+import { control, packedModule, withReadyModule } from './session.js';
+
+const ACTIVE = '(active transport)';
+const playmodeOf = (sim: Simulator, name: string): string | undefined => sim.state.transports.list().find((transport) => transport.name === name)?.playmode.toLowerCase();
+
+describe('transport targets', () => {
+  withReadyModule('offers the multitransports in the transport pickers and sends a cue to every member of one', async ({ sim, host }) => {
+    const [multi] = sim.state.transports.multitransportList();
+    if (!multi) throw new Error('the session has a multitransport');
+    const members = sim.state.transports.list().filter((transport) => multi.transports.includes(transport.uid)).map(({ name }) => name);
+    await host.waitFor(() => {
+      const picker = host.action('play').options.find((option) => option.id === 'transport') as { choices?: { id: string }[] } | undefined;
+      return picker?.choices?.some(({ id }) => id === multi.name);
+    }, `${multi.name} in the transport picker`);
+    for (const member of members) await host.runAction('stop', { transport: member });
+
+    await host.runAction('play', { transport: multi.name });
+
+    expect(members.map((member) => playmodeOf(sim, member))).toEqual(members.map(() => 'play'));
+    const playing = host.placeFeedback('playing', { transport: multi.name });
+    await host.waitFor(() => host.feedback(playing) === true, `the playing feedback of ${multi.name}`);
+  });
+
+  withReadyModule('sends a cue for the active transport to the one the director reports active at the press', async ({ sim, host }) => {
+    const [first, second] = sim.state.transports.list();
+    if (!first || !second) throw new Error('the session has two transports');
+    await host.runAction('play', { transport: first.name });
+    await host.runAction('play', { transport: second.name });
+    await control(sim, { action: 'selectTransport', transport: { name: second.name } });
+
+    await host.runAction('stop', { transport: ACTIVE });
+
+    expect(playmodeOf(sim, second.name)).toBe('stop');
+    expect(playmodeOf(sim, first.name)).toBe('play');
+    await host.waitFor(() => host.variables.get(`transport_${variableIdOf(second.name)}_last_result`) === 'ok', 'the cue recorded for the active transport');
+
+    await control(sim, { action: 'selectTransport', transport: { name: first.name } });
+    await host.runAction('stop', { transport: ACTIVE });
+    expect(playmodeOf(sim, first.name)).toBe('stop');
+  });
+
+  withReadyModule('steps the volume one step a detent of the dial preset, up and down, losing none on a quick turn', async ({ sim, host }) => {
+    const name = sim.state.transports.list()[0]?.name ?? '';
+    const id = variableIdOf(name);
+    await host.runAction('volume', { transport: name, volume: 0.5 });
+    await host.waitFor(() => host.variables.get(`transport_${id}_volume`) === 0.5, 'volume 0.5');
+
+    await host.operatePreset(`transport_${id}_volume_dial`, 'rotate_right');
+    await host.waitFor(() => host.variables.get(`transport_${id}_volume`) === 0.55, 'volume 0.55');
+    // Two detents at once, as a quick turn gives them: each steps from the one before, none is lost.
+    await host.operatePreset(`transport_${id}_volume_dial`, 'rotate_left');
+    await host.operatePreset(`transport_${id}_volume_dial`, 'rotate_left');
+
+    await host.waitFor(() => host.variables.get(`transport_${id}_volume`) === 0.45, 'volume 0.45');
+    expect(sim.state.transports.list().find((transport) => transport.name === name)?.volume).toBeCloseTo(0.45, 5);
+  });
+});
+
+describe('presets before the first connection', () => {
+  let host: CompanionHost | undefined;
+
+  afterEach(async () => {
+    await host?.destroy();
+  });
+
+  it('offers the session, active-transport and hardware presets while no server has answered yet', async () => {
+    // Nothing listens on port 1 of loopback: the module never connects during the test.
+    host = new CompanionHost(await packedModule());
+    await host.start({ config: { host: '127.0.0.1:1', followDirector: true, backupHosts: '', hosts: '', smcs: 'ACTOR01=127.0.0.1:1', smcUser: 'admin', frameRate: 60 } });
+
+    const ids = Object.keys(host.presets.presets);
+    expect(ids).toEqual(expect.arrayContaining(['session_link', 'session_health', 'session_last_cue', 'active_play', 'active_stop', 'active_volume_dial', 'smc_actor01_power', 'smc_actor01_power_off']));
+    expect(host.presets.structure.map(({ id }) => id)).toEqual(['session', 'active', 'transports', 'machines', 'failover', 'hardware']);
+    expect(host.droppedPresets).toEqual([]);
+  });
+});
