@@ -12,6 +12,7 @@ import {
   type TlsOptions,
 } from '@stagelink/core';
 import type { Node, NodeAPI } from './node-red.js';
+import { ServerStateWatch, type ServerStateListener } from './server-state.js';
 
 /**
  * The config-node connection registry. A `stagelink-server` config node owns exactly one MediaServer (one HTTP
@@ -72,6 +73,11 @@ class ConfigConnection<Client extends { close(): Promise<void> }> {
     return this.#client;
   }
 
+  /** Why there is no client: the setting that could not make one. */
+  get problem(): Error | undefined {
+    return this.#client ? undefined : this.#problem;
+  }
+
   /** Closes the client and everything it holds. Safe to call more than once. */
   close(): Promise<void> {
     this.#closing ??= this.#client?.close() ?? Promise.resolve();
@@ -103,6 +109,22 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
     this.host = options.host;
     this.followDirector = options.followDirector;
     this.hasSmc = options.smc !== undefined;
+    this.#state = new ServerStateWatch(this.made, this.problem);
+  }
+
+  readonly #state: ServerStateWatch;
+
+  /**
+   * Tells `listener` where the server stands now and whenever that changes (see ServerStateWatch); the server is
+   * asked only while some node watches. Answers what stops the watching: call it in the node's close handler.
+   */
+  watch(listener: ServerStateListener): () => void {
+    return this.#state.watch(listener);
+  }
+
+  override close(): Promise<void> {
+    this.#state.close();
+    return super.close();
   }
 
   /** Human name for status lines and errors. */

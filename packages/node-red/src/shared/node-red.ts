@@ -66,6 +66,8 @@ export interface Response {
 export type Handler = (req: Request, res: Response, next: () => void) => void;
 
 export interface NodeAPI {
+  /** A message of the runtime's catalogs, in the runtime's language; a key without `namespace:` is the node set's own. */
+  _(key: string, values?: Record<string, string | number>): string;
   nodes: {
     createNode(node: object, def: NodeDef): void;
     registerType(type: string, constructor: (this: Node<never>, def: NodeDef) => void, options?: { credentials?: Record<string, { type: 'text' | 'password' }> }): void;

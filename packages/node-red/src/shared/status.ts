@@ -1,4 +1,4 @@
-import { StagelinkError, Throttle } from '@stagelink/core';
+import { isUnreachable, StagelinkError, Throttle } from '@stagelink/core';
 import type { Node, NodeStatus } from './node-red.js';
 
 /**
@@ -19,23 +19,33 @@ const MAX_TEXT = 40;
 export class StatusLine {
   readonly #throttle: Throttle<NodeStatus | Record<string, never>>;
   readonly #standing: string | undefined;
+  readonly #node: Node<never> | Node<Record<string, string>>;
+  /**
+   * What the line shows of the node's own: nothing yet (or the server's state), a failure that says the server is
+   * not reached, or any other result. The server's good news never hides a result (a "play main", a refusal).
+   */
+  #own: 'none' | 'link' | 'result' = 'none';
 
   constructor(node: Node<never> | Node<Record<string, string>>, { standing }: { standing?: string } = {}) {
+    this.#node = node;
     // Texts are cut when shown, not when pushed: most pushes of a busy node are replaced before they show.
     this.#throttle = new Throttle((status) => node.status(status.text === undefined ? status : { ...status, text: short(status.text) }), STATUS_WINDOW_MS);
     this.#standing = standing;
   }
 
   ok(text: string): void {
+    this.#own = 'result';
     this.#throttle.push({ fill: 'green', shape: 'dot', text: this.#text(text) });
   }
 
   /** Red, or yellow for a failure that says the machine is there (see WARNINGS). */
   failed(error: unknown): void {
+    this.#own = isUnreachable(error) ? 'link' : 'result';
     this.#throttle.push({ fill: isWarning(error) ? 'yellow' : 'red', shape: 'dot', text: this.#text(errorSummary(error)) });
   }
 
   warning(text: string): void {
+    this.#own = 'result';
     this.#throttle.push({ fill: 'yellow', shape: 'dot', text: this.#text(text) });
   }
 
@@ -45,15 +55,18 @@ export class StatusLine {
   }
 
   working(text: string): void {
+    this.#own = 'result';
     this.#throttle.push({ fill: 'blue', shape: 'ring', text: this.#text(text) });
   }
 
   connecting(): void {
+    this.#own = 'link';
     this.#throttle.push({ fill: 'yellow', shape: 'ring', text: this.#text('connecting') });
   }
 
   /** Never leave a value on screen that looks live while it is not. */
   offline(text = 'offline'): void {
+    this.#own = 'link';
     this.#throttle.push({ fill: 'red', shape: 'ring', text: this.#text(text) });
   }
 
@@ -62,19 +75,38 @@ export class StatusLine {
    * answers, other values may flow), and never the last value as if it were live.
    */
   stale(text = 'stale: values stopped'): void {
+    this.#own = 'result';
     this.#throttle.push({ fill: 'yellow', shape: 'ring', text: this.#text(text) });
   }
 
   show(status: NodeStatus): void {
+    this.#own = 'result';
     this.#throttle.push({ ...status, text: status.text === undefined ? undefined : this.#text(status.text) });
+  }
+
+  /**
+   * Where the node's server stands (see showServerState): shown at once, past the throttle, as it changes seldom,
+   * replacing an update still waiting. Good news (connecting, connected) never replaces a result of the node's own
+   * other than a failure to reach the server; bad news (unreachable, a broken setting) always shows.
+   */
+  serverState(status: NodeStatus, news: 'good' | 'bad'): void {
+    if (news === 'good' && this.#own === 'result') return;
+    this.#own = 'none';
+    this.#throttle.cancel();
+    this.#node.status({ ...status, text: status.text === undefined ? undefined : short(this.#text(status.text)) });
   }
 
   clear(): void {
     this.#throttle.push({});
   }
 
+  /**
+   * Drops the update waiting and clears the line: Node-RED clears the status of removed nodes only, so a node
+   * restarted by a deploy would otherwise keep showing what it showed before ("play main", "unreachable").
+   */
   close(): void {
     this.#throttle.close();
+    this.#node.status({});
   }
 
   #text(text: string): string {

@@ -4,6 +4,7 @@ import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties, takeConfirmation } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 
 /**
@@ -22,6 +23,8 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const armed = def.armed === true;
   const status = new StatusLine(node, armed ? { standing: 'armed' } : {});
   status.standingWarning();
+  // An armed node sends failover on every msg: it stays yellow while connected, a warning at a glance.
+  showServerState(RED, node, def, status, armed ? { connectedFill: 'yellow' } : {});
 
   handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);

@@ -5,6 +5,7 @@ import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from '../../shared/node-red.js';
 import { OutageReport } from '../../shared/outage.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 
 const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
@@ -33,6 +34,7 @@ export default function register(RED: NodeAPI): void {
 
 function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
+  showServerState(RED, node, def, status);
 
   const read = async (msg: NodeMessage, call: CallOptions): Promise<void> => {
     const server = serverConnection(RED, def.server);

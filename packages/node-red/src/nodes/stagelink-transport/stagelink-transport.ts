@@ -3,6 +3,7 @@ import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { describeCue, sendTransportCommand } from './commands.js';
 
@@ -19,6 +20,7 @@ export default function register(RED: NodeAPI): void {
 
 function startTransport(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
+  showServerState(RED, node, def, status);
 
   handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
