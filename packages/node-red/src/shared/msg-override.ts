@@ -1,5 +1,6 @@
 import { InvalidInputError, reasonOf, type Ref } from '@stagelink/core';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './node-red.js';
+import { say } from './words.js';
 
 /**
  * The message contract, as Node-RED's core nodes have it: a setting filled in on the node wins; a setting left
@@ -18,13 +19,37 @@ export class MessageProperties {
 
   /**
    * The node's setting when filled in, else `msg[name]`; `undefined` when neither gives a value. An empty string
-   * is blank in both places: a change node or a form that leaves a field empty sets nothing.
+   * is blank in both places: a change node or a form that leaves a field empty sets nothing. The editor's
+   * "from msg" choice (type `frommsg`) leaves a setting to the msg whatever its kind (a true/false cannot be blank).
    */
   async value(name: string): Promise<unknown> {
     const setting = this.def[name];
     const type = this.def[`${name}Type`];
     if (isBlankSetting(setting, type)) return isBlank(this.msg[name]) ? undefined : this.msg[name];
-    if (typeof type !== 'string' || type === '' || type === 'str') return setting;
+    const value = await this.#evaluate(name, setting, type);
+    this.#warnIfIgnored(name, setting, type, value);
+    return value;
+  }
+
+  /**
+   * Says once per node and setting, as Node-RED's http request node does for msg.url, that a msg property of the
+   * setting's name was ignored because the node's own setting is filled in: a flow that sends msg.engaged to a
+   * node set to true would otherwise be wrong without a word.
+   */
+  #warnIfIgnored(name: string, setting: unknown, type: unknown, value: unknown): void {
+    const given = this.msg[name];
+    if (isBlank(given) || sameValue(given, value)) return;
+    // A setting that reads msg.<name> itself, whatever it holds, ignores nothing.
+    if (type === 'msg' && setting === name) return;
+    let warned = WARNED.get(this.node);
+    if (!warned) WARNED.set(this.node, (warned = new Set()));
+    if (warned.has(name)) return;
+    warned.add(name);
+    this.node.warn(say(this.RED, 'warning.ignored', { name }));
+  }
+
+  #evaluate(name: string, setting: unknown, type: unknown): Promise<unknown> {
+    if (typeof type !== 'string' || type === '' || type === 'str') return Promise.resolve(setting);
     return new Promise((resolve, reject) => {
       const fail = (error: unknown): void =>
         reject(new InvalidInputError(`Could not read ${name} (${type} ${settingText(setting)}): ${reasonOf(error)}`));
@@ -89,6 +114,28 @@ export class MessageProperties {
   }
 }
 
+/** The editor's "from msg" choice: the setting is left to the msg property of the same name. */
+const FROM_MSG = 'frommsg';
+
+/** The settings each node has already warned of, so a flow sending the same msg twice a second is not a flood. */
+const WARNED = new WeakMap<object, Set<string>>();
+
+/** The msg's value is the one the setting gave: nothing was lost (the settings are plain JSON values). */
+function sameValue(given: unknown, used: unknown): boolean {
+  if (given === used) return true;
+  // `true` sent and `'true'` set, `2` sent and `'2'` set: the same value as a setting holds it.
+  if (isPrimitive(given) && isPrimitive(used)) return String(given) === String(used);
+  try {
+    return JSON.stringify(given) === JSON.stringify(used);
+  } catch {
+    return false;
+  }
+}
+
+function isPrimitive(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
@@ -98,7 +145,7 @@ function isBlank(value: unknown): boolean {
  * as "not set": a msg may still turn the option on or give the object.
  */
 function isBlankSetting(setting: unknown, type: unknown): boolean {
-  if (isBlank(setting) || setting === false) return true;
+  if (type === FROM_MSG || isBlank(setting) || setting === false) return true;
   return type === 'json' && typeof setting === 'string' && /^\s*\{\s*\}\s*$/.test(setting);
 }
 
