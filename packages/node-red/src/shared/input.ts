@@ -16,6 +16,11 @@ export interface InputContext {
 
 /** Longer than any show would wait for one answer: a value above it is a mistake (seconds taken for ms). */
 const MAX_TIMEOUT_MS = 120_000;
+/**
+ * Shorter than any answer over a network: a value below it is seconds taken for ms (`5` meant as 5 s would be a
+ * 5 ms deadline that fails every call). Refused rather than read as seconds, so one number never means two things.
+ */
+export const MIN_TIMEOUT_MS = 100;
 
 /** `msg.timeout`: the deadline in milliseconds of each call this msg makes, retries included. */
 export function timeoutOf(msg: NodeMessage): number | undefined {
@@ -23,7 +28,12 @@ export function timeoutOf(msg: NodeMessage): number | undefined {
   if (timeout === undefined || timeout === null || timeout === '') return undefined;
   const ms = typeof timeout === 'string' ? Number(timeout) : timeout;
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
-    throw new InvalidInputError(`msg.timeout must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (got ${JSON.stringify(timeout)}).`);
+    throw new InvalidInputError(`msg.timeout must be a number of milliseconds from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS} (got ${JSON.stringify(timeout)}).`);
+  }
+  if (ms < MIN_TIMEOUT_MS) {
+    throw new InvalidInputError(
+      `msg.timeout is in milliseconds: ${ms} would give the server ${ms} ms to answer. For ${ms} seconds send ${ms * 1000}; the least is ${MIN_TIMEOUT_MS}.`,
+    );
   }
   return ms;
 }
