@@ -1,7 +1,8 @@
-import { InvalidInputError, LiveUpdateError, type LiveStatus, type LiveSubscription } from '@stagelink/core';
+import { InvalidInputError, LiveUpdateError, reasonOf, type LiveStatus, type LiveSubscription } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { OutageReport } from '../../shared/outage.js';
 import { StatusLine } from '../../shared/status.js';
 import { liveRequestOf } from '../stagelink-liveupdate-in/live-request.js';
 
@@ -40,9 +41,13 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
     else if (problem) status.failed(problem);
     else showReady();
   };
-  const onError = (error: LiveUpdateError): void => {
+  // A setting that cannot work or a property the server refuses reaches Catch nodes at deploy, once until it
+  // works again, not only with the first write (a fader nobody moves before the show would hide it till then).
+  const outage = new OutageReport(node);
+  const onError = (error: Error): void => {
     problem = error;
     status.failed(error);
+    outage.failed(error, { topic: 'setup', payload: reasonOf(error) });
   };
 
   // A write goes by the server's id for the property, so the node subscribes once the whole flow has started, or
@@ -53,9 +58,14 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
     tried = true;
     try {
       const request = liveRequestOf(def);
-      subscription = serverConnection(RED, def.server).client.live.subscribe(request, () => (problem = undefined), { onStatus, onError });
+      const working = (): void => {
+        problem = undefined;
+        outage.recovered();
+      };
+      subscription = serverConnection(RED, def.server).client.live.subscribe(request, working, { onStatus, onError });
     } catch (error) {
-      onError(error instanceof LiveUpdateError ? error : new LiveUpdateError(error instanceof Error ? error.message : String(error)));
+      // Kept as thrown (an InvalidInputError for a setting, with its code), so Catch nodes can tell what failed.
+      onError(error instanceof Error ? error : new LiveUpdateError(String(error)));
     }
   };
   const start = setImmediate(subscribe);
