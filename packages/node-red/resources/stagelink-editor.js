@@ -81,10 +81,12 @@
 
     // The chosen server config node, for the runtime's admin endpoints (GET /stagelink/...), which ask the
     // media server through @stagelink/core. An unsaved config node is sent by its host.
+    // Its host goes as typed (`${STAGELINK_HOST}` too: the runtime reads it from the environment as the deployed
+    // node does), with its tls-config node, so a venue CA is trusted before the server is deployed.
     serverQuery: function (serverField) {
       var id = $(serverField || '#node-input-server').val();
       var config = id && id !== '_ADD_' ? RED.nodes.node(id) : null;
-      return { server: id && id !== '_ADD_' ? id : '', host: config && config.host ? config.host : '' };
+      return { server: id && id !== '_ADD_' ? id : '', host: config && config.host ? config.host : '', tls: config && config.tls ? config.tls : '' };
     },
 
     // RED.notify renders its text as HTML: whatever a server or a user wrote is escaped first, so a device

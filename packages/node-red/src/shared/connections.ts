@@ -36,6 +36,8 @@ export interface ServerOptions {
   smcAccounts?: SmcAccounts;
   /** From a `tls-config` node: how to trust an `https://` host. */
   tls?: TlsOptions;
+  /** That `tls-config` node's id, so the editor can tell whether its dialog still uses the deployed one. */
+  tlsNode?: string;
   logger: Logger;
   /** Told which machine directs the session once it is found, and again whenever the role moves. */
   onDirector?: (change: DirectorChange) => void;
@@ -88,6 +90,8 @@ class ConfigConnection<Client extends { close(): Promise<void> }> {
 /** The connection of one `stagelink-server` config node: one connection pool and one live-update socket. */
 export class ServerConnection extends ConfigConnection<MediaServer> {
   readonly host: string;
+  /** The id of the `tls-config` node it trusts servers by; empty for none. */
+  readonly tlsNode: string;
   readonly followDirector: boolean;
   /** True when the config names one SMC (`smcHost`), where hardware nodes that name no machine go. */
   readonly hasSmc: boolean;
@@ -107,6 +111,7 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
       return client;
     });
     this.host = options.host;
+    this.tlsNode = options.tlsNode ?? '';
     this.followDirector = options.followDirector;
     this.hasSmc = options.smc !== undefined;
     this.#state = new ServerStateWatch(this.made, this.problem);

@@ -74,6 +74,8 @@ export interface NodeAPI {
     getNode(id: string): unknown;
   };
   util: {
+    /** An environment variable as `${NAME}` reads it in the node's settings: its flow's and global env, then the process's. */
+    getSetting(node: unknown, name: string): unknown;
     evaluateNodeProperty(
       value: unknown,
       type: string,

@@ -35,6 +35,7 @@ function startServer(RED: NodeAPI, node: ServerConfigNode, def: NodeDef): void {
     followDirector: def.followDirector !== false,
     hosts: text(def.hosts),
     tls: tlsOptions(RED, def.tls),
+    tlsNode: text(def.tls),
     ...(smcHost ? { smc: { host: smcHost, username: smcUsername || undefined, password: smcPassword || undefined } } : {}),
     smcs: text(def.smcs),
     smcAccounts: { username: smcUsername || undefined, password: smcPassword || undefined, passwords: smcPasswords || undefined },
