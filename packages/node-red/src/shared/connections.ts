@@ -13,6 +13,7 @@ import {
 } from '@stagelink/core';
 import type { Node, NodeAPI } from './node-red.js';
 import { ServerStateWatch, type ServerStateListener } from './server-state.js';
+import { say } from './words.js';
 
 /**
  * The config-node connection registry. A `stagelink-server` config node owns exactly one MediaServer (one HTTP
@@ -66,8 +67,8 @@ class ConfigConnection<Client extends { close(): Promise<void> }> {
 
   /** The shared client; throws the configuration problem when there is none. */
   get client(): Client {
-    if (this.#closing) throw new InvalidInputError(`The ${this.name} has been stopped by a deploy.`);
-    if (!this.#client) throw this.#problem ?? new InvalidInputError(`The ${this.name} is not configured.`);
+    if (this.#closing) throw new InvalidInputError(say('error.stopped', { name: this.name }));
+    if (!this.#client) throw this.#problem ?? new InvalidInputError(say('error.notConfigured', { name: this.name }));
     return this.#client;
   }
 
@@ -146,7 +147,7 @@ export class DriveConnection extends ConfigConnection<DriveClient> {
     tls?: TlsOptions,
   ) {
     super(`stagelink-drive ${baseUrl}`, () => {
-      if (!token) throw new InvalidInputError('The stagelink-drive has no API token: open it and paste the token from Settings > Integrations.');
+      if (!token) throw new InvalidInputError(say('error.noToken'));
       return new DriveClient({ baseUrl, token, ...(tls ? { tls } : {}) });
     });
   }
@@ -181,13 +182,13 @@ export interface DriveConfigNode extends Node<never> {
 export function serverConnection(RED: NodeAPI, id: unknown): ServerConnection {
   const node = typeof id === 'string' && id !== '' ? RED.nodes.getNode(id) : undefined;
   if (isConfigNode<ServerConfigNode>(node, 'stagelink-server')) return node.connection;
-  throw new InvalidInputError('No media server configured: open the node and choose or add a stagelink-server.');
+  throw new InvalidInputError(say('error.noServer'));
 }
 
 export function driveConnection(RED: NodeAPI, id: unknown): DriveConnection {
   const node = typeof id === 'string' && id !== '' ? RED.nodes.getNode(id) : undefined;
   if (isConfigNode<DriveConfigNode>(node, 'stagelink-drive')) return node.connection;
-  throw new InvalidInputError('No drive configured: open the node and choose or add a stagelink-drive.');
+  throw new InvalidInputError(say('error.noDrive'));
 }
 
 function isConfigNode<T extends { connection: unknown }>(node: unknown, type: string): node is T {

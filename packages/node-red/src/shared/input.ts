@@ -2,6 +2,7 @@ import { AbortedError, InvalidInputError, reasonOf, type CallOptions } from '@st
 import { setMaxListeners } from 'node:events';
 import type { DoneFunction, Node, NodeMessage, SendFunction } from './node-red.js';
 import type { StatusLine } from './status.js';
+import { say } from './words.js';
 
 /** How long a close handler lets requests in flight finish (a cue should complete) before aborting them. */
 export const CLOSE_GRACE_MS = 5000;
@@ -28,12 +29,10 @@ export function timeoutOf(msg: NodeMessage): number | undefined {
   if (timeout === undefined || timeout === null || timeout === '') return undefined;
   const ms = typeof timeout === 'string' ? Number(timeout) : timeout;
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
-    throw new InvalidInputError(`msg.timeout must be a number of milliseconds from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS} (got ${JSON.stringify(timeout)}).`);
+    throw new InvalidInputError(say('error.timeoutRange', { min: MIN_TIMEOUT_MS, max: MAX_TIMEOUT_MS, got: JSON.stringify(timeout) ?? typeof timeout }));
   }
   if (ms < MIN_TIMEOUT_MS) {
-    throw new InvalidInputError(
-      `msg.timeout is in milliseconds: ${ms} would give the server ${ms} ms to answer. For ${ms} seconds send ${ms * 1000}; the least is ${MIN_TIMEOUT_MS}.`,
-    );
+    throw new InvalidInputError(say('error.timeoutFloor', { ms, seconds: ms * 1000, min: MIN_TIMEOUT_MS }));
   }
   return ms;
 }

@@ -45,14 +45,14 @@ export class MessageProperties {
     if (!warned) WARNED.set(this.node, (warned = new Set()));
     if (warned.has(name)) return;
     warned.add(name);
-    this.node.warn(say(this.RED, 'warning.ignored', { name }));
+    this.node.warn(say('warning.ignored', { name }));
   }
 
   #evaluate(name: string, setting: unknown, type: unknown): Promise<unknown> {
     if (typeof type !== 'string' || type === '' || type === 'str') return Promise.resolve(setting);
     return new Promise((resolve, reject) => {
       const fail = (error: unknown): void =>
-        reject(new InvalidInputError(`Could not read ${name} (${type} ${settingText(setting)}): ${reasonOf(error)}`));
+        reject(new InvalidInputError(say('error.unreadable', { name, type: String(type), setting: settingText(setting), reason: reasonOf(error) })));
       try {
         this.RED.util.evaluateNodeProperty(setting, type, this.node, this.msg, (error, result) => {
           if (error) fail(error);
@@ -105,7 +105,7 @@ export class MessageProperties {
   async ref(name: string, what = name): Promise<Ref | undefined> {
     const refs = await this.refs(name, what);
     if (refs === undefined) return undefined;
-    if (refs.length !== 1 || !refs[0]) throw new InvalidInputError(`${what} must be one ${what}, not a list of ${refs.length}.`);
+    if (refs.length !== 1 || !refs[0]) throw new InvalidInputError(say('error.notOne', { what, count: refs.length }));
     return refs[0];
   }
 
@@ -177,21 +177,21 @@ function given<T>(value: T | undefined, name: string, what: string): T {
 }
 
 export function missing(name: string, what: string): InvalidInputError {
-  return new InvalidInputError(`No ${what} given: set it in the node or send it as msg.${name}.`);
+  return new InvalidInputError(say('error.missing', { what, name }));
 }
 
 export function asText(value: unknown, what: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new InvalidInputError(`${what} must be text (got ${describe(value)}).`);
+  throw new InvalidInputError(say('error.notText', { what, got: describe(value) }));
 }
 
 export function asNumber(value: unknown, what: string): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  throw new InvalidInputError(`${what} must be a number (got ${describe(value)}).`);
+  throw new InvalidInputError(say('error.notNumber', { what, got: describe(value) }));
 }
 
 export function asBoolean(value: unknown, what: string): boolean | undefined {
@@ -199,7 +199,7 @@ export function asBoolean(value: unknown, what: string): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 'true') return true;
   if (value === 'false') return false;
-  throw new InvalidInputError(`${what} must be true or false (got ${describe(value)}).`);
+  throw new InvalidInputError(say('error.notBoolean', { what, got: describe(value) }));
 }
 
 function asRef(item: unknown, by: 'name' | 'uid', what: string): Ref {
@@ -207,13 +207,13 @@ function asRef(item: unknown, by: 'name' | 'uid', what: string): Ref {
   if (typeof item === 'number') {
     // A uint64 uid loses digits as a JS number: only safe integers can be taken as uids.
     if (by === 'uid' && !Number.isSafeInteger(item)) {
-      throw new InvalidInputError(`${what} uid ${item} is not exact as a number: send uids as strings.`);
+      throw new InvalidInputError(say('error.inexactUid', { what, uid: item }));
     }
     return by === 'uid' ? { uid: String(item) } : { name: String(item) };
   }
   // Core checks a { uid } / { name } object before anything is sent, with the same words for a uid given as a number.
   if (typeof item === 'object' && item !== null && !Array.isArray(item)) return item;
-  throw new InvalidInputError(`${what} must be a name, a uid, or { uid } / { name } (got ${describe(item)}).`);
+  throw new InvalidInputError(say('error.notRef', { what, got: describe(item) }));
 }
 
 function describe(value: unknown): string {

@@ -21,15 +21,15 @@ export function showServerState(RED: NodeAPI, node: Node<never>, def: NodeDef, s
   try {
     connection = serverConnection(RED, def.server);
   } catch (error) {
-    status.serverState({ fill: 'red', shape: 'dot', text: say(RED, 'state.noServer') }, 'bad');
+    status.serverState({ fill: 'red', shape: 'dot', text: say('state.noServer') }, 'bad');
     node.error(reasonOf(error));
     return;
   }
   let told = false;
   const unwatch = connection.watch((state: ServerState) => {
     if (state.kind === 'broken') {
-      status.serverState({ fill: 'red', shape: 'dot', text: say(RED, 'state.broken') }, 'bad');
-      if (!told) node.error(`The stagelink-server setting cannot work: ${state.reason}`);
+      status.serverState({ fill: 'red', shape: 'dot', text: say('state.broken') }, 'bad');
+      if (!told) node.error(say('error.settingBroken', { reason: state.reason }));
       told = true;
     } else {
       status.serverState(shownState(RED, state, options.connectedFill ?? 'green'), state.kind === 'unreachable' ? 'bad' : 'good');
@@ -44,10 +44,10 @@ export function showServerState(RED: NodeAPI, node: Node<never>, def: NodeDef, s
 function shownState(RED: NodeAPI, state: Exclude<ServerState, { kind: 'broken' }>, connectedFill: 'green' | 'yellow'): NodeStatus {
   switch (state.kind) {
     case 'connecting':
-      return { fill: 'yellow', shape: 'ring', text: say(RED, 'state.connecting') };
+      return { fill: 'yellow', shape: 'ring', text: say('state.connecting') };
     case 'connected':
-      return { fill: connectedFill, shape: 'dot', text: state.director ? say(RED, 'state.director', { hostname: state.director }) : say(RED, 'state.connected') };
+      return { fill: connectedFill, shape: 'dot', text: state.director ? say('state.director', { hostname: state.director }) : say('state.connected') };
     case 'unreachable':
-      return { fill: 'red', shape: 'ring', text: say(RED, 'state.unreachable') };
+      return { fill: 'red', shape: 'ring', text: say('state.unreachable') };
   }
 }

@@ -4,6 +4,7 @@ import { handleInput, type InputContext } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
 import { StatusLine } from '../../shared/status.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 const DRIVE_OPERATIONS = ['list', 'get', 'update', 'delete'] as const;
 
@@ -16,6 +17,7 @@ type ListMode = 'all' | 'pages';
  * msg, a status or an error.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-drive-version', function StagelinkDriveVersion(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startDriveVersion(RED, this, def);
@@ -57,11 +59,11 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       const setActive = (await props.boolean('setActive')) === true ? true : undefined;
       const version = await client.versions.update({ ...ref, label, setActive });
       msg.payload = version;
-      status.ok(setActive ? `v${version.version_number} active` : 'label set');
+      status.ok(setActive ? say('status.active', { version: version.version_number }) : say('status.labelSet'));
     } else {
       await client.versions.delete(ref);
       msg.payload = { deleted: versionId };
-      status.ok('deleted');
+      status.ok(say('status.deleted'));
     }
     context.send(msg);
   });
@@ -85,14 +87,14 @@ async function list(
     } else {
       all.push(...page.data);
     }
-    if (last > 1) status.working(`page ${current}/${last}`);
+    if (last > 1) status.working(say('status.page', { current, last }));
   }
   if (mode === 'all') {
     msg.payload = all;
     send(msg);
-    status.ok(`${all.length} versions`);
+    status.ok(say('status.versions', { count: all.length }));
   } else {
-    status.ok(`${count} pages`);
+    status.ok(say('status.pages', { count }));
   }
 }
 

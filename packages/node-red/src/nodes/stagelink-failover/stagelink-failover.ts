@@ -6,6 +6,7 @@ import { MessageProperties, takeConfirmation } from '../../shared/msg-override.j
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-failover`: fails over or restores an actor machine, restores default routing, or reads the
@@ -13,6 +14,7 @@ import { StatusLine } from '../../shared/status.js';
  * so it arms this one command) unless the node is set to "armed": a stray inject must not move a show.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-failover', function StagelinkFailover(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startFailover(RED, this, def);
@@ -21,7 +23,7 @@ export default function register(RED: NodeAPI): void {
 
 function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const armed = def.armed === true;
-  const status = new StatusLine(node, armed ? { standing: 'armed' } : {});
+  const status = new StatusLine(node, armed ? { standing: say('status.armed') } : {});
   status.standingWarning();
   // An armed node sends failover on every msg: it stays yellow while connected, a warning at a glance.
   showServerState(RED, node, def, status, armed ? { connectedFill: 'yellow' } : {});

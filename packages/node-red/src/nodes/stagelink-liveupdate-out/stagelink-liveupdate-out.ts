@@ -5,6 +5,7 @@ import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { OutageReport } from '../../shared/outage.js';
 import { StatusLine } from '../../shared/status.js';
 import { liveRequestOf } from '../stagelink-liveupdate-in/live-request.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-liveupdate-out`: writes `msg.payload` through the live-update stream (`set`) to a transport's
@@ -13,6 +14,7 @@ import { liveRequestOf } from '../stagelink-liveupdate-in/live-request.js';
  * socket; a write while the stream is down fails at once, never later.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-liveupdate-out', function StagelinkLiveUpdateOut(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startLiveUpdateOut(RED, this, def);
@@ -30,9 +32,9 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
 
   /** Ready, or the last write; marked while stale. */
   const showReady = (): void => {
-    if (stale) status.stale(written === undefined ? undefined : `stale · ${written}`);
-    else if (written !== undefined) status.ok(written);
-    else status.show({ fill: 'green', shape: 'ring', text: 'ready' });
+    if (stale) status.stale(written === undefined ? undefined : say('status.staleWrote', { value: written }));
+    else if (written !== undefined) status.ok(say('status.wrote', { value: written }));
+    else status.show({ fill: 'green', shape: 'ring', text: say('status.ready') });
   };
   const onStatus = (live: LiveStatus): void => {
     stale = live === 'stale';
@@ -75,7 +77,7 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
     subscribe();
     if (!subscription) throw problem ?? new LiveUpdateError('Not subscribed: the flow is still starting.');
     await subscription.set(msg.payload);
-    written = `wrote ${display(msg.payload)}`;
+    written = display(msg.payload);
     showReady();
     send(msg);
   }, () => {

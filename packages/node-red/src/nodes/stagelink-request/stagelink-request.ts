@@ -6,6 +6,7 @@ import { MessageProperties, takeConfirmation } from '../../shared/msg-override.j
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
+import { useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-request`: any endpoint of the spec, chosen from core's endpoint catalogue (the editor's list is
@@ -16,6 +17,7 @@ import { StatusLine } from '../../shared/status.js';
  * has its one SMC.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-request', function StagelinkRequest(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startRequest(RED, this, def);

@@ -7,6 +7,7 @@ import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFunction } fr
 import { OutageReport } from '../../shared/outage.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
+import { useRuntime } from '../../shared/words.js';
 
 const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
 
@@ -29,6 +30,7 @@ function severityStatus(severity: Severity): NodeStatus {
  * session, on each input msg and/or on an interval.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-status', function StagelinkStatus(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startStatus(RED, this, def);

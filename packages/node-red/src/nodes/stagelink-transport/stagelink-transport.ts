@@ -6,12 +6,14 @@ import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { describeCue, sendTransportCommand } from './commands.js';
+import { useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-transport`: sends one transport command of the spec (play, stop, goto*, volume, ...) to the
  * transport named or uid'd in the node or in `msg.transport`, and passes the msg on with what was sent.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-transport', function StagelinkTransport(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startTransport(RED, this, def);
