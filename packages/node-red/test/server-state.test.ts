@@ -117,6 +117,31 @@ describe('the server config node tells every node using it where it stands', () 
   });
 });
 
+describe('every node of the package', () => {
+  let sim: Simulator;
+  useSimulator((started) => (sim = started));
+
+  const USER_NODES = [...REQUEST_NODES, 'stagelink-drive-version', 'stagelink-liveupdate-in', 'stagelink-liveupdate-out', 'stagelink-events', 'stagelink-clock'] as const;
+
+  it('clears its status when it closes, whatever it showed', async () => {
+    await helper.load(allNodes(), [
+      { id: 'tab', type: 'tab', label: 'test' },
+      { id: 'server', ...savedNode('stagelink-server'), host: sim.mediaServer.url },
+      { id: 'drive', ...savedNode('stagelink-drive'), baseUrl: sim.drive.url },
+      ...USER_NODES.map((type) => ({ id: idOf(type), z: 'tab', wires: [[], []], ...savedNode(type, { server: 'server', drive: 'drive' }) })),
+    ]);
+    for (const type of USER_NODES) await eventually(() => expect(shown(idOf(type)).length, type).toBeGreaterThan(0));
+    const closing = USER_NODES.map((type) => {
+      const node = helper.getNode(idOf(type)) as unknown as { status(status: Shown): void };
+      const seen: Shown[] = [];
+      node.status = (status) => seen.push(status);
+      return seen;
+    });
+    await helper.unload();
+    for (const [index, seen] of closing.entries()) expect(seen.at(-1), USER_NODES[index]).toEqual({});
+  });
+});
+
 describe('a server that goes away and comes back', () => {
   let sim: Simulator | undefined;
   afterEach(async () => {

@@ -1,5 +1,5 @@
 import { reasonOf } from '@stagelink/core';
-import { serverConnection } from './connections.js';
+import { driveConnection, serverConnection } from './connections.js';
 import type { Node, NodeAPI, NodeDef, NodeStatus } from './node-red.js';
 import type { ServerState } from './server-state.js';
 import type { StatusLine } from './status.js';
@@ -50,4 +50,24 @@ function shownState(RED: NodeAPI, state: Exclude<ServerState, { kind: 'broken' }
     case 'unreachable':
       return { fill: 'red', shape: 'ring', text: say('state.unreachable') };
   }
+}
+
+/**
+ * Shows under `node` at deploy what stops its `stagelink-drive` from working (none chosen, no token), in red, and
+ * says it once in the log, rather than at the first msg. A drive is asked only when a msg asks it: there is no
+ * connection state to show beyond that.
+ */
+export function showDriveProblem(RED: NodeAPI, node: Node<never>, def: NodeDef, status: StatusLine): void {
+  let connection;
+  try {
+    connection = driveConnection(RED, def.drive);
+  } catch (error) {
+    status.serverState({ fill: 'red', shape: 'dot', text: say('state.noDrive') }, 'bad');
+    node.error(reasonOf(error));
+    return;
+  }
+  const problem = connection.problem;
+  if (!problem) return;
+  status.serverState({ fill: 'red', shape: 'dot', text: say('state.brokenDrive') }, 'bad');
+  node.error(say('error.driveBroken', { reason: reasonOf(problem) }));
 }

@@ -3,6 +3,7 @@ import { driveConnection } from '../../shared/connections.js';
 import { handleInput, type InputContext } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
+import { showDriveProblem } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { say, useRuntime } from '../../shared/words.js';
 
@@ -26,6 +27,7 @@ export default function register(RED: NodeAPI): void {
 
 function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
+  showDriveProblem(RED, node, def, status);
 
   handleInput(node, status, async (msg, context) => {
     const drive = driveConnection(RED, def.drive);
