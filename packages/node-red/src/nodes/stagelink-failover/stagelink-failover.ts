@@ -34,13 +34,11 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const name = (await props.text('operation')) ?? 'settings';
     const operation = failoverOperationNamed(name);
     if (!operation) {
-      throw new InvalidInputError(`"${name}" is not a failover operation; use one of ${Object.keys(FAILOVER_OPERATIONS).join(', ')}.`);
+      throw new InvalidInputError(say('error.notFailoverOperation', { value: name, choices: Object.keys(FAILOVER_OPERATIONS).join(', ') }));
     }
     // What moves the show to other machines is sent only when confirmed or when the node is armed.
     if (FAILOVER_OPERATIONS[operation].movesShow && !takeConfirmation(msg) && !armed) {
-      throw new ConfirmationRequiredError(
-        `${operation} was not sent: set msg.confirm to true to confirm it, or set the node to "armed" to send it on every message.`,
-      );
+      throw new ConfirmationRequiredError(say('error.failoverNotConfirmed', { operation }));
     }
     const { payload, summary } = await run(server.client, operation, props, call);
     msg.payload = payload;

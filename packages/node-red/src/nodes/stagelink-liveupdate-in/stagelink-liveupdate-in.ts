@@ -109,7 +109,7 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
     } else if (msg.action === 'subscribe') {
       subscribe({ ...def, ...targetOf(msg) });
     } else {
-      throw new InvalidInputError(`msg.action must be "subscribe" or "unsubscribe" (got ${JSON.stringify(msg.action)}).`);
+      throw new InvalidInputError(say('error.action', { got: JSON.stringify(msg.action) ?? typeof msg.action }));
     }
   }, () => {
     // Releases this node's server subscription (and the socket, when it was the last): nothing leaks.

@@ -73,9 +73,9 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
   const start = setImmediate(subscribe);
 
   handleInput(node, status, async (msg, { send }) => {
-    if (msg.payload === undefined || msg.payload === null) throw new InvalidInputError('msg.payload has no value to write.');
+    if (msg.payload === undefined || msg.payload === null) throw new InvalidInputError(say('error.noValue'));
     subscribe();
-    if (!subscription) throw problem ?? new LiveUpdateError('Not subscribed: the flow is still starting.');
+    if (!subscription) throw problem ?? new LiveUpdateError(say('error.notSubscribed'));
     await subscription.set(msg.payload);
     written = display(msg.payload);
     showReady();

@@ -7,7 +7,7 @@ import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFunction } fr
 import { OutageReport } from '../../shared/outage.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
-import { useRuntime } from '../../shared/words.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
 
@@ -46,7 +46,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const props = new MessageProperties(RED, node, def, msg);
     const operation = (await props.text('operation')) ?? 'health';
     if (!(STATUS_OPERATIONS as readonly string[]).includes(operation)) {
-      throw new InvalidInputError(`"${operation}" is not a status operation; use one of ${STATUS_OPERATIONS.join(', ')}.`);
+      throw new InvalidInputError(say('error.notStatusOperation', { value: operation, choices: STATUS_OPERATIONS.join(', ') }));
     }
     const machine = await props.text('machine', 'machine hostname');
     const { payload, severity, summary } = await readStatus(server.client, operation as StatusOperation, machine, call, server.label);

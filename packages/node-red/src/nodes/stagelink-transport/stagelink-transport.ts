@@ -6,7 +6,7 @@ import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { describeCue, sendTransportCommand } from './commands.js';
-import { useRuntime } from '../../shared/words.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-transport`: sends one transport command of the spec (play, stop, goto*, volume, ...) to the
@@ -30,7 +30,7 @@ function startTransport(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const name = await props.requiredText('command');
     const command = transportCommandNamed(name);
     if (!command) {
-      throw new InvalidInputError(`"${name}" is not a transport command; use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
+      throw new InvalidInputError(say('error.notCommand', { value: name, choices: TRANSPORT_COMMAND_NAMES.join(', ') }));
     }
     const sent = await sendTransportCommand(server.client, command, props, call);
     msg.payload = sent;
