@@ -2,7 +2,8 @@
  * The show-monitor dashboard example in Chromium, set up as `pnpm start` sets it up (the simulator, Node-RED with
  * the stagelink nodes and the dashboard, the example flows): FPS moving on every machine's gauge, a health tile per
  * machine with its worst severity, a cue pressed on the page landing on the simulator, main's section counting down
- * (and OFFLINE while the live link is down), and failover sent only once its dialog is confirmed.
+ * (and OFFLINE while the live link is down), every gauge greyed out with OFFLINE while the live stream is down
+ * (screenshot `dashboard-offline`), and failover sent only once its dialog is confirmed.
  */
 import { MediaServer, sessionMachines, worstHealth, type SessionMachine, type Transport } from '@stagelink/core';
 import { simControl } from '@stagelink/simulator';
@@ -134,6 +135,33 @@ describe('the show-monitor dashboard', () => {
       await simControl(demo.sim.mediaServer.url, { action: 'refuseUpgrades', on: false });
     }
     await expect.poll(() => shownText(countdown), { timeout: 30_000 }).toMatch(/left in section/);
+  });
+
+  it('greys out every gauge and says OFFLINE while the live stream is down, and shows it live again after', async () => {
+    const gauges = machines.map(({ name }) => ({ name, gauge: widget(page, 'ui-gauge', 'Frame rate (average of 10 samples)', name) }));
+    const classes = (locator: Locator): Promise<string[]> => locator.evaluate((element) => [...element.classList]);
+    for (const { name, gauge } of gauges) {
+      await expect.poll(() => classes(gauge), { timeout: 15_000, message: `${name}'s gauge live` }).toContain('stagelink-live-online');
+    }
+
+    await simControl(demo.sim.mediaServer.url, { action: 'refuseUpgrades', on: true });
+    try {
+      await simControl(demo.sim.mediaServer.url, { action: 'dropSockets' });
+      for (const { name, gauge } of gauges) {
+        await expect.poll(() => classes(gauge), { timeout: 15_000, message: `${name}'s gauge greyed out` }).toContain('stagelink-live-offline');
+        await expect.poll(() => gauge.innerText(), { timeout: 15_000, message: `${name}'s gauge says so` }).toContain(`${name} · OFFLINE`);
+        // Greyed, as the page's style says: an operator must not read it as a live frame rate.
+        expect(await gauge.evaluate((element) => getComputedStyle(element).filter)).toContain('grayscale');
+      }
+      await expect.poll(() => shownText(widget(page, 'ui-text', 'Transport main', 'main')), { timeout: 15_000 }).toBe('OFFLINE');
+      await saveScreenshot(page, 'dashboard-offline');
+    } finally {
+      await simControl(demo.sim.mediaServer.url, { action: 'refuseUpgrades', on: false });
+    }
+    for (const { name, gauge } of gauges) {
+      await expect.poll(() => classes(gauge), { timeout: 60_000, message: `${name}'s gauge live again` }).toContain('stagelink-live-online');
+      await expect.poll(() => gauge.innerText(), { timeout: 15_000 }).not.toContain('OFFLINE');
+    }
   });
 
   it('fails Actor 1 over only once its dialog is confirmed, and restores it the same way', async () => {

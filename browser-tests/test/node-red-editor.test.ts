@@ -103,11 +103,16 @@ describe('the Node-RED editor', () => {
 
     await editor.confirmTray();
     await editor.deploy();
+    // From the deploy on, before any cue: where its server stands (the director it follows).
+    await until('the server state under the transport node', async () => {
+      const current = await editor.status(transport);
+      return current.fill === 'green' && current.text.startsWith('director ') ? current : undefined;
+    });
     await editor.pressInject(inject);
 
-    const status = await until('a green status under the transport node', async () => {
+    const status = await until('the cue under the transport node', async () => {
       const current = await editor.status(transport);
-      return current.fill === 'green' ? current : undefined;
+      return current.fill === 'green' && !current.text.startsWith('director ') ? current : undefined;
     });
     expect(status.text).toBe(`gototrack main → ${target.name}`);
     await until('the simulator to play the chosen track on "main"', async () => {

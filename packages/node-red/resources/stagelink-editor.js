@@ -12,13 +12,19 @@
     return RED._('@stagelink/node-red/stagelink-server:stagelink-server.editor.' + key, values);
   };
 
+  // The choice that leaves a setting to the msg property of the same name (the runtime reads a blank setting the
+  // same way): the only way to leave a true/false or a number to the msg, as a typed input of those kinds cannot
+  // be blank. Worded when the dialog shows, once the catalogs have loaded.
+  var FROM_MSG = { value: 'frommsg', icon: 'fa fa-envelope-o', hasValue: false };
+  Object.defineProperty(FROM_MSG, 'label', { enumerable: true, get: function () { return say('fromMsg'); } });
+
   var editor = {
     // The typed-input types a setting offers: a literal of its kind, or a msg, context or env property.
     types: {
-      text: ['str'].concat(SOURCES),
-      number: ['num'].concat(SOURCES),
-      boolean: ['bool'].concat(SOURCES),
-      json: ['json'].concat(SOURCES),
+      text: ['str'].concat(SOURCES, FROM_MSG),
+      number: ['num'].concat(SOURCES, FROM_MSG),
+      boolean: ['bool'].concat(SOURCES, FROM_MSG),
+      json: ['json'].concat(SOURCES, FROM_MSG),
       // Text with suggestions as it is typed (Node-RED's own 'str' type, plus a completion list): any other text
       // is still accepted, so flows saved with older words keep working.
       textWith: function (choices) {
@@ -26,7 +32,7 @@
           var wanted = String(typed || '').toLowerCase();
           return choices.filter(function (choice) { return choice.toLowerCase().indexOf(wanted) !== -1; });
         };
-        return [{ value: 'str', label: 'string', icon: 'red/images/typedInput/az.svg', autoComplete: suggest }].concat(SOURCES);
+        return [{ value: 'str', label: 'string', icon: 'red/images/typedInput/az.svg', autoComplete: suggest }].concat(SOURCES, FROM_MSG);
       }
     },
 
@@ -75,10 +81,12 @@
 
     // The chosen server config node, for the runtime's admin endpoints (GET /stagelink/...), which ask the
     // media server through @stagelink/core. An unsaved config node is sent by its host.
+    // Its host goes as typed (`${STAGELINK_HOST}` too: the runtime reads it from the environment as the deployed
+    // node does), with its tls-config node, so a venue CA is trusted before the server is deployed.
     serverQuery: function (serverField) {
       var id = $(serverField || '#node-input-server').val();
       var config = id && id !== '_ADD_' ? RED.nodes.node(id) : null;
-      return { server: id && id !== '_ADD_' ? id : '', host: config && config.host ? config.host : '' };
+      return { server: id && id !== '_ADD_' ? id : '', host: config && config.host ? config.host : '', tls: config && config.tls ? config.tls : '' };
     },
 
     // RED.notify renders its text as HTML: whatever a server or a user wrote is escaped first, so a device

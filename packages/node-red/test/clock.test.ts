@@ -216,7 +216,7 @@ describe('stagelink-clock', () => {
   it('watches the transport msg.transport names when the node has none, and moves to another on the next msg', async () => {
     await helper.load(nodes, flow({ transport: '' }));
     const seen = statuses('n1');
-    await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'grey', shape: 'ring', text: 'waiting for msg.transport' }));
+    await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'grey', shape: 'ring', text: 'needs msg.transport' }));
     const clock = collect('clock');
     helper.getNode('n1')?.receive({ transport: 'lobby' });
     await eventually(() => expect(clock.at(-1)).toMatchObject({ topic: 'lobby', payload: { track: { name: 'Lobby ambience' } } }));

@@ -129,6 +129,17 @@ describe('stagelink-drive-version', () => {
     expect((await caught).error?.message).toMatch(/no API token/);
   });
 
+  it('shows a drive without a token at deploy, before any msg, and says once in the log what to do', async () => {
+    await helper.load(nodes, flow({ operation: 'list' }), {});
+    const node = helper.getNode('n1') as unknown as {
+      status: { getCalls(): { thisValue: unknown; args: [{ fill?: string; text?: string }] }[] };
+      error: { getCalls(): { thisValue: unknown; args: unknown[] }[] };
+    };
+    const own = <T extends { thisValue: unknown }>(calls: T[]): T[] => calls.filter((call) => call.thisValue === node);
+    expect(own(node.status.getCalls()).at(-1)?.args[0]).toEqual({ fill: 'red', shape: 'dot', text: 'bad drive setting' });
+    expect(own(node.error.getCalls()).map((call) => String(call.args[0]))).toEqual([expect.stringMatching(/The stagelink-drive setting cannot work: .*no API token/)]);
+  });
+
   // Deployed as the editor deploys: the token inside the drive node's `credentials`, then, on a redeploy, the
   // editor's placeholder for a password it never got back. The runtime's flows are what GET /flows exports and
   // what it hands storage for flows.json.

@@ -43,10 +43,10 @@ describe.runIf(process.env['STAGELINK_SIM_DIALECT'] === 'r34')('the nodes on a d
     await control(sim, { action: 'silentLive', pattern: DIRECTOR_FPS, on: true });
     await control(sim, { action: 'silentLive', pattern: MAIN_TRANSPORT, on: true });
     await eventually(() => expect(connection.at(-1)).toMatchObject({ topic: 'localFps', payload: 'stale' }), STALE_WITHIN_MS);
-    await eventually(() => expect(liveIn.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: 'stale: values stopped' }));
+    await eventually(() => expect(liveIn.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: 'stale: no values' }));
     await eventually(() => expect(sent.find((msg) => msg.topic === fpsStale)).toMatchObject({ event: 'stale', payload: { value: true, previous: false, machine: director, watching: 'fps' } }));
     await eventually(() => expect(events.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: `stale: ${director} fps` }));
-    await eventually(() => expect(liveOut.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: 'stale: values stopped' }), STALE_WITHIN_MS);
+    await eventually(() => expect(liveOut.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: 'stale: no values' }), STALE_WITHIN_MS);
 
     await control(sim, { action: 'silentLive', pattern: DIRECTOR_FPS, on: false });
     await control(sim, { action: 'silentLive', pattern: MAIN_TRANSPORT, on: false });
@@ -62,7 +62,7 @@ describe.runIf(process.env['STAGELINK_SIM_DIALECT'] === 'r34')('the nodes on a d
     expect([...liveIn, ...events, ...liveOut].map((status) => status.text)).not.toContain('offline');
   }, 4 * STALE_WITHIN_MS);
 
-  const MTU_WORDS = { fill: 'yellow', shape: 'dot', text: 'reachable, large answers fail (MTU?)' };
+  const MTU_WORDS = { fill: 'yellow', shape: 'dot', text: 'MTU? answers stall' };
   const stalled = (msg: Msg | undefined): unknown => (msg?.error as { code?: string } | undefined)?.code;
 
   it('shows a status node whose health answer stalls after its headers as reachable with large answers failing, not offline', async () => {

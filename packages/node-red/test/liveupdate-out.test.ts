@@ -67,6 +67,22 @@ describe('stagelink-liveupdate-out', () => {
     expect((await caught).error?.message).toMatch(/cannot be written: .*nowhere/);
   });
 
+  it('brings a setup that cannot work to Catch at deploy, once, before any write', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'custom', object: 'transportManager:"nowhere"', properties: 'object.volume' }));
+    const caught = collect('caught');
+    await eventually(() => expect(caught.map((msg) => msg.error?.message)).toEqual([expect.stringMatching(/nowhere/)]));
+    expect(caught[0]).toMatchObject({ topic: 'setup', error: { source: { id: 'n1' } } });
+    // The server says so on every interval: Catch hears of it once.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(caught).toHaveLength(1);
+  });
+
+  it('brings a setting that makes no request to Catch at deploy, with its code', async () => {
+    await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'custom', object: '', properties: 'object.volume' }));
+    const caught = nextMessage('caught');
+    expect((await caught).error).toMatchObject({ message: expect.stringMatching(/needs an object expression/) as unknown, code: 'STAGELINK_ERR_INVALID_INPUT' });
+  });
+
   it('writes any property given as expressions', async () => {
     await helper.load(nodes, flowWith(sim, { type: 'stagelink-liveupdate-out', preset: 'custom', object: 'transportmanager:main', properties: 'object.volume' }));
     await ready();

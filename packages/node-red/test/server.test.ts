@@ -129,6 +129,41 @@ describe('stagelink-server', () => {
       expect((answer.body as Choice[]).length).toBeGreaterThan(3);
     });
 
+    it('reads a host typed as ${NAME} from the environment, as the deployed server reads it, for Test connection and the lists', async () => {
+      process.env['STAGELINK_EDITOR_HOST'] = sim.mediaServer.url;
+      try {
+        await helper.load(allNodes(), serverOnly());
+        const typed = encodeURIComponent('${STAGELINK_EDITOR_HOST}');
+        // A server being added (not deployed yet), as the dialog's Test connection asks.
+        const machines = await helper.request().get(`/stagelink/machines?server=new-one&host=${typed}&tls=`);
+        expect(machines.status, JSON.stringify(machines.body)).toBe(200);
+        expect((machines.body as Choice[]).map((m) => m.hostname)).toContain(hostnames(sim).director);
+        const tracks = await helper.request().get(`/stagelink/tracks?server=new-one&host=${typed}`);
+        expect((tracks.body as Choice[]).map((t) => t.name)).toContain('Intro');
+      } finally {
+        delete process.env['STAGELINK_EDITOR_HOST'];
+      }
+    });
+
+    it("tries an https host with the dialog's tls-config node, so a venue CA is trusted before the server is deployed", async () => {
+      const secure = await startSelfSignedServer();
+      try {
+        await helper.load([...allNodes(), tlsConfigNode()], [
+          ...serverOnly(),
+          { id: 'trust', type: 'tls-config', cert: '', key: '', ca: secure.caFile, verifyservercert: true },
+        ]);
+        const host = encodeURIComponent(secure.url);
+        const trusted = await helper.request().get(`/stagelink/machines?server=new-one&host=${host}&tls=trust`);
+        expect(trusted.status, JSON.stringify(trusted.body)).toBe(200);
+        expect(trusted.body).toEqual([]);
+        const untrusted = await helper.request().get(`/stagelink/machines?server=new-one&host=${host}&tls=`);
+        expect(untrusted.status).toBe(502);
+        expect((untrusted.body as { error: string }).error).toMatch(/certificate is not trusted here/);
+      } finally {
+        await secure.close();
+      }
+    });
+
     it('answers 502 with the reason when the server cannot be reached, and 400 without a server', async () => {
       await helper.load(allNodes(), serverOnly());
       const unreachable = await helper.request().get('/stagelink/transports?server=x&host=http%3A%2F%2F127.0.0.1%3A9');

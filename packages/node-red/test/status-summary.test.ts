@@ -28,7 +28,7 @@ describe('a failure on the status line', () => {
   };
 
   it('tells a machine whose large answers stall (reachable) from one that is down, in yellow', () => {
-    expect(shownFor(new StalledAnswerError('the rest of its answer did not arrive', 5000))).toEqual({ fill: 'yellow', shape: 'dot', text: 'reachable, large answers fail (MTU?)' });
+    expect(shownFor(new StalledAnswerError('the rest of its answer did not arrive', 5000))).toEqual({ fill: 'yellow', shape: 'dot', text: 'MTU? answers stall' });
     expect(shownFor(new ConnectionError('Could not reach 10.0.0.5'))).toEqual({ fill: 'red', shape: 'dot', text: 'unreachable' });
     expect(shownFor(new TimeoutError('no answer within 5000 ms', 5000))).toEqual({ fill: 'red', shape: 'dot', text: 'no answer' });
   });

@@ -102,6 +102,46 @@ describe('stagelink-status', () => {
     await control(sim, { action: 'reset' });
   });
 
+  /** The flow of flowWith with the node's second output, the readings' state, wired to helper `state`. */
+  const withState = (node: Record<string, unknown>): Record<string, unknown>[] => [
+    ...flowWith(sim, { ...node, wires: [['out'], ['state']] }),
+    { id: 'state', z: 'tab', type: 'helper' },
+  ];
+
+  it('says on its second output when its readings go stale and when they are current again, once each', async () => {
+    await helper.load(nodes, withState({ type: 'stagelink-status', operation: 'health', machine: hostnames(sim).actor1, machineType: 'str', interval: 1 }));
+    const states = collect('state');
+    const readings = collect('out');
+    await eventually(() => expect(states.map((msg) => msg.payload)).toEqual(['online']));
+    await eventually(() => expect(readings.length).toBeGreaterThan(0));
+
+    await control(sim, { action: 'failNext', status: 500, count: 1000 });
+    await eventually(() => expect(states.map((msg) => msg.payload)).toEqual(['online', 'stale']));
+    expect(states[1]).toMatchObject({ topic: 'health', reason: expect.stringMatching(/answered 500/) as unknown });
+    // Further failed polls change nothing: no message per poll.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(states).toHaveLength(2);
+
+    const order: string[] = [];
+    helper.getNode('state')?.on('input', () => order.push('state'));
+    helper.getNode('out')?.on('input', () => order.push('reading'));
+    await control(sim, { action: 'reset' });
+    await eventually(() => expect(states.map((msg) => msg.payload)).toEqual(['online', 'stale', 'online']));
+    await eventually(() => expect(order.slice(0, 2)).toEqual(['state', 'reading']));
+  });
+
+  it('says offline on its second output when the server cannot be reached', async () => {
+    const flow = withState({ type: 'stagelink-status', operation: 'health', interval: 1 });
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    flow[1] = { id: 'server', type: 'stagelink-server', host: `http://127.0.0.1:${port}`, followDirector: false };
+    await helper.load(nodes, flow);
+    const states = collect('state');
+    await eventually(() => expect(states.map((msg) => msg.payload)).toEqual(['offline']));
+  });
+
   it('reports an answer with fields of the wrong type as such, not as a TypeError (hardening)', async () => {
     // A server that speaks the envelope but fills it with the wrong types.
     const wrong = createServer((_req, res) => {

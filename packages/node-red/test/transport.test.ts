@@ -260,7 +260,7 @@ describe('stagelink-transport', () => {
     expect((await caught).error?.message).toMatch(/was not sent: the server has not answered since .* A cue is never held back to land late/);
   });
 
-  it('gives up on a server that does not answer after msg.timeout, and refuses a timeout that is no number of ms', async () => {
+  it('gives up on a server that does not answer after msg.timeout, and refuses a timeout that is no number of ms or too short to be one', async () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
@@ -272,7 +272,11 @@ describe('stagelink-transport', () => {
       expect((await caught).error?.message).toMatch(/got no answer within 300 ms/);
       caught = nextMessage('caught');
       helper.getNode('n1')?.receive({ timeout: '5s' });
-      expect((await caught).error?.message).toMatch(/msg\.timeout must be a number of milliseconds/);
+      expect((await caught).error?.message).toMatch(/msg\.timeout must be a number of milliseconds from 100 to 120000/);
+      // Seconds taken for milliseconds: refused before anything is sent, with the number meant.
+      caught = nextMessage('caught');
+      helper.getNode('n1')?.receive({ timeout: 5 });
+      expect((await caught).error?.message).toMatch(/msg\.timeout is in milliseconds: 5 would give the server 5 ms to answer\. For 5 seconds send 5000; the least is 100\./);
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));

@@ -12,6 +12,8 @@ import {
   type TlsOptions,
 } from '@stagelink/core';
 import type { Node, NodeAPI } from './node-red.js';
+import { ServerStateWatch, type ServerStateListener } from './server-state.js';
+import { say } from './words.js';
 
 /**
  * The config-node connection registry. A `stagelink-server` config node owns exactly one MediaServer (one HTTP
@@ -35,6 +37,8 @@ export interface ServerOptions {
   smcAccounts?: SmcAccounts;
   /** From a `tls-config` node: how to trust an `https://` host. */
   tls?: TlsOptions;
+  /** That `tls-config` node's id, so the editor can tell whether its dialog still uses the deployed one. */
+  tlsNode?: string;
   logger: Logger;
   /** Told which machine directs the session once it is found, and again whenever the role moves. */
   onDirector?: (change: DirectorChange) => void;
@@ -63,13 +67,18 @@ class ConfigConnection<Client extends { close(): Promise<void> }> {
 
   /** The shared client; throws the configuration problem when there is none. */
   get client(): Client {
-    if (this.#closing) throw new InvalidInputError(`The ${this.name} has been stopped by a deploy.`);
-    if (!this.#client) throw this.#problem ?? new InvalidInputError(`The ${this.name} is not configured.`);
+    if (this.#closing) throw new InvalidInputError(say('error.stopped', { name: this.name }));
+    if (!this.#client) throw this.#problem ?? new InvalidInputError(say('error.notConfigured', { name: this.name }));
     return this.#client;
   }
 
   protected get made(): Client | undefined {
     return this.#client;
+  }
+
+  /** Why there is no client: the setting that could not make one. */
+  get problem(): Error | undefined {
+    return this.#client ? undefined : this.#problem;
   }
 
   /** Closes the client and everything it holds. Safe to call more than once. */
@@ -82,6 +91,8 @@ class ConfigConnection<Client extends { close(): Promise<void> }> {
 /** The connection of one `stagelink-server` config node: one connection pool and one live-update socket. */
 export class ServerConnection extends ConfigConnection<MediaServer> {
   readonly host: string;
+  /** The id of the `tls-config` node it trusts servers by; empty for none. */
+  readonly tlsNode: string;
   readonly followDirector: boolean;
   /** True when the config names one SMC (`smcHost`), where hardware nodes that name no machine go. */
   readonly hasSmc: boolean;
@@ -101,8 +112,25 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
       return client;
     });
     this.host = options.host;
+    this.tlsNode = options.tlsNode ?? '';
     this.followDirector = options.followDirector;
     this.hasSmc = options.smc !== undefined;
+    this.#state = new ServerStateWatch(this.made, this.problem);
+  }
+
+  readonly #state: ServerStateWatch;
+
+  /**
+   * Tells `listener` where the server stands now and whenever that changes (see ServerStateWatch); the server is
+   * asked only while some node watches. Answers what stops the watching: call it in the node's close handler.
+   */
+  watch(listener: ServerStateListener): () => void {
+    return this.#state.watch(listener);
+  }
+
+  override close(): Promise<void> {
+    this.#state.close();
+    return super.close();
   }
 
   /** Human name for status lines and errors. */
@@ -119,7 +147,7 @@ export class DriveConnection extends ConfigConnection<DriveClient> {
     tls?: TlsOptions,
   ) {
     super(`stagelink-drive ${baseUrl}`, () => {
-      if (!token) throw new InvalidInputError('The stagelink-drive has no API token: open it and paste the token from Settings > Integrations.');
+      if (!token) throw new InvalidInputError(say('error.noToken'));
       return new DriveClient({ baseUrl, token, ...(tls ? { tls } : {}) });
     });
   }
@@ -154,13 +182,13 @@ export interface DriveConfigNode extends Node<never> {
 export function serverConnection(RED: NodeAPI, id: unknown): ServerConnection {
   const node = typeof id === 'string' && id !== '' ? RED.nodes.getNode(id) : undefined;
   if (isConfigNode<ServerConfigNode>(node, 'stagelink-server')) return node.connection;
-  throw new InvalidInputError('No media server configured: open the node and choose or add a stagelink-server.');
+  throw new InvalidInputError(say('error.noServer'));
 }
 
 export function driveConnection(RED: NodeAPI, id: unknown): DriveConnection {
   const node = typeof id === 'string' && id !== '' ? RED.nodes.getNode(id) : undefined;
   if (isConfigNode<DriveConfigNode>(node, 'stagelink-drive')) return node.connection;
-  throw new InvalidInputError('No drive configured: open the node and choose or add a stagelink-drive.');
+  throw new InvalidInputError(say('error.noDrive'));
 }
 
 function isConfigNode<T extends { connection: unknown }>(node: unknown, type: string): node is T {

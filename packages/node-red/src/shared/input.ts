@@ -2,6 +2,7 @@ import { AbortedError, InvalidInputError, reasonOf, type CallOptions } from '@st
 import { setMaxListeners } from 'node:events';
 import type { DoneFunction, Node, NodeMessage, SendFunction } from './node-red.js';
 import type { StatusLine } from './status.js';
+import { say } from './words.js';
 
 /** How long a close handler lets requests in flight finish (a cue should complete) before aborting them. */
 export const CLOSE_GRACE_MS = 5000;
@@ -16,6 +17,11 @@ export interface InputContext {
 
 /** Longer than any show would wait for one answer: a value above it is a mistake (seconds taken for ms). */
 const MAX_TIMEOUT_MS = 120_000;
+/**
+ * Shorter than any answer over a network: a value below it is seconds taken for ms (`5` meant as 5 s would be a
+ * 5 ms deadline that fails every call). Refused rather than read as seconds, so one number never means two things.
+ */
+export const MIN_TIMEOUT_MS = 100;
 
 /** `msg.timeout`: the deadline in milliseconds of each call this msg makes, retries included. */
 export function timeoutOf(msg: NodeMessage): number | undefined {
@@ -23,7 +29,10 @@ export function timeoutOf(msg: NodeMessage): number | undefined {
   if (timeout === undefined || timeout === null || timeout === '') return undefined;
   const ms = typeof timeout === 'string' ? Number(timeout) : timeout;
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
-    throw new InvalidInputError(`msg.timeout must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (got ${JSON.stringify(timeout)}).`);
+    throw new InvalidInputError(say('error.timeoutRange', { min: MIN_TIMEOUT_MS, max: MAX_TIMEOUT_MS, got: JSON.stringify(timeout) ?? typeof timeout }));
+  }
+  if (ms < MIN_TIMEOUT_MS) {
+    throw new InvalidInputError(say('error.timeoutFloor', { ms, seconds: ms * 1000, min: MIN_TIMEOUT_MS }));
   }
   return ms;
 }

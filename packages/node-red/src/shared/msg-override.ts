@@ -1,5 +1,6 @@
 import { InvalidInputError, reasonOf, type Ref } from '@stagelink/core';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './node-red.js';
+import { say } from './words.js';
 
 /**
  * The message contract, as Node-RED's core nodes have it: a setting filled in on the node wins; a setting left
@@ -18,16 +19,40 @@ export class MessageProperties {
 
   /**
    * The node's setting when filled in, else `msg[name]`; `undefined` when neither gives a value. An empty string
-   * is blank in both places: a change node or a form that leaves a field empty sets nothing.
+   * is blank in both places: a change node or a form that leaves a field empty sets nothing. The editor's
+   * "from msg" choice (type `frommsg`) leaves a setting to the msg whatever its kind (a true/false cannot be blank).
    */
   async value(name: string): Promise<unknown> {
     const setting = this.def[name];
     const type = this.def[`${name}Type`];
     if (isBlankSetting(setting, type)) return isBlank(this.msg[name]) ? undefined : this.msg[name];
-    if (typeof type !== 'string' || type === '' || type === 'str') return setting;
+    const value = await this.#evaluate(name, setting, type);
+    this.#warnIfIgnored(name, setting, type, value);
+    return value;
+  }
+
+  /**
+   * Says once per node and setting, as Node-RED's http request node does for msg.url, that a msg property of the
+   * setting's name was ignored because the node's own setting is filled in: a flow that sends msg.engaged to a
+   * node set to true would otherwise be wrong without a word.
+   */
+  #warnIfIgnored(name: string, setting: unknown, type: unknown, value: unknown): void {
+    const given = this.msg[name];
+    if (isBlank(given) || sameValue(given, value)) return;
+    // A setting that reads msg.<name> itself, whatever it holds, ignores nothing.
+    if (type === 'msg' && setting === name) return;
+    let warned = WARNED.get(this.node);
+    if (!warned) WARNED.set(this.node, (warned = new Set()));
+    if (warned.has(name)) return;
+    warned.add(name);
+    this.node.warn(say('warning.ignored', { name }));
+  }
+
+  #evaluate(name: string, setting: unknown, type: unknown): Promise<unknown> {
+    if (typeof type !== 'string' || type === '' || type === 'str') return Promise.resolve(setting);
     return new Promise((resolve, reject) => {
       const fail = (error: unknown): void =>
-        reject(new InvalidInputError(`Could not read ${name} (${type} ${settingText(setting)}): ${reasonOf(error)}`));
+        reject(new InvalidInputError(say('error.unreadable', { name, type: String(type), setting: settingText(setting), reason: reasonOf(error) })));
       try {
         this.RED.util.evaluateNodeProperty(setting, type, this.node, this.msg, (error, result) => {
           if (error) fail(error);
@@ -80,13 +105,35 @@ export class MessageProperties {
   async ref(name: string, what = name): Promise<Ref | undefined> {
     const refs = await this.refs(name, what);
     if (refs === undefined) return undefined;
-    if (refs.length !== 1 || !refs[0]) throw new InvalidInputError(`${what} must be one ${what}, not a list of ${refs.length}.`);
+    if (refs.length !== 1 || !refs[0]) throw new InvalidInputError(say('error.notOne', { what, count: refs.length }));
     return refs[0];
   }
 
   async requiredRef(name: string, what = name): Promise<Ref> {
     return given(await this.ref(name, what), name, what);
   }
+}
+
+/** The editor's "from msg" choice: the setting is left to the msg property of the same name. */
+const FROM_MSG = 'frommsg';
+
+/** The settings each node has already warned of, so a flow sending the same msg twice a second is not a flood. */
+const WARNED = new WeakMap<object, Set<string>>();
+
+/** The msg's value is the one the setting gave: nothing was lost (the settings are plain JSON values). */
+function sameValue(given: unknown, used: unknown): boolean {
+  if (given === used) return true;
+  // `true` sent and `'true'` set, `2` sent and `'2'` set: the same value as a setting holds it.
+  if (isPrimitive(given) && isPrimitive(used)) return String(given) === String(used);
+  try {
+    return JSON.stringify(given) === JSON.stringify(used);
+  } catch {
+    return false;
+  }
+}
+
+function isPrimitive(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 function isBlank(value: unknown): boolean {
@@ -98,7 +145,7 @@ function isBlank(value: unknown): boolean {
  * as "not set": a msg may still turn the option on or give the object.
  */
 function isBlankSetting(setting: unknown, type: unknown): boolean {
-  if (isBlank(setting) || setting === false) return true;
+  if (type === FROM_MSG || isBlank(setting) || setting === false) return true;
   return type === 'json' && typeof setting === 'string' && /^\s*\{\s*\}\s*$/.test(setting);
 }
 
@@ -130,21 +177,21 @@ function given<T>(value: T | undefined, name: string, what: string): T {
 }
 
 export function missing(name: string, what: string): InvalidInputError {
-  return new InvalidInputError(`No ${what} given: set it in the node or send it as msg.${name}.`);
+  return new InvalidInputError(say('error.missing', { what, name }));
 }
 
 export function asText(value: unknown, what: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new InvalidInputError(`${what} must be text (got ${describe(value)}).`);
+  throw new InvalidInputError(say('error.notText', { what, got: describe(value) }));
 }
 
 export function asNumber(value: unknown, what: string): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  throw new InvalidInputError(`${what} must be a number (got ${describe(value)}).`);
+  throw new InvalidInputError(say('error.notNumber', { what, got: describe(value) }));
 }
 
 export function asBoolean(value: unknown, what: string): boolean | undefined {
@@ -152,7 +199,7 @@ export function asBoolean(value: unknown, what: string): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 'true') return true;
   if (value === 'false') return false;
-  throw new InvalidInputError(`${what} must be true or false (got ${describe(value)}).`);
+  throw new InvalidInputError(say('error.notBoolean', { what, got: describe(value) }));
 }
 
 function asRef(item: unknown, by: 'name' | 'uid', what: string): Ref {
@@ -160,13 +207,13 @@ function asRef(item: unknown, by: 'name' | 'uid', what: string): Ref {
   if (typeof item === 'number') {
     // A uint64 uid loses digits as a JS number: only safe integers can be taken as uids.
     if (by === 'uid' && !Number.isSafeInteger(item)) {
-      throw new InvalidInputError(`${what} uid ${item} is not exact as a number: send uids as strings.`);
+      throw new InvalidInputError(say('error.inexactUid', { what, uid: item }));
     }
     return by === 'uid' ? { uid: String(item) } : { name: String(item) };
   }
   // Core checks a { uid } / { name } object before anything is sent, with the same words for a uid given as a number.
   if (typeof item === 'object' && item !== null && !Array.isArray(item)) return item;
-  throw new InvalidInputError(`${what} must be a name, a uid, or { uid } / { name } (got ${describe(item)}).`);
+  throw new InvalidInputError(say('error.notRef', { what, got: describe(item) }));
 }
 
 function describe(value: unknown): string {

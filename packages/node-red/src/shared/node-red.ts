@@ -66,12 +66,16 @@ export interface Response {
 export type Handler = (req: Request, res: Response, next: () => void) => void;
 
 export interface NodeAPI {
+  /** A message of the runtime's catalogs, in the runtime's language; a key without `namespace:` is the node set's own. */
+  _(key: string, values?: Record<string, string | number>): string;
   nodes: {
     createNode(node: object, def: NodeDef): void;
     registerType(type: string, constructor: (this: Node<never>, def: NodeDef) => void, options?: { credentials?: Record<string, { type: 'text' | 'password' }> }): void;
     getNode(id: string): unknown;
   };
   util: {
+    /** An environment variable as `${NAME}` reads it in the node's settings: its flow's and global env, then the process's. */
+    getSetting(node: unknown, name: string): unknown;
     evaluateNodeProperty(
       value: unknown,
       type: string,

@@ -1,4 +1,5 @@
-import { StagelinkError, Throttle } from '@stagelink/core';
+import { isUnreachable, StagelinkError, Throttle } from '@stagelink/core';
+import { say } from './words.js';
 import type { Node, NodeStatus } from './node-red.js';
 
 /**
@@ -19,23 +20,33 @@ const MAX_TEXT = 40;
 export class StatusLine {
   readonly #throttle: Throttle<NodeStatus | Record<string, never>>;
   readonly #standing: string | undefined;
+  readonly #node: Node<never> | Node<Record<string, string>>;
+  /**
+   * What the line shows of the node's own: nothing yet (or the server's state), a failure that says the server is
+   * not reached, or any other result. The server's good news never hides a result (a "play main", a refusal).
+   */
+  #own: 'none' | 'link' | 'result' = 'none';
 
   constructor(node: Node<never> | Node<Record<string, string>>, { standing }: { standing?: string } = {}) {
+    this.#node = node;
     // Texts are cut when shown, not when pushed: most pushes of a busy node are replaced before they show.
     this.#throttle = new Throttle((status) => node.status(status.text === undefined ? status : { ...status, text: short(status.text) }), STATUS_WINDOW_MS);
     this.#standing = standing;
   }
 
   ok(text: string): void {
+    this.#own = 'result';
     this.#throttle.push({ fill: 'green', shape: 'dot', text: this.#text(text) });
   }
 
   /** Red, or yellow for a failure that says the machine is there (see WARNINGS). */
   failed(error: unknown): void {
+    this.#own = isUnreachable(error) ? 'link' : 'result';
     this.#throttle.push({ fill: isWarning(error) ? 'yellow' : 'red', shape: 'dot', text: this.#text(errorSummary(error)) });
   }
 
   warning(text: string): void {
+    this.#own = 'result';
     this.#throttle.push({ fill: 'yellow', shape: 'dot', text: this.#text(text) });
   }
 
@@ -45,15 +56,18 @@ export class StatusLine {
   }
 
   working(text: string): void {
+    this.#own = 'result';
     this.#throttle.push({ fill: 'blue', shape: 'ring', text: this.#text(text) });
   }
 
   connecting(): void {
-    this.#throttle.push({ fill: 'yellow', shape: 'ring', text: this.#text('connecting') });
+    this.#own = 'link';
+    this.#throttle.push({ fill: 'yellow', shape: 'ring', text: this.#text(say('status.connecting')) });
   }
 
   /** Never leave a value on screen that looks live while it is not. */
-  offline(text = 'offline'): void {
+  offline(text = say('status.offline')): void {
+    this.#own = 'link';
     this.#throttle.push({ fill: 'red', shape: 'ring', text: this.#text(text) });
   }
 
@@ -61,20 +75,39 @@ export class StatusLine {
    * The link is up but this node's values stopped and asking again brought none: not offline (the machine
    * answers, other values may flow), and never the last value as if it were live.
    */
-  stale(text = 'stale: values stopped'): void {
+  stale(text = say('status.stale')): void {
+    this.#own = 'result';
     this.#throttle.push({ fill: 'yellow', shape: 'ring', text: this.#text(text) });
   }
 
   show(status: NodeStatus): void {
+    this.#own = 'result';
     this.#throttle.push({ ...status, text: status.text === undefined ? undefined : this.#text(status.text) });
+  }
+
+  /**
+   * Where the node's server stands (see showServerState): shown at once, past the throttle, as it changes seldom,
+   * replacing an update still waiting. Good news (connecting, connected) never replaces a result of the node's own
+   * other than a failure to reach the server; bad news (unreachable, a broken setting) always shows.
+   */
+  serverState(status: NodeStatus, news: 'good' | 'bad'): void {
+    if (news === 'good' && this.#own === 'result') return;
+    this.#own = 'none';
+    this.#throttle.cancel();
+    this.#node.status({ ...status, text: status.text === undefined ? undefined : short(this.#text(status.text)) });
   }
 
   clear(): void {
     this.#throttle.push({});
   }
 
+  /**
+   * Drops the update waiting and clears the line: Node-RED clears the status of removed nodes only, so a node
+   * restarted by a deploy would otherwise keep showing what it showed before ("play main", "unreachable").
+   */
   close(): void {
     this.#throttle.close();
+    this.#node.status({});
   }
 
   #text(text: string): string {
@@ -87,35 +120,37 @@ export function short(text: string): string {
   return oneLine.length <= MAX_TEXT ? oneLine : `${oneLine.slice(0, MAX_TEXT - 1)}…`;
 }
 
-/** A few words for the status line, by the error's stable code; the message goes to the log. */
-const SUMMARIES: Readonly<Record<string, string>> = {
-  STAGELINK_ERR_CONNECTION: 'unreachable',
-  STAGELINK_ERR_TIMEOUT: 'no answer',
-  STAGELINK_ERR_AUTH: 'refused: login or token',
-  STAGELINK_ERR_NOT_FOUND: 'not found',
-  STAGELINK_ERR_DRIVE_NOT_FOUND: 'not found',
-  STAGELINK_ERR_NOT_OFFERED: 'not offered by this build',
-  STAGELINK_ERR_REFUSED: 'refused by server',
-  STAGELINK_ERR_CONFIRMATION_REQUIRED: 'not confirmed',
-  STAGELINK_ERR_INVALID_INPUT: 'invalid input',
-  STAGELINK_ERR_LIVE_UPDATE: 'live update error',
-  STAGELINK_ERR_ABORTED: 'stopped',
-  STAGELINK_ERR_CLOSED: 'closed',
-  STAGELINK_ERR_CONFLICT: 'conflict',
-  STAGELINK_ERR_HTTP: 'server error',
-  STAGELINK_ERR_UNEXPECTED_ANSWER: 'not the API',
-  // Small answers arrive and large ones stop mid-body: a network (MTU) problem, not a machine that is down.
-  STAGELINK_ERR_STALLED_ANSWER: 'reachable, large answers fail (MTU?)',
-  // A cue whose answer came after its deadline; core read the transport once and never sent the cue again.
-  STAGELINK_ERR_LATE_LANDED: 'landed late',
-  STAGELINK_ERR_LATE_UNKNOWN: 'outcome unknown',
-};
+/**
+ * The codes with a few words of their own for the status line (`summary.<code>` in the server node's catalog, each
+ * at most 20 characters); the message goes to the log. Among them: a stalled answer is a network (MTU) problem, not
+ * a machine that is down; a late-landed cue was read back once and never sent again.
+ */
+const SUMMARIES: ReadonlySet<string> = new Set([
+  'STAGELINK_ERR_CONNECTION',
+  'STAGELINK_ERR_TIMEOUT',
+  'STAGELINK_ERR_AUTH',
+  'STAGELINK_ERR_NOT_FOUND',
+  'STAGELINK_ERR_DRIVE_NOT_FOUND',
+  'STAGELINK_ERR_NOT_OFFERED',
+  'STAGELINK_ERR_REFUSED',
+  'STAGELINK_ERR_CONFIRMATION_REQUIRED',
+  'STAGELINK_ERR_INVALID_INPUT',
+  'STAGELINK_ERR_LIVE_UPDATE',
+  'STAGELINK_ERR_ABORTED',
+  'STAGELINK_ERR_CLOSED',
+  'STAGELINK_ERR_CONFLICT',
+  'STAGELINK_ERR_HTTP',
+  'STAGELINK_ERR_UNEXPECTED_ANSWER',
+  'STAGELINK_ERR_STALLED_ANSWER',
+  'STAGELINK_ERR_LATE_LANDED',
+  'STAGELINK_ERR_LATE_UNKNOWN',
+]);
 
 /** Failures that say the machine is there: yellow, so they never read as the red of a machine that is down. */
 const WARNINGS: ReadonlySet<string> = new Set(['STAGELINK_ERR_STALLED_ANSWER', 'STAGELINK_ERR_LATE_LANDED']);
 
 export function errorSummary(error: unknown): string {
-  return (error instanceof StagelinkError && SUMMARIES[error.code]) || 'failed';
+  return say(error instanceof StagelinkError && SUMMARIES.has(error.code) ? `summary.${error.code}` : 'summary.failed');
 }
 
 function isWarning(error: unknown): boolean {

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '@stagelink/core';
 import type { NodeDef } from '../../shared/node-red.js';
+import { say } from '../../shared/words.js';
 
 export interface ClockSettings {
   /** Most snapshots a second on the first output. */
@@ -22,7 +23,7 @@ function rateOf(setting: unknown): number {
   if (setting === undefined || setting === null || setting === '') return DEFAULT_RATE;
   const rate = Number(setting);
   if (!Number.isFinite(rate) || rate <= 0 || rate > MAX_RATE) {
-    throw new InvalidInputError(`The clock's rate must be a number of messages a second above 0 and at most ${MAX_RATE} (got ${JSON.stringify(setting)}).`);
+    throw new InvalidInputError(say('error.clockRate', { max: MAX_RATE, got: JSON.stringify(setting) ?? typeof setting }));
   }
   return rate;
 }
@@ -31,13 +32,13 @@ function rateOf(setting: unknown): number {
 export function thresholdsOf(setting: unknown): number[] {
   if (setting === undefined || setting === null) return thresholdsOf(DEFAULT_THRESHOLDS);
   if (typeof setting !== 'string' && typeof setting !== 'number') {
-    throw new InvalidInputError(`Warn at must be seconds separated by commas, e.g. 30,10,5 (got ${JSON.stringify(setting)}).`);
+    throw new InvalidInputError(say('error.warnAtFormat', { got: JSON.stringify(setting) ?? typeof setting }));
   }
   const text = String(setting).trim();
   if (text === '') return [];
   const values = text.split(/[\s,;]+/).filter((part) => part !== '').map(Number);
   if (values.some((value) => !Number.isFinite(value) || value <= 0)) {
-    throw new InvalidInputError(`Warn at must be seconds above 0, separated by commas, e.g. 30,10,5 (got ${JSON.stringify(setting)}).`);
+    throw new InvalidInputError(say('error.warnAtPositive', { got: JSON.stringify(setting) ?? typeof setting }));
   }
   return [...new Set(values)].sort((a, b) => a - b);
 }

@@ -7,6 +7,7 @@ import { OutageReport } from '../../shared/outage.js';
 import { StatusLine } from '../../shared/status.js';
 import { ClockFeed } from './clock-feed.js';
 import { clockSettingsOf, type ClockSettings } from './clock-settings.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-clock`: one transport's show clock from core's `transport.watch`: the snapshot (playhead, section,
@@ -15,6 +16,7 @@ import { clockSettingsOf, type ClockSettings } from './clock-settings.js';
  * reached, the clock going online, stale or offline. Never shows a stale or offline clock as live.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-clock', function StagelinkClock(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startClock(RED, this, def);
@@ -86,7 +88,7 @@ function startClock(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
         // A transport from a msg property (or blank) waits for the first msg; one in the node or the environment is watched now.
         const ref = await new MessageProperties(RED, node, def, {}).ref('transport', 'transport');
         if (ref) watch(ref);
-        else status.show({ fill: 'grey', shape: 'ring', text: 'waiting for msg.transport' });
+        else status.show({ fill: 'grey', shape: 'ring', text: say('status.needsTransport') });
       },
       (error) => {
         status.failed(error);

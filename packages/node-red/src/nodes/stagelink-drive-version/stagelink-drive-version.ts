@@ -3,7 +3,9 @@ import { driveConnection } from '../../shared/connections.js';
 import { handleInput, type InputContext } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
+import { showDriveProblem } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 const DRIVE_OPERATIONS = ['list', 'get', 'update', 'delete'] as const;
 
@@ -16,6 +18,7 @@ type ListMode = 'all' | 'pages';
  * msg, a status or an error.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-drive-version', function StagelinkDriveVersion(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startDriveVersion(RED, this, def);
@@ -24,13 +27,14 @@ export default function register(RED: NodeAPI): void {
 
 function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
+  showDriveProblem(RED, node, def, status);
 
   handleInput(node, status, async (msg, context) => {
     const drive = driveConnection(RED, def.drive);
     const props = new MessageProperties(RED, node, def, msg);
     const operation = (await props.text('operation')) ?? 'list';
     if (!(DRIVE_OPERATIONS as readonly string[]).includes(operation)) {
-      throw new InvalidInputError(`"${operation}" is not a drive-version operation; use one of ${DRIVE_OPERATIONS.join(', ')}.`);
+      throw new InvalidInputError(say('error.notDriveOperation', { value: operation, choices: DRIVE_OPERATIONS.join(', ') }));
     }
     const driveId = await props.requiredText('driveId', 'drive id');
     const contentId = await props.requiredText('contentId', 'content id');
@@ -39,7 +43,7 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
 
     if (operation === 'list') {
       const listMode = (await props.text('listMode')) ?? 'all';
-      if (listMode !== 'all' && listMode !== 'pages') throw new InvalidInputError(`listMode must be "all" or "pages" (got "${listMode}").`);
+      if (listMode !== 'all' && listMode !== 'pages') throw new InvalidInputError(say('error.listMode', { got: listMode }));
       const perPage = await props.number('perPage', 'versions per page');
       await list(client.versions.list({ driveId, contentId, perPage, ...call }).pages(), listMode, msg, context, status);
       return;
@@ -57,11 +61,11 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       const setActive = (await props.boolean('setActive')) === true ? true : undefined;
       const version = await client.versions.update({ ...ref, label, setActive });
       msg.payload = version;
-      status.ok(setActive ? `v${version.version_number} active` : 'label set');
+      status.ok(setActive ? say('status.active', { version: version.version_number }) : say('status.labelSet'));
     } else {
       await client.versions.delete(ref);
       msg.payload = { deleted: versionId };
-      status.ok('deleted');
+      status.ok(say('status.deleted'));
     }
     context.send(msg);
   });
@@ -85,14 +89,14 @@ async function list(
     } else {
       all.push(...page.data);
     }
-    if (last > 1) status.working(`page ${current}/${last}`);
+    if (last > 1) status.working(say('status.page', { current, last }));
   }
   if (mode === 'all') {
     msg.payload = all;
     send(msg);
-    status.ok(`${all.length} versions`);
+    status.ok(say('status.versions', { count: all.length }));
   } else {
-    status.ok(`${count} pages`);
+    status.ok(say('status.pages', { count }));
   }
 }
 

@@ -1,5 +1,6 @@
 import { closeWithNode, DriveConnection, tlsOptions, type DriveConfigNode } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { useRuntime } from '../../shared/words.js';
 
 interface DriveCredentials {
   token: string;
@@ -10,6 +11,7 @@ interface DriveCredentials {
  * a `password` credential: Node-RED keeps it out of flows.json and exports and never sends it back to the editor.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType(
     'stagelink-drive',
     function StagelinkDrive(this: Node<never>, def: NodeDef): void {

@@ -8,6 +8,7 @@ import { eventSettingsOf, type EventSettings } from './event-settings.js';
 import { MachineLive } from './machine-live.js';
 import { healthHostnames, machinesOf, readSession, type SessionReading } from './session-reading.js';
 import { ShowEvents } from './show-events.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /** A look at the show waits at most this long for an answer, so one that times out leaves the next on time. */
 const MAX_READ_TIMEOUT_MS = 5000;
@@ -19,6 +20,7 @@ const MAX_READ_TIMEOUT_MS = 5000;
  * its one socket; sends nothing for what it sees first, only for changes.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-events', function StagelinkEvents(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startEvents(RED, this, def);
@@ -75,7 +77,7 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
     showing = 'watching';
     const stale = live.staleValues;
     if (stale.length === 0) status.ok(watchingText(kinds, watching));
-    else status.stale(stale.length === 1 ? `stale: ${stale[0]}` : `stale: ${stale.length} live values`);
+    else status.stale(stale.length === 1 ? say('status.staleOne', { what: stale[0] ?? '' }) : say('status.staleMany', { count: stale.length }));
   };
 
   const onReading = (reading: SessionReading): void => {

@@ -4,7 +4,9 @@ import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties, takeConfirmation } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-failover`: fails over or restores an actor machine, restores default routing, or reads the
@@ -12,6 +14,7 @@ import { StatusLine } from '../../shared/status.js';
  * so it arms this one command) unless the node is set to "armed": a stray inject must not move a show.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-failover', function StagelinkFailover(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startFailover(RED, this, def);
@@ -20,8 +23,10 @@ export default function register(RED: NodeAPI): void {
 
 function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const armed = def.armed === true;
-  const status = new StatusLine(node, armed ? { standing: 'armed' } : {});
+  const status = new StatusLine(node, armed ? { standing: say('status.armed') } : {});
   status.standingWarning();
+  // An armed node sends failover on every msg: it stays yellow while connected, a warning at a glance.
+  showServerState(RED, node, def, status, armed ? { connectedFill: 'yellow' } : {});
 
   handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
@@ -29,13 +34,11 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const name = (await props.text('operation')) ?? 'settings';
     const operation = failoverOperationNamed(name);
     if (!operation) {
-      throw new InvalidInputError(`"${name}" is not a failover operation; use one of ${Object.keys(FAILOVER_OPERATIONS).join(', ')}.`);
+      throw new InvalidInputError(say('error.notFailoverOperation', { value: name, choices: Object.keys(FAILOVER_OPERATIONS).join(', ') }));
     }
     // What moves the show to other machines is sent only when confirmed or when the node is armed.
     if (FAILOVER_OPERATIONS[operation].movesShow && !takeConfirmation(msg) && !armed) {
-      throw new ConfirmationRequiredError(
-        `${operation} was not sent: set msg.confirm to true to confirm it, or set the node to "armed" to send it on every message.`,
-      );
+      throw new ConfirmationRequiredError(say('error.failoverNotConfirmed', { operation }));
     }
     const { payload, summary } = await run(server.client, operation, props, call);
     msg.payload = payload;

@@ -1,5 +1,6 @@
 import { InvalidInputError, isLivePresetName, livePresetRequest, livePresets, type LivePresetName, type LiveRequest } from '@stagelink/core';
 import type { NodeDef } from '../../shared/node-red.js';
+import { say } from '../../shared/words.js';
 
 /** Preset names are core's `livePresets`; `custom` takes the object and property expressions from the node. */
 export type LiveSource = LivePresetName | 'custom';
@@ -11,7 +12,7 @@ export const MIN_INTERVAL_MS = 20;
 export function liveRequestOf(def: NodeDef): LiveRequest {
   const source = typeof def.preset === 'string' && def.preset !== '' ? def.preset : 'localFps';
   if (source !== 'custom' && !isLivePresetName(source)) {
-    throw new InvalidInputError(`"${source}" is not a live-update preset; use one of ${Object.keys(livePresets).join(', ')} or custom.`);
+    throw new InvalidInputError(say('error.notPreset', { value: source, choices: Object.keys(livePresets).join(', ') }));
   }
   const request = source === 'custom' ? customRequest(def) : livePresetRequest(source, (parameter) => def[parameter]);
   const interval = Number(def.interval);
@@ -28,7 +29,7 @@ function customRequest(def: NodeDef): LiveRequest {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '');
-  if (object === '') throw new InvalidInputError('A custom live update needs an object expression, e.g. subsystem:MonitoringManager.findLocalMonitor("fps").');
-  if (properties.length === 0) throw new InvalidInputError('A custom live update needs at least one property expression, one per line.');
+  if (object === '') throw new InvalidInputError(say('error.customObject'));
+  if (properties.length === 0) throw new InvalidInputError(say('error.customProperties'));
   return { object, properties, updateFrequencyMs: 100 };
 }

@@ -5,6 +5,7 @@ import type { ContextStore, Node, NodeAPI, NodeDef, NodeMessage } from '../../sh
 import { OutageReport } from '../../shared/outage.js';
 import { StatusLine } from '../../shared/status.js';
 import { liveRequestOf } from './live-request.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-liveupdate-in`: watches values on the live-update stream (core's presets or custom expressions)
@@ -15,6 +16,7 @@ import { liveRequestOf } from './live-request.js';
  * A msg can change what it watches at run time, and the latest value can be kept in flow or global context.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-liveupdate-in', function StagelinkLiveUpdateIn(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startLiveUpdateIn(RED, this, def);
@@ -69,7 +71,7 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       // The link is up and other values may flow: only this node's values stopped.
       forgetValues();
       status.stale();
-    } else status.show({ fill: 'green', shape: 'ring', text: 'online' });
+    } else status.show({ fill: 'green', shape: 'ring', text: say('status.online') });
     if (live !== 'connecting') node.send([null, { topic, payload: live }]);
   };
 
@@ -103,11 +105,11 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
   handleInput(node, status, (msg) => {
     if (msg.action === 'unsubscribe') {
       unsubscribe();
-      status.show({ fill: 'grey', shape: 'ring', text: 'unsubscribed' });
+      status.show({ fill: 'grey', shape: 'ring', text: say('status.unsubscribed') });
     } else if (msg.action === 'subscribe') {
       subscribe({ ...def, ...targetOf(msg) });
     } else {
-      throw new InvalidInputError(`msg.action must be "subscribe" or "unsubscribe" (got ${JSON.stringify(msg.action)}).`);
+      throw new InvalidInputError(say('error.action', { got: JSON.stringify(msg.action) ?? typeof msg.action }));
     }
   }, () => {
     // Releases this node's server subscription (and the socket, when it was the last): nothing leaks.

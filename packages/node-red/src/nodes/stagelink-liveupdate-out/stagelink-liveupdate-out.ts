@@ -1,9 +1,11 @@
-import { InvalidInputError, LiveUpdateError, type LiveStatus, type LiveSubscription } from '@stagelink/core';
+import { InvalidInputError, LiveUpdateError, reasonOf, type LiveStatus, type LiveSubscription } from '@stagelink/core';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { OutageReport } from '../../shared/outage.js';
 import { StatusLine } from '../../shared/status.js';
 import { liveRequestOf } from '../stagelink-liveupdate-in/live-request.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-liveupdate-out`: writes `msg.payload` through the live-update stream (`set`) to a transport's
@@ -12,6 +14,7 @@ import { liveRequestOf } from '../stagelink-liveupdate-in/live-request.js';
  * socket; a write while the stream is down fails at once, never later.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-liveupdate-out', function StagelinkLiveUpdateOut(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startLiveUpdateOut(RED, this, def);
@@ -29,9 +32,9 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
 
   /** Ready, or the last write; marked while stale. */
   const showReady = (): void => {
-    if (stale) status.stale(written === undefined ? undefined : `stale · ${written}`);
-    else if (written !== undefined) status.ok(written);
-    else status.show({ fill: 'green', shape: 'ring', text: 'ready' });
+    if (stale) status.stale(written === undefined ? undefined : say('status.staleWrote', { value: written }));
+    else if (written !== undefined) status.ok(say('status.wrote', { value: written }));
+    else status.show({ fill: 'green', shape: 'ring', text: say('status.ready') });
   };
   const onStatus = (live: LiveStatus): void => {
     stale = live === 'stale';
@@ -40,9 +43,13 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
     else if (problem) status.failed(problem);
     else showReady();
   };
-  const onError = (error: LiveUpdateError): void => {
+  // A setting that cannot work or a property the server refuses reaches Catch nodes at deploy, once until it
+  // works again, not only with the first write (a fader nobody moves before the show would hide it till then).
+  const outage = new OutageReport(node);
+  const onError = (error: Error): void => {
     problem = error;
     status.failed(error);
+    outage.failed(error, { topic: 'setup', payload: reasonOf(error) });
   };
 
   // A write goes by the server's id for the property, so the node subscribes once the whole flow has started, or
@@ -53,19 +60,24 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
     tried = true;
     try {
       const request = liveRequestOf(def);
-      subscription = serverConnection(RED, def.server).client.live.subscribe(request, () => (problem = undefined), { onStatus, onError });
+      const working = (): void => {
+        problem = undefined;
+        outage.recovered();
+      };
+      subscription = serverConnection(RED, def.server).client.live.subscribe(request, working, { onStatus, onError });
     } catch (error) {
-      onError(error instanceof LiveUpdateError ? error : new LiveUpdateError(error instanceof Error ? error.message : String(error)));
+      // Kept as thrown (an InvalidInputError for a setting, with its code), so Catch nodes can tell what failed.
+      onError(error instanceof Error ? error : new LiveUpdateError(String(error)));
     }
   };
   const start = setImmediate(subscribe);
 
   handleInput(node, status, async (msg, { send }) => {
-    if (msg.payload === undefined || msg.payload === null) throw new InvalidInputError('msg.payload has no value to write.');
+    if (msg.payload === undefined || msg.payload === null) throw new InvalidInputError(say('error.noValue'));
     subscribe();
-    if (!subscription) throw problem ?? new LiveUpdateError('Not subscribed: the flow is still starting.');
+    if (!subscription) throw problem ?? new LiveUpdateError(say('error.notSubscribed'));
     await subscription.set(msg.payload);
-    written = `wrote ${display(msg.payload)}`;
+    written = display(msg.payload);
     showReady();
     send(msg);
   }, () => {

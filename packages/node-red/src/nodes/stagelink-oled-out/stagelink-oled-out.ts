@@ -4,7 +4,9 @@ import { hardwareFor, machineOf } from '../../shared/hardware-target.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-oled-out`: shows a notification on the front screen of the machine it names (its Machine setting,
@@ -13,6 +15,7 @@ import { StatusLine } from '../../shared/status.js';
  * the message to its 200 characters.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-oled-out', function StagelinkOledOut(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startOledOut(RED, this, def);
@@ -21,6 +24,7 @@ export default function register(RED: NodeAPI): void {
 
 function startOledOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
+  showServerState(RED, node, def, status);
 
   handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
@@ -36,9 +40,12 @@ function startOledOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const result = await oled.notify({ title, message, priority }, call);
     msg.payload = result;
     msg.truncated = result.truncated;
-    const where = machine === undefined ? '' : ` on ${machine}`;
-    if (result.truncated) status.warning(`shown${where}, cut to ${OLED_MAX_MESSAGE_LENGTH} of ${message.length} chars`);
-    else status.ok(`shown${where}: ${title || message}`);
+    const what = title || message;
+    if (result.truncated) {
+      status.warning(machine === undefined ? say('status.cut', { max: OLED_MAX_MESSAGE_LENGTH, length: message.length }) : say('status.cutOn', { machine, max: OLED_MAX_MESSAGE_LENGTH, length: message.length }));
+    } else {
+      status.ok(machine === undefined ? say('status.shown', { what }) : say('status.shownOn', { machine, what }));
+    }
     send(msg);
   });
 }

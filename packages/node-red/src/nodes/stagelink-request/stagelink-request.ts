@@ -4,7 +4,9 @@ import { machineOf, noMachine } from '../../shared/hardware-target.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties, takeConfirmation } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-request`: any endpoint of the spec, chosen from core's endpoint catalogue (the editor's list is
@@ -15,6 +17,7 @@ import { StatusLine } from '../../shared/status.js';
  * has its one SMC.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-request', function StagelinkRequest(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startRequest(RED, this, def);
@@ -23,6 +26,7 @@ export default function register(RED: NodeAPI): void {
 
 function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
+  showServerState(RED, node, def, status);
 
   handleInput(node, status, async (msg, { send, call }) => {
     const server = serverConnection(RED, def.server);
@@ -32,7 +36,7 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     // Core refuses its guarded endpoints unconfirmed; the node refuses those that move the show the same way.
     const confirmed = needsConfirmation(spec) && takeConfirmation(msg);
     if (spec.movesShow && !confirmed) {
-      throw new ConfirmationRequiredError(`${spec.method} ${spec.path} (${spec.summary}) was not sent: set msg.confirm to true to confirm it.`);
+      throw new ConfirmationRequiredError(say('error.endpointNotConfirmed', { endpoint: `${spec.method} ${spec.path} (${spec.summary})` }));
     }
     const query = spec.query ? await objectOf(props, 'query') : undefined;
     const params = spec.path.includes('{') ? await objectOf(props, 'params') : undefined;
@@ -54,7 +58,7 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
 
 function endpointSpec(name: string): EndpointSpec {
   const spec = endpointNamed(name);
-  if (!spec) throw new InvalidInputError(`"${name}" is not an endpoint of the media-server API; pick one from the list in the node, or name its method (transport.setBrightness).`);
+  if (!spec) throw new InvalidInputError(say('error.notEndpoint', { value: name }));
   return spec;
 }
 
@@ -73,14 +77,14 @@ async function objectOf(props: MessageProperties, name: 'query' | 'params'): Pro
     try {
       value = JSON.parse(value) as unknown;
     } catch {
-      throw new InvalidInputError(`${name} must be a JSON object, e.g. {"name": "Intro"}.`);
+      throw new InvalidInputError(say('error.notJsonObject', { name }));
     }
   }
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError(`${name} must be an object, e.g. {"name": "Intro"}.`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError(say('error.notObject', { name }));
   const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined && item !== null && item !== '');
   for (const [key, item] of entries) {
-    if (!['string', 'number', 'boolean'].includes(typeof item)) throw new InvalidInputError(`${name}.${key} must be text, a number or true/false.`);
+    if (!['string', 'number', 'boolean'].includes(typeof item)) throw new InvalidInputError(say('error.notScalar', { name: `${name}.${key}` }));
   }
   return Object.fromEntries(entries) as Record<string, string | number | boolean>;
 }

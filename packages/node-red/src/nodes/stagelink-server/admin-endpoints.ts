@@ -11,7 +11,7 @@ import {
   reasonOf,
   sessionMachines,
 } from '@stagelink/core';
-import { serverConnection } from '../../shared/connections.js';
+import { serverConnection, tlsOptions } from '../../shared/connections.js';
 import type { NodeAPI, Request, Response } from '../../shared/node-red.js';
 
 /** Dropdowns must not hang the editor: a machine that does not answer in this time is reported as such. */
@@ -90,7 +90,7 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
   // The config dialog's Discover button: the director of the session that the typed host belongs to, or (with no
   // host, or none answering) one that announces itself over DNS-SD on the desk's network.
   RED.httpAdmin.get('/stagelink/discover', RED.auth.needsPermission('stagelink-server.read'), (req, res) => {
-    void discover(req).then(
+    void discover(RED, req).then(
       (found) => res.json(found),
       (error: unknown) => res.status(502).json({ error: reasonOf(error) }),
     );
@@ -120,10 +120,10 @@ export interface Discovered extends DiscoveredDirector {
   resolvable: boolean;
 }
 
-async function discover(req: Request): Promise<Discovered> {
+async function discover(RED: NodeAPI, req: Request): Promise<Discovered> {
   const text = (key: string): string => (typeof req.query[key] === 'string' ? req.query[key].trim() : '');
   const found = await discoverDirector({
-    host: text('host') || 'localhost',
+    host: hostAsDeployed(RED, text('host'), text('server')) || 'localhost',
     dnssd: true,
     timeoutMs: EDITOR_TIMEOUT_MS,
     hosts: parseHostMap(text('hosts')),
@@ -146,13 +146,16 @@ async function resolves(hostname: string): Promise<boolean> {
  */
 async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Lookup<T>): Promise<void> {
   const serverId = typeof req.query.server === 'string' ? req.query.server : '';
-  const host = typeof req.query.host === 'string' ? req.query.host.trim() : '';
+  // The dialog's tls-config node, when the editor says which (absent: the deployed server's own).
+  const tlsNode = typeof req.query.tls === 'string' ? req.query.tls : undefined;
   let temporary: MediaServer | undefined;
   try {
+    const host = hostAsDeployed(RED, typeof req.query.host === 'string' ? req.query.host.trim() : '', serverId);
     let client: MediaServer | undefined;
     try {
       const connection = serverConnection(RED, serverId);
-      if (host === '' || host === connection.host) client = connection.client;
+      const sameTls = tlsNode === undefined || tlsNode === connection.tlsNode;
+      if ((host === '' || host === connection.host) && sameTls) client = connection.client;
     } catch {
       // Not deployed yet: fall back to the host the editor sent.
     }
@@ -161,7 +164,9 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
         res.status(400).json({ error: 'Choose a stagelink-server (or type its host) first.' });
         return;
       }
-      temporary = new MediaServer({ host, retries: 0, timeoutMs: EDITOR_TIMEOUT_MS });
+      // With the dialog's TLS settings: a venue CA must be trusted here as the deployed node will trust it.
+      const tls = tlsOptions(RED, tlsNode);
+      temporary = new MediaServer({ host, retries: 0, timeoutMs: EDITOR_TIMEOUT_MS, ...(tls ? { tls } : {}) });
       client = temporary;
     }
     res.json(await lookup(client, { timeoutMs: EDITOR_TIMEOUT_MS }, req));
@@ -170,4 +175,20 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
   } finally {
     await temporary?.close().catch(() => undefined);
   }
+}
+
+/**
+ * The host the editor sent as the deployed server reads it: `${NAME}` taken from the environment the way Node-RED
+ * resolves it in a config node's settings (the deployed server node's flow and global env first, then the
+ * process's), so "Test connection" and the pick lists reach the machine the flow will.
+ */
+function hostAsDeployed(RED: NodeAPI, host: string, serverId: string): string {
+  if (!host.includes('${')) return host;
+  const node = serverId === '' ? undefined : (RED.nodes.getNode(serverId) ?? undefined);
+  return host
+    .replace(/\$\{([^}]+)\}/g, (_whole, name: string) => {
+      const value = RED.util.getSetting(node, name);
+      return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+    })
+    .trim();
 }

@@ -1,12 +1,14 @@
 import { closeWithNode, nodeLogger, ServerConnection, tlsOptions, type ServerConfigNode } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { registerAdminEndpoints } from './admin-endpoints.js';
+import { useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-server`: the address of a media server (the session's director). Owns the one client and the one
  * live-update socket every stagelink node using this server shares.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType(
     'stagelink-server',
     function StagelinkServer(this: Node<never>, def: NodeDef): void {
@@ -35,6 +37,7 @@ function startServer(RED: NodeAPI, node: ServerConfigNode, def: NodeDef): void {
     followDirector: def.followDirector !== false,
     hosts: text(def.hosts),
     tls: tlsOptions(RED, def.tls),
+    tlsNode: text(def.tls),
     ...(smcHost ? { smc: { host: smcHost, username: smcUsername || undefined, password: smcPassword || undefined } } : {}),
     smcs: text(def.smcs),
     smcAccounts: { username: smcUsername || undefined, password: smcPassword || undefined, passwords: smcPasswords || undefined },

@@ -1,13 +1,18 @@
-import { InvalidInputError, worstHealth, type CallOptions, type MediaServer, type Severity } from '@stagelink/core';
+import { InvalidInputError, isUnreachable, reasonOf, worstHealth, type CallOptions, type MediaServer, type Severity } from '@stagelink/core';
 import { fromAnswer } from '../../shared/answer-shape.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
-import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from '../../shared/node-red.js';
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFunction } from '../../shared/node-red.js';
 import { OutageReport } from '../../shared/outage.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
+
+/** What the second output says of the readings: see `tell`. */
+type ReadingState = 'online' | 'stale' | 'offline';
 type StatusOperation = (typeof STATUS_OPERATIONS)[number];
 
 /** Health is polled gently, every few seconds, never in a tight loop (docs/api-notes.md, "Health and FPS"). */
@@ -25,6 +30,7 @@ function severityStatus(severity: Severity): NodeStatus {
  * session, on each input msg and/or on an interval.
  */
 export default function register(RED: NodeAPI): void {
+  useRuntime(RED);
   RED.nodes.registerType('stagelink-status', function StagelinkStatus(this: Node<never>, def: NodeDef): void {
     RED.nodes.createNode(this, def);
     startStatus(RED, this, def);
@@ -33,13 +39,14 @@ export default function register(RED: NodeAPI): void {
 
 function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
+  showServerState(RED, node, def, status);
 
   const read = async (msg: NodeMessage, call: CallOptions): Promise<void> => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const operation = (await props.text('operation')) ?? 'health';
     if (!(STATUS_OPERATIONS as readonly string[]).includes(operation)) {
-      throw new InvalidInputError(`"${operation}" is not a status operation; use one of ${STATUS_OPERATIONS.join(', ')}.`);
+      throw new InvalidInputError(say('error.notStatusOperation', { value: operation, choices: STATUS_OPERATIONS.join(', ') }));
     }
     const machine = await props.text('machine', 'machine hostname');
     const { payload, severity, summary } = await readStatus(server.client, operation as StatusOperation, machine, call, server.label);
@@ -53,13 +60,33 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     if (msg.topic === undefined) msg.topic = operation;
   };
 
+  /**
+   * Whether the last reading is current, on the second output when that changes: `online` once a read answers,
+   * `stale` when a read failed although the server answered (the last reading is old), `offline` when the server
+   * could not be reached. A dashboard tile must not keep showing a green "ok" from before an outage.
+   */
+  let lastState: ReadingState | undefined;
+  const tell = (state: ReadingState, topic: unknown, send: SendFunction, reason?: string): void => {
+    if (state === lastState) return;
+    lastState = state;
+    send([null, { topic: typeof topic === 'string' ? topic : (def.operation as string | undefined) || 'health', payload: state, ...(reason === undefined ? {} : { reason }) }]);
+  };
+  const failedState = (error: unknown): ReadingState => (isUnreachable(error) ? 'offline' : 'stale');
+
   let timer: NodeJS.Timeout | undefined;
   let first: NodeJS.Immediate | undefined;
   let polling = false;
   const outage = new OutageReport(node);
   const work = handleInput(node, status, async (msg, { send, call }) => {
-    await read(msg, call);
-    send(msg);
+    try {
+      await read(msg, call);
+    } catch (error) {
+      tell(failedState(error), msg.topic, send, reasonOf(error));
+      throw error;
+    }
+    // The state first: a tile that showed OFFLINE gets the reading right after it.
+    tell('online', msg.topic, send);
+    send([msg, null]);
   }, () => {
     clearImmediate(first);
     clearInterval(timer);
@@ -74,10 +101,12 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       async () => {
         await read(msg, { signal: work.signal });
         outage.recovered();
-        node.send(msg);
+        tell('online', msg.topic, node.send.bind(node));
+        node.send([msg, null]);
       },
       (error) => {
         status.failed(error);
+        if (!work.closing) tell(failedState(error), msg.topic, node.send.bind(node), reasonOf(error));
         outage.failed(error, msg);
       },
     ).finally(() => (polling = false));

@@ -1,0 +1,140 @@
+import { isUnreachable, reasonOf, type DirectorChange, type LinkStatus, type MediaServer } from '@stagelink/core';
+
+/**
+ * Where a `stagelink-server` stands, as every node that uses it shows it (as Node-RED's MQTT broker node pushes
+ * connecting / connected / disconnected to its users): a setting that cannot make a client at all, not asked yet,
+ * answering (with the director it follows), or not answering.
+ */
+export type ServerState =
+  | { kind: 'broken'; reason: string }
+  | { kind: 'connecting' }
+  | { kind: 'connected'; director?: string }
+  | { kind: 'unreachable'; reason: string };
+
+export type ServerStateListener = (state: ServerState) => void;
+
+/**
+ * How often an idle server is asked whether it still answers. While the live-update socket is up, its heartbeat
+ * already says so and nothing is asked; without it, a server that went away between cues would look connected.
+ */
+export const PROBE_EVERY_MS = 10_000;
+/** One probe's deadline, retries included: a machine slower than this to say who directs the session is in trouble. */
+const PROBE_TIMEOUT_MS = 5000;
+
+/**
+ * Watches one config node's client for as long as some node watches it: asks `status/session` (which every
+ * machine answers) at once and then every PROBE_EVERY_MS, follows the live socket's link status and the director
+ * as it moves, and tells each watcher the state when it changes (and the current one when it starts watching).
+ */
+export class ServerStateWatch {
+  readonly #watchers = new Set<ServerStateListener>();
+  #state: ServerState;
+  #timer: NodeJS.Timeout | undefined;
+  #probing: AbortController | undefined;
+  #closed = false;
+
+  constructor(
+    private readonly client: MediaServer | undefined,
+    problem: Error | undefined,
+  ) {
+    this.#state = client ? { kind: 'connecting' } : { kind: 'broken', reason: reasonOf(problem ?? 'no client') };
+  }
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  /** Tells `listener` the state now and on every change; answers what stops it. */
+  watch(listener: ServerStateListener): () => void {
+    this.#watchers.add(listener);
+    listener(this.#state);
+    if (this.#watchers.size === 1) this.#start();
+    return () => {
+      if (!this.#watchers.delete(listener)) return;
+      if (this.#watchers.size === 0) this.#stop();
+    };
+  }
+
+  /** Stops probing and forgets every watcher. Safe to call more than once. */
+  close(): void {
+    this.#closed = true;
+    this.#watchers.clear();
+    this.#stop();
+  }
+
+  readonly #onLink = (status: LinkStatus): void => {
+    if (status === 'online') this.#set({ kind: 'connected', director: this.#director() });
+    // A dropped stream may be the socket alone: the HTTP side is asked before anything says unreachable.
+    else if (status === 'offline') this.#probe();
+  };
+
+  readonly #onDirector = (_change: DirectorChange): void => {
+    if (this.#state.kind === 'connected') this.#set({ kind: 'connected', director: this.#director() });
+  };
+
+  #start(): void {
+    const client = this.client;
+    if (!client || this.#closed) return;
+    client.live.on('status', this.#onLink);
+    client.on('director', this.#onDirector);
+    this.#probe();
+  }
+
+  #stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#probing?.abort();
+    this.#probing = undefined;
+    this.client?.live.off('status', this.#onLink);
+    this.client?.off('director', this.#onDirector);
+  }
+
+  #probe(): void {
+    const client = this.client;
+    if (!client || this.#closed || this.#probing || this.#watchers.size === 0) return;
+    clearTimeout(this.#timer);
+    const probing = new AbortController();
+    this.#probing = probing;
+    client.status
+      .session({ timeoutMs: PROBE_TIMEOUT_MS, signal: probing.signal })
+      .then(
+        () => this.#set({ kind: 'connected', director: this.#director() }),
+        (error: unknown) => {
+          if (probing.signal.aborted) return;
+          // Any answer, even a refusal, says the machine is there; only silence is unreachable.
+          if (isUnreachable(error)) this.#set({ kind: 'unreachable', reason: reasonOf(error) });
+          else this.#set({ kind: 'connected', director: this.#director() });
+        },
+      )
+      .finally(() => {
+        if (this.#probing !== probing) return;
+        this.#probing = undefined;
+        this.#schedule();
+      });
+  }
+
+  #schedule(): void {
+    if (this.#closed || this.#watchers.size === 0) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.client?.live.status === 'online') this.#schedule();
+      else this.#probe();
+    }, PROBE_EVERY_MS);
+  }
+
+  #director(): string | undefined {
+    return this.client?.director?.solo === false ? this.client.director.hostname : undefined;
+  }
+
+  #set(state: ServerState): void {
+    if (this.#closed || sameState(state, this.#state)) return;
+    this.#state = state;
+    for (const watcher of [...this.#watchers]) watcher(state);
+  }
+}
+
+function sameState(a: ServerState, b: ServerState): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'connected' && b.kind === 'connected') return a.director === b.director;
+  return true;
+}
