@@ -65,7 +65,9 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
   }
 
   override onKeyDown(ev: KeyDownEvent<S>): void {
-    this.guard('key press', () => this.#tile(ev)?.press?.());
+    // A multi-action step carries the state the operator chose for it in the app.
+    const step = ev.payload.isInMultiAction ? ev.payload.userDesiredState : undefined;
+    this.guard('key press', () => this.#tile(ev)?.press?.(step));
   }
 
   override onKeyUp(ev: KeyUpEvent<S>): void {

@@ -9,7 +9,8 @@ import type { ServerPool } from '../state/connection/server-pool.js';
 
 export interface Tile<S extends JsonObject = JsonObject> {
   configure(settings: S, host: HostChoice): void;
-  press?(): void;
+  /** `step`: the state a multi-action step was given in the app (`userDesiredState`); undefined on a key. */
+  press?(step?: number): void;
   /** The key went up again (after `press`). */
   release?(): void;
   /** Whether the Stream Deck app draws a title the operator gave the key at the top of its face. */

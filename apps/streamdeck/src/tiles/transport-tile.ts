@@ -73,9 +73,9 @@ export class TransportTile extends TileBase<TransportKeySettings> {
    * The key went down: fires the cue, or (hold to fire) starts waiting for it to be held long enough. A key in a
    * multi-action fires at once: a multi-action has no holding.
    */
-  press(): void {
+  press(step?: number): void {
     if (!this.#holdToFire || !this.context.visible) {
-      this.#fire();
+      this.#fire(step);
       return;
     }
     clearTimeout(this.#holdTimer);
@@ -102,7 +102,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   }
 
   /** Fires the cue. Every outcome ends in OK or an alert on the key; nothing is thrown. */
-  #fire(): void {
+  #fire(step?: number): void {
     const reading = this.#reading;
     const lease = this.binding.lease;
     if (!reading.ok || !lease) {
@@ -113,7 +113,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     const { cue } = reading;
     this.#showLate(undefined);
     this.#cueGiven();
-    lease.cues.send(() => fireCue(lease.server, cue)).then(
+    lease.cues.send(() => fireCue(lease.server, cue, undefined, step)).then(
       () => {
         this.#cueSettled();
         this.surface.showOk();
