@@ -72,12 +72,21 @@ export function cueFace(view: CueView): string {
 }
 
 /**
- * A cue whose answer came late, for a few seconds after: core sent it once and read the transport again, which
- * shows the cue's state there (`landed`) or cannot tell (`unknown`). Both lines say it, as the words do not fit
- * one: LANDED over LATE, OUTCOME over UNKNOWN. The log names the cue.
+ * What the latest cue of a key did, when it is worth telling for a few seconds after: its answer came late and
+ * core read the transport again, which shows the cue's state there (`landed`) or cannot tell (`unknown`); or it
+ * was refused unsent after waiting too long behind other cues (`not-sent`). Both lines say it, as the words do
+ * not fit one: LANDED over LATE, OUTCOME over UNKNOWN, NOT over SENT. The log names the cue.
  */
-export function lateCueFace(outcome: LateOutcome, titled = false): string {
-  const [top, bottom, symbol]: [string, string, StatusSymbol] = outcome === 'landed' ? ['LANDED', 'LATE', 'ok'] : ['OUTCOME', 'UNKNOWN', 'unknown'];
+export type KeyOutcome = LateOutcome | 'not-sent';
+
+const OUTCOME_WORDS: Record<KeyOutcome, [string, string, StatusSymbol]> = {
+  landed: ['LANDED', 'LATE', 'ok'],
+  unknown: ['OUTCOME', 'UNKNOWN', 'unknown'],
+  'not-sent': ['NOT', 'SENT', 'warning'],
+};
+
+export function lateCueFace(outcome: KeyOutcome, titled = false): string {
+  const [top, bottom, symbol] = OUTCOME_WORDS[outcome];
   return keyFace({
     background: palette.neutral,
     ...(titled ? {} : { symbol: { shape: symbol, colour: palette.caution } }),

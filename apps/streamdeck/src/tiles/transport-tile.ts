@@ -2,11 +2,11 @@
  * The transport key: fires its cue on press, or once held down a moment when the key is set to "hold to fire"
  * (OK when the server took it, an alert when it did not or when the key was let go too soon), and shows the
  * cue's name, green with a play mark while its transport plays. Whether it plays comes from the transport list,
- * polled gently and shared by every key and dial of the host, and is drawn in the face: the key has one manifest
- * state, so a multi-action step has no state to choose and an icon set on the key is never swapped for another.
- * Cues go through the server's cue lane, so presses land in the order they were made; a cue still out after a
- * moment shows as sending, and one whose answer came late says for a while whether it landed or nobody can tell
- * (core never sends it twice).
+ * polled gently and shared by every key and dial of the host, and is drawn in the face: the plugin never switches
+ * the key's manifest state (its two named states are for multi-action steps of an engage key to choose).
+ * Cues go through the server's cue queue, so presses land in the order they were made; a cue still out after a
+ * moment shows as sending, one whose answer came late says for a while whether it landed or nobody can tell
+ * (core never sends it twice), and one refused for waiting too long behind others says NOT SENT.
  */
 import { reasonOf } from '@stagelink/core';
 import { commandWord, cueFace, lateCueFace, type TransportActivity } from '../render/cue-face.js';
@@ -17,7 +17,7 @@ import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { TransportList } from '../state/connection/server-pool.js';
 import type { PollState } from '../state/connection/shared-poll.js';
 import { activityOf, asTransportList, engagedOf } from '../state/cues/transport-activity.js';
-import { lateOutcomeOf, type LateOutcome } from '../state/cues/late-outcome.js';
+import { keyOutcomeOf, type KeyOutcome } from '../state/cues/late-outcome.js';
 import { hostProblem } from './host-binding.js';
 import type { KeySurface, TileContext } from './tile.js';
 import { TileBase } from './tile-base.js';
@@ -26,8 +26,15 @@ import { TileBase } from './tile-base.js';
 export const SENDING_FACE_DELAY_MS = 150;
 /** How long a "hold to fire" key must stay down before its cue goes. */
 export const HOLD_TO_FIRE_MS = 600;
-/** How long a key says LANDED LATE or OUTCOME UNKNOWN after a cue whose answer came late. */
+/** How long a key says LANDED LATE, OUTCOME UNKNOWN or NOT SENT after its cue. */
 export const LATE_OUTCOME_SHOWN_MS = 10_000;
+
+/** What the log says after the cue's name and server. */
+const OUTCOME_LOG: Record<KeyOutcome, string> = {
+  landed: 'landed late; it was not sent again.',
+  unknown: 'outcome unknown (check the transport before pressing again); it was not sent again.',
+  'not-sent': 'not sent, it waited too long behind other cues.',
+};
 
 export class TransportTile extends TileBase<TransportKeySettings> {
   #reading: CueReading = { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
@@ -40,7 +47,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   #sendingTimer: NodeJS.Timeout | undefined;
   #showSending = false;
   /** What the latest cue whose answer came late did, while the key says so. */
-  #late: LateOutcome | undefined;
+  #late: KeyOutcome | undefined;
   #lateTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -121,18 +128,17 @@ export class TransportTile extends TileBase<TransportKeySettings> {
       },
       (error: unknown) => {
         this.#cueSettled();
-        const late = lateOutcomeOf(error);
-        if (!late) {
+        const outcome = keyOutcomeOf(error);
+        if (!outcome) {
           this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin} failed: ${reasonOf(error)}`);
           this.surface.showAlert();
           return;
         }
-        const what = late === 'landed' ? 'landed late' : 'outcome unknown (check the transport before pressing again)';
-        this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin}: ${what}; it was not sent again. ${reasonOf(error)}`);
-        if (late === 'landed') this.surface.showOk();
+        this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin}: ${OUTCOME_LOG[outcome]} ${reasonOf(error)}`);
+        if (outcome === 'landed') this.surface.showOk();
         else this.surface.showAlert();
-        this.#showLate(late);
-        lease.transports.refresh();
+        this.#showLate(outcome);
+        if (outcome !== 'not-sent') lease.transports.refresh();
       },
     );
   }
@@ -146,7 +152,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   }
 
   /** Says what a late cue did for a while (undefined: back to the cue's own face at once). */
-  #showLate(outcome: LateOutcome | undefined): void {
+  #showLate(outcome: KeyOutcome | undefined): void {
     clearTimeout(this.#lateTimer);
     this.#lateTimer = undefined;
     const changed = outcome !== this.#late;

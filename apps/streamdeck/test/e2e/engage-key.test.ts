@@ -18,8 +18,13 @@ describe('the engage key', () => {
   let desk: Desk;
 
   beforeEach(async () => {
-    desk = await startDesk();
+    let read = false;
+    desk = await startDesk({ log: (entry) => void (entry.event === 'request' && String(entry.path).endsWith('/transport/transports') && (read = true)) });
     ({ deck, sim, client } = desk);
+    // A key on the deck has the plugin find the director and read the transports before any press: a press is
+    // then only its own request.
+    deck.appear({ action: TRANSPORT, context: 'watch', settings: { command: 'play', transport: 'main' }, column: 3 });
+    await deck.waitFor(() => read || undefined, 'the first reading of the transports');
   });
 
   afterEach(() => desk.close());
