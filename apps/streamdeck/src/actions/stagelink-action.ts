@@ -51,7 +51,7 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
 
   override onWillAppear(ev: WillAppearEvent<S>): void {
     this.guard('appearing', () => {
-      const context: TileContext = { ...this.services, visible: !ev.payload.isInMultiAction };
+      const context: TileContext = { ...this.services, visible: !ev.payload.isInMultiAction, outcome: this.services.tiles.outcomeSlot(ev.action.id) };
       this.services.tiles.appear(ev.action.id, ev.payload.settings, () => this.createTile(ev.action, context));
     });
   }

@@ -6,6 +6,7 @@
 import type { Logger } from '@stagelink/core';
 import type { HostChoice, JsonObject } from '../settings.js';
 import type { ServerPool } from '../state/connection/server-pool.js';
+import type { OutcomeSlot, RecalledOutcome } from './key-outcomes.js';
 
 export interface Tile<S extends JsonObject = JsonObject> {
   configure(settings: S, host: HostChoice): void;
@@ -21,6 +22,8 @@ export interface Tile<S extends JsonObject = JsonObject> {
   dialUp?(): void;
   /** The touch strip above the dial was tapped. */
   touch?(): void;
+  /** What the key's latest cue did, to show for `leftMs` (undefined: stop showing it). */
+  showOutcome?(outcome: RecalledOutcome | undefined): void;
   dispose(): void;
 }
 
@@ -42,4 +45,6 @@ export interface TileContext {
   logger: Logger;
   /** False for a key inside a multi-action: it is never on screen, so it gets no frames and no polls. */
   visible: boolean;
+  /** Where the key's cue outcomes are kept, so they outlive the tile (a page flip); the tile's own when absent. */
+  outcome?: OutcomeSlot;
 }

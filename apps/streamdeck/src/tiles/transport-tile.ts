@@ -19,6 +19,7 @@ import type { PollState } from '../state/connection/shared-poll.js';
 import { activityOf, asTransportList, engagedOf } from '../state/cues/transport-activity.js';
 import { keyOutcomeOf, type KeyOutcome } from '../state/cues/late-outcome.js';
 import { hostProblem } from './host-binding.js';
+import { KeyOutcomes, OUTCOME_SHOWN_MS, type OutcomeSlot, type RecalledOutcome } from './key-outcomes.js';
 import type { KeySurface, TileContext } from './tile.js';
 import { TileBase } from './tile-base.js';
 
@@ -26,8 +27,7 @@ import { TileBase } from './tile-base.js';
 export const SENDING_FACE_DELAY_MS = 150;
 /** How long a "hold to fire" key must stay down before its cue goes. */
 export const HOLD_TO_FIRE_MS = 600;
-/** How long a key says LANDED LATE, OUTCOME UNKNOWN or NOT SENT after its cue. */
-export const LATE_OUTCOME_SHOWN_MS = 10_000;
+export { OUTCOME_SHOWN_MS as LATE_OUTCOME_SHOWN_MS } from './key-outcomes.js';
 
 /** What the log says after the cue's name and server. */
 const OUTCOME_LOG: Record<KeyOutcome, string> = {
@@ -46,15 +46,25 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   #cuesOut = 0;
   #sendingTimer: NodeJS.Timeout | undefined;
   #showSending = false;
-  /** What the latest cue whose answer came late did, while the key says so. */
+  /** What the key's latest cue did, while the key says so (LANDED LATE, OUTCOME UNKNOWN, NOT SENT). */
   #late: KeyOutcome | undefined;
   #lateTimer: NodeJS.Timeout | undefined;
+  /** Where the key's outcomes are kept: the registry's, so they outlive this tile, or the tile's own. */
+  readonly #outcomes: OutcomeSlot;
 
   constructor(
     private readonly surface: KeySurface,
     context: TileContext,
   ) {
     super((svg) => surface.setImage(svg), context);
+    this.#outcomes = context.outcome ?? new KeyOutcomes(OUTCOME_SHOWN_MS, (_, outcome) => this.showOutcome(outcome)).slot('this key');
+    // The key is back (a page flip) while its last cue's outcome is still worth showing: it shows it for the rest.
+    const recalled = this.#outcomes.recall();
+    if (recalled) this.#showLate(recalled);
+  }
+
+  showOutcome(outcome: RecalledOutcome | undefined): void {
+    if (!this.disposed) this.#showLate(outcome);
   }
 
   protected get subject(): string {
@@ -118,7 +128,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
       return;
     }
     const { cue } = reading;
-    this.#showLate(undefined);
+    this.#outcomes.forget();
     this.#cueGiven();
     lease.cues.send(() => fireCue(lease.server, cue, undefined, step)).then(
       () => {
@@ -137,7 +147,8 @@ export class TransportTile extends TileBase<TransportKeySettings> {
         this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin}: ${OUTCOME_LOG[outcome]} ${reasonOf(error)}`);
         if (outcome === 'landed') this.surface.showOk();
         else this.surface.showAlert();
-        this.#showLate(outcome);
+        // Kept by key: a page flip may have replaced this tile by now, and the key's tile on screen shows it.
+        this.#outcomes.remember(outcome);
         if (outcome !== 'not-sent') lease.transports.refresh();
       },
     );
@@ -151,18 +162,18 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     super.stop();
   }
 
-  /** Says what a late cue did for a while (undefined: back to the cue's own face at once). */
-  #showLate(outcome: KeyOutcome | undefined): void {
+  /** Says what the key's last cue did for a while (undefined: back to the cue's own face at once). */
+  #showLate(recalled: RecalledOutcome | undefined): void {
     clearTimeout(this.#lateTimer);
     this.#lateTimer = undefined;
-    const changed = outcome !== this.#late;
-    this.#late = outcome;
-    if (outcome) {
+    const changed = recalled?.outcome !== this.#late;
+    this.#late = recalled?.outcome;
+    if (recalled) {
       this.#lateTimer = setTimeout(() => {
         this.#lateTimer = undefined;
         this.#late = undefined;
         this.#rerender();
-      }, LATE_OUTCOME_SHOWN_MS);
+      }, recalled.leftMs);
     }
     if (changed) this.#rerender();
   }
