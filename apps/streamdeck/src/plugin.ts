@@ -71,8 +71,15 @@ streamDeck.settings.onDidReceiveGlobalSettings((ev) => {
   guarded(logger, 'global settings', () => tiles.globalSettingsChanged(ev.settings));
 });
 
+// With message identifiers (Stream Deck 7.1, which the manifest requires), settings events come only when the
+// operator changes settings; the answer to the plugin's own request is its return value, used below.
+guarded(logger, 'asking for message identifiers', () => {
+  streamDeck.settings.useExperimentalMessageIdentifiers = true;
+});
+
 guarded(logger, 'connecting to the Stream Deck app', async () => {
   await streamDeck.connect();
-  // The answer arrives through onDidReceiveGlobalSettings as well; until then keys wait for the host.
-  await streamDeck.settings.getGlobalSettings();
+  // Until the answer is in, keys wait for the host (they show that they are loading, not SET UP).
+  const settings = await streamDeck.settings.getGlobalSettings();
+  tiles.globalSettingsChanged(settings);
 });
