@@ -54,6 +54,11 @@ export interface TransportKeySettings extends JsonObject {
   engaged?: string | boolean;
   /** Fires only once the key has been held down a moment: for cues a stray touch must not fire (stop, blackout). */
   hold?: boolean;
+  /**
+   * The operator set an icon of their own on the key: the app then shows it instead of every face the plugin
+   * draws, so the key's state (PLAYING, NO LINK, ...) goes into its title, which the app still shows.
+   */
+  ownIcon?: boolean;
   host?: string;
 }
 

@@ -95,6 +95,20 @@ export function lateCueFace(outcome: KeyOutcome, titled = false): string {
   });
 }
 
+/**
+ * The state word of a cue key, for its title when the operator's own icon hides the face (undefined: nothing to
+ * tell; the cue is idle).
+ */
+export function cueStateWord(view: CueView): string | undefined {
+  return stateOf(view)?.word.replace('\u2026', '');
+}
+
+/** A late cue's outcome in words, two lines as the title shows them. */
+export function outcomeWords(outcome: KeyOutcome): string {
+  const [top, bottom] = OUTCOME_WORDS[outcome];
+  return `${top}\n${bottom}`;
+}
+
 function stateOf(view: CueView): CueState | undefined {
   if (view.sending) return SENDING;
   if (view.engaged === undefined || view.activity === 'no-link') return ACTIVITY_STATES[view.activity];

@@ -30,6 +30,8 @@ export interface Tile<S extends JsonObject = JsonObject> {
 /** Where a key's frames go: the Stream Deck action, or a recorder in tests. */
 export interface KeySurface {
   setImage(svg: string): void;
+  /** The key's title, drawn by the app over any image; undefined gives it back to the operator's title. */
+  setTitle?(title: string | undefined): void;
   showOk(): void;
   showAlert(): void;
 }

@@ -9,7 +9,7 @@
  * (core never sends it twice), and one refused for waiting too long behind others says NOT SENT.
  */
 import { reasonOf } from '@stagelink/core';
-import { commandWord, cueFace, lateCueFace, type TransportActivity } from '../render/cue-face.js';
+import { commandWord, cueFace, cueStateWord, lateCueFace, outcomeWords, type CueView, type TransportActivity } from '../render/cue-face.js';
 import { setupFace, waitingFace } from '../render/faces.js';
 import type { HostChoice, TransportKeySettings } from '../settings.js';
 import { fireCue, readCue, type CueReading } from '../state/cues/cue.js';
@@ -25,6 +25,11 @@ import { TileBase } from './tile-base.js';
 
 /** A cue answered sooner than this shows nothing extra; one still out says it is sending. */
 export const SENDING_FACE_DELAY_MS = 150;
+/**
+ * How long a press made before the global settings have arrived (just after the plugin started) waits for them:
+ * as long as a cue may wait behind others.
+ */
+export const PRESS_WAITS_FOR_HOST_MS = 3000;
 /** How long a "hold to fire" key must stay down before its cue goes. */
 export const HOLD_TO_FIRE_MS = 600;
 export { OUTCOME_SHOWN_MS as LATE_OUTCOME_SHOWN_MS } from './key-outcomes.js';
@@ -41,7 +46,13 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   #hostProblem: string | undefined;
   #holdToFire = false;
   #titled = false;
+  #ownIcon = false;
+  /** The title the plugin set on the key; undefined while the operator's title (or none) shows. */
+  #title: string | undefined;
+  #titleSet = false;
   #holdTimer: NodeJS.Timeout | undefined;
+  /** A press made while the global settings were on their way: it fires once they are in. */
+  #pressWaiting: { step: number | undefined; timer: NodeJS.Timeout } | undefined;
   /** Cues of this key given to the lane and not settled yet. */
   #cuesOut = 0;
   #sendingTimer: NodeJS.Timeout | undefined;
@@ -75,15 +86,27 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     if (this.disposed) return;
     this.#reading = readCue(settings);
     this.#holdToFire = settings.hold === true;
+    this.#ownIcon = settings.ownIcon === true;
     const binding = this.binding.bind(host);
     if (binding.kind !== 'bound') {
       this.unwatch();
       this.#hostProblem = hostProblem(binding);
       this.#render({ status: 'connecting' });
+      if (this.#hostProblem) this.#firePressWaiting();
       return;
     }
     this.#hostProblem = undefined;
     this.keepFollowing(binding, binding.lease.transports, (state) => this.#render(state), this.context.visible && this.#reading.ok);
+    this.#firePressWaiting();
+  }
+
+  /** The host is known now (or known to be missing): a press that waited for it goes, or is refused. */
+  #firePressWaiting(): void {
+    const waiting = this.#pressWaiting;
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.#pressWaiting = undefined;
+    this.#fire(waiting.step);
   }
 
   /**
@@ -122,6 +145,17 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   #fire(step?: number): void {
     const reading = this.#reading;
     const lease = this.binding.lease;
+    if (reading.ok && !lease && this.#hostProblem === undefined) {
+      // Just after start-up the global settings (the host) may still be on their way: the press waits for them.
+      clearTimeout(this.#pressWaiting?.timer);
+      const timer = setTimeout(() => {
+        this.#pressWaiting = undefined;
+        this.context.logger.warn(`Cue not sent: the plugin's settings (the media server address) did not arrive within ${PRESS_WAITS_FOR_HOST_MS / 1000} s.`);
+        this.surface.showAlert();
+      }, PRESS_WAITS_FOR_HOST_MS);
+      this.#pressWaiting = { step, timer };
+      return;
+    }
     if (!reading.ok || !lease) {
       this.context.logger.warn(`Cue not sent: ${reading.ok ? (this.#hostProblem ?? 'no media server set') : reading.problem}`);
       this.surface.showAlert();
@@ -158,6 +192,8 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     clearTimeout(this.#sendingTimer);
     clearTimeout(this.#holdTimer);
     clearTimeout(this.#lateTimer);
+    clearTimeout(this.#pressWaiting?.timer);
+    this.#pressWaiting = undefined;
     this.#late = undefined;
     super.stop();
   }
@@ -185,7 +221,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     const label = commandWord(labelOf(reading));
     if (problem) {
       this.reasons.tell(problem);
-      this.presenter.show(setupFace(label));
+      this.#show(setupFace(label), 'SET UP');
       return;
     }
     // The list's answer stops part way: the key keeps its cue face (cues are small and still go) and says MTU?.
@@ -193,28 +229,42 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     else this.reasons.clear();
     if (!reading.ok) return;
     if (!this.binding.lease) {
-      this.presenter.show(waitingFace(label, 'loading'));
+      this.#show(waitingFace(label, 'loading'), undefined);
       return;
     }
     if (this.#late && !this.#showSending) {
-      this.presenter.show(lateCueFace(this.#late, this.#titled));
+      this.#show(lateCueFace(this.#late, this.#titled), outcomeWords(this.#late));
       return;
     }
     const { cue } = reading;
     const activity = activityFrom(state, cue.transportName);
     const list = state.status === 'online' ? asTransportList(state.value) : undefined;
     const engaged = cue.command === 'engaged' && list ? engagedOf(list, cue.transportName) : undefined;
-    this.presenter.show(
-      cueFace({
-        command: cue.label,
-        name: cue.name,
-        transport: cue.transportName,
-        activity,
-        sending: this.#showSending,
-        titled: this.#titled,
-        ...(engaged === undefined ? {} : { engaged }),
-      }),
-    );
+    const view: CueView = {
+      command: cue.label,
+      name: cue.name,
+      transport: cue.transportName,
+      activity,
+      sending: this.#showSending,
+      titled: this.#titled,
+      ...(engaged === undefined ? {} : { engaged }),
+    };
+    this.#show(cueFace(view), cueStateWord(view));
+  }
+
+  /**
+   * Shows `face`; on a key with the operator's own icon, which the app shows instead of any face, `word` (the
+   * state, if any) goes into the key's title for as long as there is one. Otherwise the title is the operator's.
+   */
+  #show(face: string, word: string | undefined): void {
+    this.presenter.show(face);
+    if (!this.context.visible || !this.surface.setTitle) return;
+    const title = this.#ownIcon ? word : undefined;
+    // The app keeps a title the plugin set while the key was away (a page flip): a new tile sets its own once.
+    if (this.#titleSet && title === this.#title) return;
+    this.#titleSet = true;
+    this.#title = title;
+    this.surface.setTitle(title);
   }
 
   #cueGiven(): void {
