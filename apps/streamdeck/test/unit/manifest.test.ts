@@ -97,4 +97,13 @@ describe('the manifest', () => {
     expect(transport?.States.every((state) => state.ShowTitle === true)).toBe(true);
     for (const live of ['fps', 'health', 'level', 'clock']) expect(byName.get(live)?.UserTitleEnabled, live).toBe(false);
   });
+
+  it('declares for every action whether it may be a Key Logic step: transport cues may, keys that show live values not', () => {
+    for (const action of manifest.Actions) {
+      const expected = action.UUID.endsWith('.transport');
+      expect((action as { SupportedInKeyLogicActions?: unknown }).SupportedInKeyLogicActions, action.UUID).toBe(expected);
+      // A Key Logic step is a step like a multi-action's: the same actions take part in both.
+      expect((action as { SupportedInMultiActions?: unknown }).SupportedInMultiActions ?? true, action.UUID).toBe(expected);
+    }
+  });
 });
