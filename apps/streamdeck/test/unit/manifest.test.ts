@@ -59,9 +59,10 @@ describe('the manifest', () => {
     expect(manifest.SupportURL).toBe(nodeRedPackage.bugs.url);
   });
 
-  it('has a plugin icon of 288 px and 576 px (@2x), as the marketplace asks', () => {
-    expect(pngSize(join(PLUGIN_DIR, `${manifest.Icon}.png`))).toEqual([288, 288]);
-    expect(pngSize(join(PLUGIN_DIR, `${manifest.Icon}@2x.png`))).toEqual([576, 576]);
+  it("has a plugin icon of 256 px and 512 px (@2x), as Elgato's guidelines ask", () => {
+    // `streamdeck validate` does not check these sizes: this test does.
+    expect(pngSize(join(PLUGIN_DIR, `${manifest.Icon}.png`))).toEqual([256, 256]);
+    expect(pngSize(join(PLUGIN_DIR, `${manifest.Icon}@2x.png`))).toEqual([512, 512]);
   });
 
   it('has every action, key, dial and category image, scalable or with a @2x twice its size', () => {
