@@ -37,7 +37,7 @@ let shuttingDown = false;
 function shutDown(reason: string): void {
   if (shuttingDown) return;
   shuttingDown = true;
-  logger.warn(`Stopping: ${reason}`);
+  logger.info(`Stopping: ${reason}`);
   // Exit even if closing hangs; the app is gone and nothing here may outlive it.
   setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
   guarded(logger, 'shutting down', async () => {

@@ -57,7 +57,7 @@ export abstract class TileBase<S extends JsonObject> implements Tile<S> {
     if (binding.kind === 'bound') return binding;
     this.stop();
     const problem = hostProblem(binding);
-    if (problem) this.reasons.tell(problem);
+    if (problem) this.reasons.tell(problem, true);
     this.presenter.show(problem ? faces.setUp : faces.waiting);
     return undefined;
   }
@@ -66,7 +66,7 @@ export abstract class TileBase<S extends JsonObject> implements Tile<S> {
   protected setUp(problem: string, face: string): void {
     this.stop();
     this.binding.release();
-    this.reasons.tell(problem);
+    this.reasons.tell(problem, true);
     this.presenter.show(face);
   }
 

@@ -22,6 +22,7 @@ import { hostProblem } from './host-binding.js';
 import { KeyOutcomes, OUTCOME_SHOWN_MS, type OutcomeSlot, type RecalledOutcome } from './key-outcomes.js';
 import type { KeySurface, TileContext } from './tile.js';
 import { TileBase } from './tile-base.js';
+import { logRoutine } from '../logging.js';
 
 /** A cue answered sooner than this shows nothing extra; one still out says it is sending. */
 export const SENDING_FACE_DELAY_MS = 150;
@@ -137,7 +138,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     if (!this.#holdTimer) return;
     clearTimeout(this.#holdTimer);
     this.#holdTimer = undefined;
-    this.context.logger.warn(`${labelOf(this.#reading)} not sent: hold the key for ${HOLD_TO_FIRE_MS / 1000} s to fire it.`);
+    logRoutine(this.context.logger, `${labelOf(this.#reading)} not sent: hold the key for ${HOLD_TO_FIRE_MS / 1000} s to fire it.`);
     this.surface.showAlert();
   }
 
@@ -220,7 +221,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     const problem = reading.ok ? this.#hostProblem : reading.problem;
     const label = commandWord(labelOf(reading));
     if (problem) {
-      this.reasons.tell(problem);
+      this.reasons.tell(problem, true);
       this.#show(setupFace(label), 'SET UP');
       return;
     }
