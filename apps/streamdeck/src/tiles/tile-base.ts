@@ -19,12 +19,13 @@ export abstract class TileBase<S extends JsonObject> implements Tile<S> {
   protected disposed = false;
   #stopWatching: (() => void) | undefined;
 
-  /** `draw` hands a frame to the key or the touch strip. */
+  /** `draw` hands a frame to the key or the touch strip, at most one per `minFrameIntervalMs` (4 a second by default). */
   constructor(
     draw: (frame: string) => void,
     protected readonly context: TileContext,
+    minFrameIntervalMs?: number,
   ) {
-    this.presenter = new FramePresenter(draw);
+    this.presenter = new FramePresenter(draw, minFrameIntervalMs);
     this.binding = new HostBinding(context.pool);
     this.reasons = new ReasonLog(context.logger, () => this.subject);
     if (context.visible) this.presenter.appear();
