@@ -4,6 +4,7 @@ import { companionFeedbackChecks } from './benchmarks/companion-feedback-checks.
 import { companionLive } from './benchmarks/companion-live.js';
 import { cuePath } from './benchmarks/cue-path.js';
 import { deskLatency } from './benchmarks/desk-latency.js';
+import { dialStripRate } from './benchmarks/dial-strip-rate.js';
 import { driveListing } from './benchmarks/drive-listing.js';
 import { liveFanOut } from './benchmarks/live-fan-out.js';
 import { nodeRedCue } from './benchmarks/node-red-cue.js';
@@ -18,7 +19,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, bridgeFanout, bridgeSummary, companionLive, companionFeedbackChecks, showClock];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, dialStripRate, bridgeFanout, bridgeSummary, companionLive, companionFeedbackChecks, showClock];
 
 /** Run only when named: `pnpm bench soak --minutes 6`. */
 const ON_REQUEST: readonly Benchmark[] = [soak];

@@ -1,6 +1,6 @@
 // Draws the plugin's icons: SVG for actions, key states and the dial (scalable, so one file serves 72 px keys
-// and 144 px ones), PNG where the manifest requires PNG (the plugin icon, 288 px and 576 px @2x as the
-// marketplace asks). Plain Node (zlib for the PNG), so it runs offline. Run with `pnpm icons` after changing a
+// and 144 px ones), PNG where the manifest requires PNG (the plugin icon, 256 px and 512 px @2x as
+// Elgato's guidelines ask). Plain Node (zlib for the PNG), so it runs offline. Run with `pnpm icons` after changing a
 // shape; the output is committed.
 import { Buffer } from 'node:buffer';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -157,8 +157,8 @@ function pluginIcon(size) {
   return png(size, pixels);
 }
 
-/** The marketplace's plugin icon: 288 x 288, and 576 x 576 for high-density screens. */
-const PLUGIN_ICON_SIZE = 288;
+/** The plugin icon: 256 x 256, and 512 x 512 for high-density screens, as Elgato's guidelines ask. */
+const PLUGIN_ICON_SIZE = 256;
 
 write('plugin/marketplace.png', pluginIcon(PLUGIN_ICON_SIZE));
 write('plugin/marketplace@2x.png', pluginIcon(PLUGIN_ICON_SIZE * 2));

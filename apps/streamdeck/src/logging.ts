@@ -31,3 +31,42 @@ export function pluginLogger(sdk: SdkLogger): PluginLogger {
     scope: (name) => pluginLogger(sdk.createScope(name)),
   };
 }
+
+/** A logger that may have an INFO level (the plugin's has; core's Logger type does not require it). */
+export type MaybeInfoLogger = Logger & { info?(message: string): void };
+
+/**
+ * A routine event (a key not set up yet, a tap on a hold-to-fire key, the plugin stopping): logged at INFO where the
+ * logger has that level, so WARN stays for what went wrong.
+ */
+export function logRoutine(logger: MaybeInfoLogger, message: string): void {
+  if (logger.info) logger.info(message);
+  else logger.warn(message);
+}
+
+/**
+ * Lets a message that repeats (a value arriving malformed many times a second) into the log once per interval,
+ * saying how many were left out meanwhile. Timed on a monotonic clock.
+ */
+export class RepeatLimiter {
+  #lastAt: number | undefined;
+  #leftOut = 0;
+
+  constructor(
+    private readonly intervalMs = 60_000,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Calls `write` with the count of repeats left out since the last one written, or counts this one as left out. */
+  offer(write: (leftOut: number) => void): void {
+    const now = this.now();
+    if (this.#lastAt !== undefined && now - this.#lastAt < this.intervalMs) {
+      this.#leftOut += 1;
+      return;
+    }
+    const leftOut = this.#leftOut;
+    this.#lastAt = now;
+    this.#leftOut = 0;
+    write(leftOut);
+  }
+}

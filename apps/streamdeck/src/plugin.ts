@@ -37,7 +37,7 @@ let shuttingDown = false;
 function shutDown(reason: string): void {
   if (shuttingDown) return;
   shuttingDown = true;
-  logger.warn(`Stopping: ${reason}`);
+  logger.info(`Stopping: ${reason}`);
   // Exit even if closing hangs; the app is gone and nothing here may outlive it.
   setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
   guarded(logger, 'shutting down', async () => {
@@ -71,8 +71,15 @@ streamDeck.settings.onDidReceiveGlobalSettings((ev) => {
   guarded(logger, 'global settings', () => tiles.globalSettingsChanged(ev.settings));
 });
 
+// With message identifiers (Stream Deck 7.1, which the manifest requires), settings events come only when the
+// operator changes settings; the answer to the plugin's own request is its return value, used below.
+guarded(logger, 'asking for message identifiers', () => {
+  streamDeck.settings.useExperimentalMessageIdentifiers = true;
+});
+
 guarded(logger, 'connecting to the Stream Deck app', async () => {
   await streamDeck.connect();
-  // The answer arrives through onDidReceiveGlobalSettings as well; until then keys wait for the host.
-  await streamDeck.settings.getGlobalSettings();
+  // Until the answer is in, keys wait for the host (they show that they are loading, not SET UP).
+  const settings = await streamDeck.settings.getGlobalSettings();
+  tiles.globalSettingsChanged(settings);
 });

@@ -46,8 +46,19 @@ export interface TransportKeySettings extends JsonObject {
   timecode?: string;
   frame?: number | string;
   playmode?: string;
+  /**
+   * What an engage key sends: `engage`, `disengage`, or `toggle` (the opposite of what the transport is at the
+   * press; also what an absent setting means, as keys saved before the choice existed did). A hand-edited profile
+   * may hold `true` or `false`, read as engage and disengage.
+   */
+  engaged?: string | boolean;
   /** Fires only once the key has been held down a moment: for cues a stray touch must not fire (stop, blackout). */
   hold?: boolean;
+  /**
+   * The operator set an icon of their own on the key: the app then shows it instead of every face the plugin
+   * draws, so the key's state (PLAYING, NO LINK, ...) goes into its title, which the app still shows.
+   */
+  ownIcon?: boolean;
   host?: string;
 }
 
@@ -84,6 +95,18 @@ export interface ClockSettings extends JsonObject {
   /** Seconds: the clock flashes under this while the transport plays (default 5). */
   flashAt?: number | string;
   host?: string;
+}
+
+/** What an engage key sends; see TransportKeySettings.engaged. */
+export type EngageChoice = 'engage' | 'disengage' | 'toggle';
+
+/** The engage choice of a key's settings; undefined for a value that is none of them (the key says so). */
+export function engageSetting(value: JsonValue | undefined): EngageChoice | undefined {
+  if (value === true) return 'engage';
+  if (value === false) return 'disengage';
+  const text = textSetting(value)?.toLowerCase();
+  if (text === undefined) return 'toggle';
+  return text === 'engage' || text === 'disengage' || text === 'toggle' ? text : undefined;
 }
 
 /** A trimmed, non-empty string, or undefined. */

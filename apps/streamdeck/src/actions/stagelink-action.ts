@@ -51,7 +51,7 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
 
   override onWillAppear(ev: WillAppearEvent<S>): void {
     this.guard('appearing', () => {
-      const context: TileContext = { ...this.services, visible: !ev.payload.isInMultiAction };
+      const context: TileContext = { ...this.services, visible: !ev.payload.isInMultiAction, outcome: this.services.tiles.outcomeSlot(ev.action.id) };
       this.services.tiles.appear(ev.action.id, ev.payload.settings, () => this.createTile(ev.action, context));
     });
   }
@@ -65,7 +65,9 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
   }
 
   override onKeyDown(ev: KeyDownEvent<S>): void {
-    this.guard('key press', () => this.#tile(ev)?.press?.());
+    // A multi-action step carries the state the operator chose for it in the app.
+    const step = ev.payload.isInMultiAction ? ev.payload.userDesiredState : undefined;
+    this.guard('key press', () => this.#tile(ev)?.press?.(step));
   }
 
   override onKeyUp(ev: KeyUpEvent<S>): void {

@@ -17,6 +17,7 @@ export function keySurface(action: KeyAction<JsonObject> | DialAction<JsonObject
   if (!action.isKey()) throw new Error('This action is a key; it cannot sit on a dial.');
   return {
     setImage: (svg) => sent(logger, 'setImage', action.setImage(svgDataUrl(svg))),
+    setTitle: (title) => sent(logger, 'setTitle', action.setTitle(title)),
     showOk: () => sent(logger, 'showOk', action.showOk()),
     showAlert: () => sent(logger, 'showAlert', action.showAlert()),
   };

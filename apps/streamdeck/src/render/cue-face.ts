@@ -72,18 +72,41 @@ export function cueFace(view: CueView): string {
 }
 
 /**
- * A cue whose answer came late, for a few seconds after: core sent it once and read the transport again, which
- * shows the cue's state there (`landed`) or cannot tell (`unknown`). Both lines say it, as the words do not fit
- * one: LANDED over LATE, OUTCOME over UNKNOWN. The log names the cue.
+ * What the latest cue of a key did, when it is worth telling for a few seconds after: its answer came late and
+ * core read the transport again, which shows the cue's state there (`landed`) or cannot tell (`unknown`); or it
+ * was refused unsent after waiting too long behind other cues (`not-sent`). Both lines say it, as the words do
+ * not fit one: LANDED over LATE, OUTCOME over UNKNOWN, NOT over SENT. The log names the cue.
  */
-export function lateCueFace(outcome: LateOutcome, titled = false): string {
-  const [top, bottom, symbol]: [string, string, StatusSymbol] = outcome === 'landed' ? ['LANDED', 'LATE', 'ok'] : ['OUTCOME', 'UNKNOWN', 'unknown'];
+export type KeyOutcome = LateOutcome | 'not-sent';
+
+const OUTCOME_WORDS: Record<KeyOutcome, [string, string, StatusSymbol]> = {
+  landed: ['LANDED', 'LATE', 'ok'],
+  unknown: ['OUTCOME', 'UNKNOWN', 'unknown'],
+  'not-sent': ['NOT', 'SENT', 'warning'],
+};
+
+export function lateCueFace(outcome: KeyOutcome, titled = false): string {
+  const [top, bottom, symbol] = OUTCOME_WORDS[outcome];
   return keyFace({
     background: palette.neutral,
     ...(titled ? {} : { symbol: { shape: symbol, colour: palette.caution } }),
     name: { text: top, size: 24, colour: palette.text, bold: true },
     state: { text: bottom, size: 26, colour: palette.caution, bold: true },
   });
+}
+
+/**
+ * The state word of a cue key, for its title when the operator's own icon hides the face (undefined: nothing to
+ * tell; the cue is idle).
+ */
+export function cueStateWord(view: CueView): string | undefined {
+  return stateOf(view)?.word.replace('\u2026', '');
+}
+
+/** A late cue's outcome in words, two lines as the title shows them. */
+export function outcomeWords(outcome: KeyOutcome): string {
+  const [top, bottom] = OUTCOME_WORDS[outcome];
+  return `${top}\n${bottom}`;
 }
 
 function stateOf(view: CueView): CueState | undefined {

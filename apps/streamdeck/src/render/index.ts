@@ -2,7 +2,7 @@
 export { clockFace } from './clock-face.js';
 export { clockFeedback, type ClockFeedback } from './clock-feedback.js';
 export type { ClockAlert, ClockView } from './clock-view.js';
-export { cueFace, lateCueFace, type CueView } from './cue-face.js';
+export { cueFace, lateCueFace, type CueView, type KeyOutcome } from './cue-face.js';
 export { largeAnswersFailFace, noLinkFace, problemFace, setupFace, staleFace, waitingFace } from './faces.js';
 export { TEXT_MARGIN } from './fit-text.js';
 export { fpsFace } from './fps-face.js';

@@ -21,6 +21,7 @@ import { numberSetting, textSetting, type FpsKeySettings, type HostChoice } from
 import { hostLabel } from './host-binding.js';
 import type { KeySurface, TileContext } from './tile.js';
 import { TileBase } from './tile-base.js';
+import { RepeatLimiter } from '../logging.js';
 
 export class FpsTile extends TileBase<FpsKeySettings> {
   readonly #average = new RollingAverage();
@@ -30,6 +31,8 @@ export class FpsTile extends TileBase<FpsKeySettings> {
   #machine: string | undefined;
   #machineLabel = 'LOCAL';
   #hostText = '';
+  /** A machine that sends something else than numbers sends it with every value: the log says so once a minute. */
+  readonly #notANumber = new RepeatLimiter();
   #target: number | undefined;
   #latest: number | undefined;
 
@@ -106,7 +109,10 @@ export class FpsTile extends TileBase<FpsKeySettings> {
   #onValue({ value }: LiveValue): void {
     if (this.disposed) return;
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      this.context.logger.warn(`FPS of ${this.#machineLabel} on ${this.#hostText} arrived as ${JSON.stringify(value)}, not a number.`);
+      this.#notANumber.offer((leftOut) => {
+        const more = leftOut > 0 ? ` (${leftOut} more since the last line)` : '';
+        this.context.logger.warn(`FPS of ${this.#machineLabel} on ${this.#hostText} arrived as ${JSON.stringify(value)}, not a number${more}; said once a minute.`);
+      });
       return;
     }
     this.#latest = value;

@@ -36,6 +36,12 @@ interface LevelTarget {
 /** One for the whole plugin: every dial of a level shares where a push brings it back to. */
 const returnLevels = new LevelMemory();
 
+/**
+ * The strip follows a turning hand: up to 20 frames a second (a key's 4 would lag a turn by a quarter second). A
+ * strip frame is a small feedback object, not an image.
+ */
+export const STRIP_MIN_FRAME_INTERVAL_MS = 50;
+
 export class LevelTile extends TileBase<LevelDialSettings> {
   #target: LevelTarget | undefined;
   #changer: LevelChanger | undefined;
@@ -51,7 +57,7 @@ export class LevelTile extends TileBase<LevelDialSettings> {
     context: TileContext,
     private readonly memory = returnLevels,
   ) {
-    super((json) => surface.setFeedback(JSON.parse(json) as Record<string, unknown>), context);
+    super((json) => surface.setFeedback(JSON.parse(json) as Record<string, unknown>), context, STRIP_MIN_FRAME_INTERVAL_MS);
   }
 
   protected get subject(): string {

@@ -19,12 +19,13 @@ export abstract class TileBase<S extends JsonObject> implements Tile<S> {
   protected disposed = false;
   #stopWatching: (() => void) | undefined;
 
-  /** `draw` hands a frame to the key or the touch strip. */
+  /** `draw` hands a frame to the key or the touch strip, at most one per `minFrameIntervalMs` (4 a second by default). */
   constructor(
     draw: (frame: string) => void,
     protected readonly context: TileContext,
+    minFrameIntervalMs?: number,
   ) {
-    this.presenter = new FramePresenter(draw);
+    this.presenter = new FramePresenter(draw, minFrameIntervalMs);
     this.binding = new HostBinding(context.pool);
     this.reasons = new ReasonLog(context.logger, () => this.subject);
     if (context.visible) this.presenter.appear();
@@ -57,7 +58,7 @@ export abstract class TileBase<S extends JsonObject> implements Tile<S> {
     if (binding.kind === 'bound') return binding;
     this.stop();
     const problem = hostProblem(binding);
-    if (problem) this.reasons.tell(problem);
+    if (problem) this.reasons.tell(problem, true);
     this.presenter.show(problem ? faces.setUp : faces.waiting);
     return undefined;
   }
@@ -66,7 +67,7 @@ export abstract class TileBase<S extends JsonObject> implements Tile<S> {
   protected setUp(problem: string, face: string): void {
     this.stop();
     this.binding.release();
-    this.reasons.tell(problem);
+    this.reasons.tell(problem, true);
     this.presenter.show(face);
   }
 

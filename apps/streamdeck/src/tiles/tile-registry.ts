@@ -5,6 +5,7 @@
  */
 import { reasonOf, type Logger } from '@stagelink/core';
 import { asSettings, chooseHost, type GlobalSettings, type JsonObject, type JsonValue } from '../settings.js';
+import { KeyOutcomes, OUTCOME_SHOWN_MS, type OutcomeSlot } from './key-outcomes.js';
 import type { Tile } from './tile.js';
 
 interface Entry {
@@ -18,6 +19,15 @@ export class TileRegistry {
   #global: GlobalSettings | undefined;
   readonly #globalKnown: Promise<void>;
   #markGlobalKnown!: () => void;
+  readonly #outcomes = new KeyOutcomes(OUTCOME_SHOWN_MS, (context, outcome) => {
+    const tile = this.#entries.get(context)?.tile;
+    if (!tile?.showOutcome) return;
+    try {
+      tile.showOutcome(outcome);
+    } catch (error) {
+      this.logger.warn(`Showing the outcome of key ${context} failed: ${reasonOf(error)}`);
+    }
+  });
 
   constructor(private readonly logger: Logger) {
     this.#globalKnown = new Promise((resolve) => (this.#markGlobalKnown = resolve));
@@ -63,6 +73,11 @@ export class TileRegistry {
     this.#global = asSettings<GlobalSettings>(settings);
     this.#markGlobalKnown();
     for (const [context, entry] of this.#entries) this.#configure(context, entry);
+  }
+
+  /** Where the outcomes of the key `context` are kept: they outlive its tiles. */
+  outcomeSlot(context: string): OutcomeSlot {
+    return this.#outcomes.slot(context);
   }
 
   tile(context: string): Tile | undefined {

@@ -2,14 +2,14 @@
  * The transport key: fires its cue on press, or once held down a moment when the key is set to "hold to fire"
  * (OK when the server took it, an alert when it did not or when the key was let go too soon), and shows the
  * cue's name, green with a play mark while its transport plays. Whether it plays comes from the transport list,
- * polled gently and shared by every key and dial of the host, and is drawn in the face: the key has one manifest
- * state, so a multi-action step has no state to choose and an icon set on the key is never swapped for another.
- * Cues go through the server's cue lane, so presses land in the order they were made; a cue still out after a
- * moment shows as sending, and one whose answer came late says for a while whether it landed or nobody can tell
- * (core never sends it twice).
+ * polled gently and shared by every key and dial of the host, and is drawn in the face: the plugin never switches
+ * the key's manifest state (its two named states are for multi-action steps of an engage key to choose).
+ * Cues go through the server's cue queue, so presses land in the order they were made; a cue still out after a
+ * moment shows as sending, one whose answer came late says for a while whether it landed or nobody can tell
+ * (core never sends it twice), and one refused for waiting too long behind others says NOT SENT.
  */
 import { reasonOf } from '@stagelink/core';
-import { commandWord, cueFace, lateCueFace, type TransportActivity } from '../render/cue-face.js';
+import { commandWord, cueFace, cueStateWord, lateCueFace, outcomeWords, type CueView, type TransportActivity } from '../render/cue-face.js';
 import { setupFace, waitingFace } from '../render/faces.js';
 import type { HostChoice, TransportKeySettings } from '../settings.js';
 import { fireCue, readCue, type CueReading } from '../state/cues/cue.js';
@@ -17,37 +17,66 @@ import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { TransportList } from '../state/connection/server-pool.js';
 import type { PollState } from '../state/connection/shared-poll.js';
 import { activityOf, asTransportList, engagedOf } from '../state/cues/transport-activity.js';
-import { lateOutcomeOf, type LateOutcome } from '../state/cues/late-outcome.js';
+import { keyOutcomeOf, type KeyOutcome } from '../state/cues/late-outcome.js';
 import { hostProblem } from './host-binding.js';
+import { KeyOutcomes, OUTCOME_SHOWN_MS, type OutcomeSlot, type RecalledOutcome } from './key-outcomes.js';
 import type { KeySurface, TileContext } from './tile.js';
 import { TileBase } from './tile-base.js';
+import { logRoutine } from '../logging.js';
 
 /** A cue answered sooner than this shows nothing extra; one still out says it is sending. */
 export const SENDING_FACE_DELAY_MS = 150;
+/**
+ * How long a press made before the global settings have arrived (just after the plugin started) waits for them:
+ * as long as a cue may wait behind others.
+ */
+export const PRESS_WAITS_FOR_HOST_MS = 3000;
 /** How long a "hold to fire" key must stay down before its cue goes. */
 export const HOLD_TO_FIRE_MS = 600;
-/** How long a key says LANDED LATE or OUTCOME UNKNOWN after a cue whose answer came late. */
-export const LATE_OUTCOME_SHOWN_MS = 10_000;
+export { OUTCOME_SHOWN_MS as LATE_OUTCOME_SHOWN_MS } from './key-outcomes.js';
+
+/** What the log says after the cue's name and server. */
+const OUTCOME_LOG: Record<KeyOutcome, string> = {
+  landed: 'landed late; it was not sent again.',
+  unknown: 'outcome unknown (check the transport before pressing again); it was not sent again.',
+  'not-sent': 'not sent, it waited too long behind other cues.',
+};
 
 export class TransportTile extends TileBase<TransportKeySettings> {
   #reading: CueReading = { ok: false, label: 'TRANSPORT', problem: 'Choose a command.' };
   #hostProblem: string | undefined;
   #holdToFire = false;
   #titled = false;
+  #ownIcon = false;
+  /** The title the plugin set on the key; undefined while the operator's title (or none) shows. */
+  #title: string | undefined;
+  #titleSet = false;
   #holdTimer: NodeJS.Timeout | undefined;
+  /** A press made while the global settings were on their way: it fires once they are in. */
+  #pressWaiting: { step: number | undefined; timer: NodeJS.Timeout } | undefined;
   /** Cues of this key given to the lane and not settled yet. */
   #cuesOut = 0;
   #sendingTimer: NodeJS.Timeout | undefined;
   #showSending = false;
-  /** What the latest cue whose answer came late did, while the key says so. */
-  #late: LateOutcome | undefined;
+  /** What the key's latest cue did, while the key says so (LANDED LATE, OUTCOME UNKNOWN, NOT SENT). */
+  #late: KeyOutcome | undefined;
   #lateTimer: NodeJS.Timeout | undefined;
+  /** Where the key's outcomes are kept: the registry's, so they outlive this tile, or the tile's own. */
+  readonly #outcomes: OutcomeSlot;
 
   constructor(
     private readonly surface: KeySurface,
     context: TileContext,
   ) {
     super((svg) => surface.setImage(svg), context);
+    this.#outcomes = context.outcome ?? new KeyOutcomes(OUTCOME_SHOWN_MS, (_, outcome) => this.showOutcome(outcome)).slot('this key');
+    // The key is back (a page flip) while its last cue's outcome is still worth showing: it shows it for the rest.
+    const recalled = this.#outcomes.recall();
+    if (recalled) this.#showLate(recalled);
+  }
+
+  showOutcome(outcome: RecalledOutcome | undefined): void {
+    if (!this.disposed) this.#showLate(outcome);
   }
 
   protected get subject(): string {
@@ -58,24 +87,36 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     if (this.disposed) return;
     this.#reading = readCue(settings);
     this.#holdToFire = settings.hold === true;
+    this.#ownIcon = settings.ownIcon === true;
     const binding = this.binding.bind(host);
     if (binding.kind !== 'bound') {
       this.unwatch();
       this.#hostProblem = hostProblem(binding);
       this.#render({ status: 'connecting' });
+      if (this.#hostProblem) this.#firePressWaiting();
       return;
     }
     this.#hostProblem = undefined;
     this.keepFollowing(binding, binding.lease.transports, (state) => this.#render(state), this.context.visible && this.#reading.ok);
+    this.#firePressWaiting();
+  }
+
+  /** The host is known now (or known to be missing): a press that waited for it goes, or is refused. */
+  #firePressWaiting(): void {
+    const waiting = this.#pressWaiting;
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.#pressWaiting = undefined;
+    this.#fire(waiting.step);
   }
 
   /**
    * The key went down: fires the cue, or (hold to fire) starts waiting for it to be held long enough. A key in a
    * multi-action fires at once: a multi-action has no holding.
    */
-  press(): void {
+  press(step?: number): void {
     if (!this.#holdToFire || !this.context.visible) {
-      this.#fire();
+      this.#fire(step);
       return;
     }
     clearTimeout(this.#holdTimer);
@@ -97,23 +138,34 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     if (!this.#holdTimer) return;
     clearTimeout(this.#holdTimer);
     this.#holdTimer = undefined;
-    this.context.logger.warn(`${labelOf(this.#reading)} not sent: hold the key for ${HOLD_TO_FIRE_MS / 1000} s to fire it.`);
+    logRoutine(this.context.logger, `${labelOf(this.#reading)} not sent: hold the key for ${HOLD_TO_FIRE_MS / 1000} s to fire it.`);
     this.surface.showAlert();
   }
 
   /** Fires the cue. Every outcome ends in OK or an alert on the key; nothing is thrown. */
-  #fire(): void {
+  #fire(step?: number): void {
     const reading = this.#reading;
     const lease = this.binding.lease;
+    if (reading.ok && !lease && this.#hostProblem === undefined) {
+      // Just after start-up the global settings (the host) may still be on their way: the press waits for them.
+      clearTimeout(this.#pressWaiting?.timer);
+      const timer = setTimeout(() => {
+        this.#pressWaiting = undefined;
+        this.context.logger.warn(`Cue not sent: the plugin's settings (the media server address) did not arrive within ${PRESS_WAITS_FOR_HOST_MS / 1000} s.`);
+        this.surface.showAlert();
+      }, PRESS_WAITS_FOR_HOST_MS);
+      this.#pressWaiting = { step, timer };
+      return;
+    }
     if (!reading.ok || !lease) {
       this.context.logger.warn(`Cue not sent: ${reading.ok ? (this.#hostProblem ?? 'no media server set') : reading.problem}`);
       this.surface.showAlert();
       return;
     }
     const { cue } = reading;
-    this.#showLate(undefined);
+    this.#outcomes.forget();
     this.#cueGiven();
-    lease.cues.send(() => fireCue(lease.server, cue)).then(
+    lease.cues.send(() => fireCue(lease.server, cue, undefined, step)).then(
       () => {
         this.#cueSettled();
         this.surface.showOk();
@@ -121,18 +173,18 @@ export class TransportTile extends TileBase<TransportKeySettings> {
       },
       (error: unknown) => {
         this.#cueSettled();
-        const late = lateOutcomeOf(error);
-        if (!late) {
+        const outcome = keyOutcomeOf(error);
+        if (!outcome) {
           this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin} failed: ${reasonOf(error)}`);
           this.surface.showAlert();
           return;
         }
-        const what = late === 'landed' ? 'landed late' : 'outcome unknown (check the transport before pressing again)';
-        this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin}: ${what}; it was not sent again. ${reasonOf(error)}`);
-        if (late === 'landed') this.surface.showOk();
+        this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin}: ${OUTCOME_LOG[outcome]} ${reasonOf(error)}`);
+        if (outcome === 'landed') this.surface.showOk();
         else this.surface.showAlert();
-        this.#showLate(late);
-        lease.transports.refresh();
+        // Kept by key: a page flip may have replaced this tile by now, and the key's tile on screen shows it.
+        this.#outcomes.remember(outcome);
+        if (outcome !== 'not-sent') lease.transports.refresh();
       },
     );
   }
@@ -141,22 +193,24 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     clearTimeout(this.#sendingTimer);
     clearTimeout(this.#holdTimer);
     clearTimeout(this.#lateTimer);
+    clearTimeout(this.#pressWaiting?.timer);
+    this.#pressWaiting = undefined;
     this.#late = undefined;
     super.stop();
   }
 
-  /** Says what a late cue did for a while (undefined: back to the cue's own face at once). */
-  #showLate(outcome: LateOutcome | undefined): void {
+  /** Says what the key's last cue did for a while (undefined: back to the cue's own face at once). */
+  #showLate(recalled: RecalledOutcome | undefined): void {
     clearTimeout(this.#lateTimer);
     this.#lateTimer = undefined;
-    const changed = outcome !== this.#late;
-    this.#late = outcome;
-    if (outcome) {
+    const changed = recalled?.outcome !== this.#late;
+    this.#late = recalled?.outcome;
+    if (recalled) {
       this.#lateTimer = setTimeout(() => {
         this.#lateTimer = undefined;
         this.#late = undefined;
         this.#rerender();
-      }, LATE_OUTCOME_SHOWN_MS);
+      }, recalled.leftMs);
     }
     if (changed) this.#rerender();
   }
@@ -167,8 +221,8 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     const problem = reading.ok ? this.#hostProblem : reading.problem;
     const label = commandWord(labelOf(reading));
     if (problem) {
-      this.reasons.tell(problem);
-      this.presenter.show(setupFace(label));
+      this.reasons.tell(problem, true);
+      this.#show(setupFace(label), 'SET UP');
       return;
     }
     // The list's answer stops part way: the key keeps its cue face (cues are small and still go) and says MTU?.
@@ -176,28 +230,42 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     else this.reasons.clear();
     if (!reading.ok) return;
     if (!this.binding.lease) {
-      this.presenter.show(waitingFace(label, 'loading'));
+      this.#show(waitingFace(label, 'loading'), undefined);
       return;
     }
     if (this.#late && !this.#showSending) {
-      this.presenter.show(lateCueFace(this.#late, this.#titled));
+      this.#show(lateCueFace(this.#late, this.#titled), outcomeWords(this.#late));
       return;
     }
     const { cue } = reading;
     const activity = activityFrom(state, cue.transportName);
     const list = state.status === 'online' ? asTransportList(state.value) : undefined;
     const engaged = cue.command === 'engaged' && list ? engagedOf(list, cue.transportName) : undefined;
-    this.presenter.show(
-      cueFace({
-        command: cue.label,
-        name: cue.name,
-        transport: cue.transportName,
-        activity,
-        sending: this.#showSending,
-        titled: this.#titled,
-        ...(engaged === undefined ? {} : { engaged }),
-      }),
-    );
+    const view: CueView = {
+      command: cue.label,
+      name: cue.name,
+      transport: cue.transportName,
+      activity,
+      sending: this.#showSending,
+      titled: this.#titled,
+      ...(engaged === undefined ? {} : { engaged }),
+    };
+    this.#show(cueFace(view), cueStateWord(view));
+  }
+
+  /**
+   * Shows `face`; on a key with the operator's own icon, which the app shows instead of any face, `word` (the
+   * state, if any) goes into the key's title for as long as there is one. Otherwise the title is the operator's.
+   */
+  #show(face: string, word: string | undefined): void {
+    this.presenter.show(face);
+    if (!this.context.visible || !this.surface.setTitle) return;
+    const title = this.#ownIcon ? word : undefined;
+    // The app keeps a title the plugin set while the key was away (a page flip): a new tile sets its own once.
+    if (this.#titleSet && title === this.#title) return;
+    this.#titleSet = true;
+    this.#title = title;
+    this.surface.setTitle(title);
   }
 
   #cueGiven(): void {

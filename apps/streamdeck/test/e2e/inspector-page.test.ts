@@ -78,7 +78,8 @@ describe('the transport inspector page', () => {
     dom = openInspector(deck, 'transport.html', 'cue');
     const document = dom.window.document;
     expect(options(dom, 'command')).toEqual(TRANSPORT_COMMAND_NAMES);
-    expect(labels(dom, 'command')).toEqual(TRANSPORT_COMMAND_NAMES.map((command) => TRANSPORT_COMMAND_LABELS[command]));
+    // The engage key has its own choice of what it sends: its label does not say toggle.
+    expect(labels(dom, 'command')).toEqual(TRANSPORT_COMMAND_NAMES.map((command) => (command === 'engaged' ? 'Engage / disengage' : TRANSPORT_COMMAND_LABELS[command])));
     expect(options(dom, 'playmode')).toEqual(PLAYMODES.filter((playmode) => playmode !== 'NotSet'));
     const rows = [...document.querySelectorAll<HTMLElement>('.row[data-field]')];
     const shown = (): string[] => rows.filter((row) => !row.hidden).map((row) => row.dataset['field'] ?? '');
@@ -90,6 +91,23 @@ describe('the transport inspector page', () => {
       const withRows = [...required, ...optional].filter((field) => rows.some((row) => row.dataset['field'] === field));
       expect(shown().sort(), command).toEqual(withRows.sort());
     }
+  });
+
+  it('offers an engage key Engage, Disengage or Toggle, and the key shows and keeps the choice', async () => {
+    deck.appear({ action: TRANSPORT, context: 'engage', settings: {} });
+    dom = openInspector(deck, 'transport.html', 'engage');
+    const page = dom;
+    await until('the transports dropdown', () => options(page, 'transport').includes('main'));
+    choose(page, 'command', 'engaged');
+    choose(page, 'transport', 'main');
+    expect(page.window.document.getElementById('engaged')?.closest('.row')?.hasAttribute('hidden')).toBe(false);
+    expect(options(page, 'engaged')).toEqual(['engage', 'disengage', 'toggle']);
+    // A key saved before the choice existed toggles, and the page says so.
+    expect((page.window.document.getElementById('engaged') as HTMLSelectElement).value).toBe('toggle');
+    choose(page, 'engaged', 'disengage');
+    await until('the choice saved', () => deck.keys.get('engage')?.settings.engaged === 'disengage');
+    expect(deck.keys.get('engage')?.settings).toEqual({ command: 'engaged', transport: 'main', engaged: 'disengage' });
+    await deck.waitForLatestImage('engage', (svg) => svg.includes('>DISENGAGE<'), 'the key saying it disengages');
   });
 
   it('stores the media server address in the global settings', async () => {

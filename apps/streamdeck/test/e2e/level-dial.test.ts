@@ -44,6 +44,8 @@ describe('the level dial', () => {
 
   afterEach(() => desk.close());
 
+  const transportReads = (): number => requests.filter((request) => request.path.endsWith('/transport/transports')).length;
+
   const levelOf = async (transport: string, property: 'volume' | 'brightness'): Promise<number | undefined> =>
     (await client.transport.transports()).transports.find((candidate) => candidate.name === transport)?.[property];
 
@@ -95,6 +97,25 @@ describe('the level dial', () => {
     expect(deck.sent('showAlert', 'dial')).toEqual([]);
   });
 
+  it('redraws the strip with a turning hand, far more often than the 4 frames a second of a key', async () => {
+    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.3 });
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby' } });
+    await stripShows('dial', { value: '30%' }, 'the strip showing 30%');
+    const before = deck.feedback('dial').length;
+    const started = performance.now();
+    // One tick every 100 ms for 4 s: each moves the level by 1 %, a new frame for the strip to show.
+    for (let tick = 0; tick < 40; tick++) {
+      deck.dialRotate('dial', 1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await stripShows('dial', { value: '70%' }, 'the strip showing 70% after 40 ticks');
+    const frames = deck.feedback('dial').length - before;
+    // At a key's 4 frames a second the turn could show at most this many; how long the turn took on this machine
+    // widens the bound, so a slow machine cannot make it fail.
+    expect(frames).toBeGreaterThan(4 * seconds + 2);
+  });
+
   it('brings the volume back on a push after the dial was away on another page', async () => {
     await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.6 });
     const dial = { action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby' } } as const;
@@ -104,8 +125,15 @@ describe('the level dial', () => {
     await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBe(0);
 
     deck.disappear('dial');
+    // The strip's last frames before it left may already say MUTED: the dial back on screen must say it itself,
+    // from a reading of its own.
+    const [framesBefore, readsBefore] = [deck.feedback('dial').length, transportReads()];
     deck.appear(dial);
-    await stripShows('dial', { value: '0%', state: 'MUTED' }, 'the strip showing MUTED on coming back');
+    await expect.poll(transportReads, { timeout: 10_000 }).toBeGreaterThan(readsBefore);
+    await deck.waitFor(
+      () => deck.feedback('dial').slice(framesBefore).some((frame) => frame.value === '0%' && (frame.state as JsonObject | undefined)?.value === 'MUTED') || undefined,
+      'the strip showing MUTED on coming back',
+    );
     push('dial');
     await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBeCloseTo(0.6, 6);
     expect(deck.sent('showAlert', 'dial')).toEqual([]);

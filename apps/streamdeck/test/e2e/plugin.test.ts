@@ -74,6 +74,13 @@ describe('the plugin', () => {
     expect(deck.sent('setState')).toEqual([]);
   });
 
+  it('logs a key that is not set up yet at INFO, keeping WARN for what goes wrong', async () => {
+    deck.appear({ action: TRANSPORT, context: 'blank', settings: { transport: 'main' } });
+    await deck.waitForImage('blank', (svg) => svg.includes('SET UP'), 'the set-up face');
+    await expect.poll(() => /INFO +transport: TRANSPORT key: Choose a command\./.test(pluginLog()), { timeout: 10_000 }).toBe(true);
+    expect(pluginLog()).not.toMatch(/WARN +transport: TRANSPORT key: Choose a command/);
+  });
+
   it('sets a fixed brightness from a key', async () => {
     deck.appear({ action: TRANSPORT, context: 'blackout', settings: { command: 'brightness', transport: 'main', brightness: 0 } });
     await deck.waitForImage('blackout', (svg) => svg.includes('BRIGHTNESS') && svg.includes('0 %'), 'the level face');

@@ -42,6 +42,8 @@ export interface KeyOptions {
   column?: number;
   row?: number;
   isInMultiAction?: boolean;
+  /** The state the operator chose for a multi-action step (the app sends it with the step's key events); default 0. */
+  userDesiredState?: number;
 }
 
 interface KeyOnDeck {
@@ -50,6 +52,7 @@ interface KeyOnDeck {
   settings: JsonObject;
   coordinates: { column: number; row: number };
   isInMultiAction: boolean;
+  userDesiredState: number;
   state: number;
 }
 
@@ -149,6 +152,7 @@ export class FakeStreamDeck {
       settings: options.settings ?? {},
       coordinates: { column: options.column ?? 0, row: options.row ?? 0 },
       isInMultiAction: options.isInMultiAction ?? false,
+      userDesiredState: options.userDesiredState ?? 0,
       state: 0,
     };
     this.keys.set(options.context, key);
@@ -161,11 +165,11 @@ export class FakeStreamDeck {
   }
 
   keyDown(context: string): void {
-    this.send(this.#actionEvent('keyDown', context));
+    this.send(this.#keyEvent('keyDown', context));
   }
 
   keyUp(context: string): void {
-    this.send(this.#actionEvent('keyUp', context));
+    this.send(this.#keyEvent('keyUp', context));
   }
 
   /** Presses and releases a key, as a tap does. */
@@ -448,6 +452,14 @@ export class FakeStreamDeck {
         return;
       }
     }
+  }
+
+  /** A key going down or up; a multi-action step's carries the state chosen for the step, as the app's do. */
+  #keyEvent(event: 'keyDown' | 'keyUp', context: string): JsonObject {
+    const message = this.#actionEvent(event, context);
+    const key = options(this.keys, context);
+    if (!key.isInMultiAction) return message;
+    return { ...message, payload: { ...(message.payload as JsonObject), userDesiredState: key.userDesiredState } };
   }
 
   #actionEvent(event: string, context: string): JsonObject {

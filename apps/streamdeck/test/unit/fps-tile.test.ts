@@ -12,10 +12,10 @@ describe('FPS tile', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  function setUp(visible = true) {
+  function setUp(visible = true, logger = quietLogger) {
     const stub = stubServer();
     const key = keyRecorder();
-    const tile = new FpsTile(key.surface, { pool: stubPool(stub.asMediaServer), logger: quietLogger, visible });
+    const tile = new FpsTile(key.surface, { pool: stubPool(stub.asMediaServer), logger, visible });
     return { ...stub, key, tile };
   }
 
@@ -176,5 +176,20 @@ describe('FPS tile', () => {
     vi.advanceTimersByTime(300);
     expect(bigNumber(key.latest)).toBeUndefined();
     tile.dispose();
+  });
+
+  it('says once a minute, not with every value, that a machine sends FPS that are not numbers', () => {
+    const warn = vi.fn();
+    const { tile, live } = setUp(true, { ...quietLogger, warn });
+    const lines = (): string[] => warn.mock.calls.map(([line]) => String(line));
+    tile.configure({}, host);
+    live.setStatus('online');
+    for (let i = 0; i < 50; i++) live.emit('n/a');
+    expect(lines().filter((line) => line.includes('not a number'))).toHaveLength(1);
+    vi.advanceTimersByTime(61_000);
+    live.emit('n/a');
+    const said = lines().filter((line) => line.includes('not a number'));
+    expect(said).toHaveLength(2);
+    expect(said[1]).toContain('49 more');
   });
 });

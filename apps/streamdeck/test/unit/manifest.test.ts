@@ -59,9 +59,10 @@ describe('the manifest', () => {
     expect(manifest.SupportURL).toBe(nodeRedPackage.bugs.url);
   });
 
-  it('has a plugin icon of 288 px and 576 px (@2x), as the marketplace asks', () => {
-    expect(pngSize(join(PLUGIN_DIR, `${manifest.Icon}.png`))).toEqual([288, 288]);
-    expect(pngSize(join(PLUGIN_DIR, `${manifest.Icon}@2x.png`))).toEqual([576, 576]);
+  it("has a plugin icon of 256 px and 512 px (@2x), as Elgato's guidelines ask", () => {
+    // `streamdeck validate` does not check these sizes: this test does.
+    expect(pngSize(join(PLUGIN_DIR, `${manifest.Icon}.png`))).toEqual([256, 256]);
+    expect(pngSize(join(PLUGIN_DIR, `${manifest.Icon}@2x.png`))).toEqual([512, 512]);
   });
 
   it('has every action, key, dial and category image, scalable or with a @2x twice its size', () => {
@@ -96,5 +97,14 @@ describe('the manifest', () => {
     // An empty title draws nothing; a title the operator types shows without a second switch to find.
     expect(transport?.States.every((state) => state.ShowTitle === true)).toBe(true);
     for (const live of ['fps', 'health', 'level', 'clock']) expect(byName.get(live)?.UserTitleEnabled, live).toBe(false);
+  });
+
+  it('declares for every action whether it may be a Key Logic step: transport cues may, keys that show live values not', () => {
+    for (const action of manifest.Actions) {
+      const expected = action.UUID.endsWith('.transport');
+      expect((action as { SupportedInKeyLogicActions?: unknown }).SupportedInKeyLogicActions, action.UUID).toBe(expected);
+      // A Key Logic step is a step like a multi-action's: the same actions take part in both.
+      expect((action as { SupportedInMultiActions?: unknown }).SupportedInMultiActions ?? true, action.UUID).toBe(expected);
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
   reasonOf,
   type Transport,
 } from '@stagelink/core';
+import { CueQueue } from '../cues/cue-queue.js';
 import { type PollOptions, SharedPoll } from './shared-poll.js';
 
 export interface TransportList {
@@ -35,7 +36,7 @@ export interface ServerLease {
   /** `transport/transports`, polled while a transport key or a level dial is on screen. */
   readonly transports: SharedPoll<TransportList>;
   /** Every cue to this server goes through it, so cues land in the order they were pressed. */
-  readonly cues: CueLane;
+  readonly cues: CueQueue;
   /** The director's hostname before its last move and when it moved; undefined while it has not moved. */
   readonly directorMove: () => DirectorMove | undefined;
   /** Gives the lease back; the last one out closes the client after the grace period. Idempotent. */
@@ -72,7 +73,7 @@ interface Entry {
   server: MediaServer;
   health: SharedPoll<HealthEntry[]>;
   transports: SharedPoll<TransportList>;
-  cues: CueLane;
+  cues: CueQueue;
   leases: number;
   idleTimer?: NodeJS.Timeout;
   directorMove?: DirectorMove;
@@ -91,6 +92,11 @@ const STALE_MARGIN_MS = 1000;
 
 /** A cue that waited this long behind others is not sent: at the desk a late cue is worse than a refused one. */
 const CUE_MAX_WAIT_MS = 3000;
+/**
+ * Cues given at most this far apart are one burst, as the steps of a multi-action are (the app sends them at once;
+ * on a busy computer they may still arrive a few hundred milliseconds apart).
+ */
+const CUE_BURST_GAP_MS = 500;
 
 export class ServerPool {
   readonly #entries = new Map<string, Entry>();
@@ -185,11 +191,13 @@ export class ServerPool {
         (signal) => server.transport.transports({ signal }),
         this.#pollOptions(this.options.transportsIntervalMs ?? 2000, onListenerError),
       ),
-      cues: new CueLane({
-        linkDown: () => server.linkDown,
-        maxWaitMs: CUE_MAX_WAIT_MS,
-        name: origin,
-      }),
+      // The lane keeps the order and refuses at once while the server is known down; the queue times each cue's
+      // wait on a monotonic clock, with a burst's budget (see CueQueue).
+      cues: new CueQueue(
+        new CueLane({ linkDown: () => server.linkDown, name: origin }),
+        { maxWaitMs: CUE_MAX_WAIT_MS, requestTimeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, burstGapMs: CUE_BURST_GAP_MS },
+        origin,
+      ),
       leases: 0,
       stopWatchingDirector: () => server.off('director', onDirector),
     };

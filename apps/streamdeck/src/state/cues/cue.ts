@@ -5,7 +5,7 @@
  */
 import { readTransportFields, TRANSPORT_FIELD_LABELS, transportCommandNamed } from '@stagelink/core';
 import type { MediaServer, Ref, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
-import { indexSetting, numberSetting, textSetting, type JsonValue, type TransportKeySettings } from '../../settings.js';
+import { engageSetting, indexSetting, numberSetting, textSetting, type EngageChoice, type JsonValue, type TransportKeySettings } from '../../settings.js';
 
 /** What a key shows as its command. */
 const LABELS: Partial<Record<TransportCommand, string>> = {
@@ -25,12 +25,19 @@ const LABELS: Partial<Record<TransportCommand, string>> = {
   gototime: 'GO TO TIME',
   gototimecode: 'GO TO TIMECODE',
   gotoframe: 'GO TO FRAME',
-  // Engages the transport when it is disengaged and the other way round.
+  // An engage key's label says what it sends (see ENGAGE_LABELS).
   engaged: 'ENGAGE',
   // Set a fixed level (a blackout, a house level); the level dial turns it step by step.
   volume: 'VOLUME',
   brightness: 'BRIGHTNESS',
   speed: 'SPEED',
+};
+
+/** What an engage key shows as its command: what it sends. */
+const ENGAGE_LABELS: Record<EngageChoice, string> = {
+  engage: 'ENGAGE',
+  disengage: 'DISENGAGE',
+  toggle: 'ENGAGE \u21c4',
 };
 
 export interface Cue {
@@ -42,6 +49,22 @@ export interface Cue {
   label: string;
   /** What the face shows under the label: the target of the cue, or the transport. */
   name: string;
+  /** An engage key's choice: what it sends. */
+  engage?: EngageChoice;
+}
+
+/**
+ * The state a multi-action step was given in the Stream Deck app (`userDesiredState`): the transport action's
+ * manifest names state 0 Engage and state 1 Disengage, so a step of an engage key set to toggle always does the
+ * same. A key whose own setting is engage or disengage sends that whatever the step's state.
+ */
+export type StepState = number | undefined;
+
+/** Engage, disengage, or read the transport at the press and send the opposite. */
+export function engageIntent(cue: Cue, step: StepState): EngageChoice {
+  const choice = cue.engage ?? 'toggle';
+  if (choice !== 'toggle' || step === undefined) return choice;
+  return step === 1 ? 'disengage' : 'engage';
 }
 
 /** A setting that is there but cannot be what its field takes: the key says so instead of sending it. */
@@ -58,8 +81,11 @@ export function readCue(settings: TransportKeySettings): CueReading {
   if (!command || !label) return { ok: false, label: 'TRANSPORT', problem: `Unknown command "${saved}".` };
   const transportName = textSetting(settings.transport);
   if (!transportName) return { ok: false, label, problem: 'Choose a transport.' };
-  // An engage key toggles: what it sends is decided at the press (toggleEngaged).
-  if (command === 'engaged') return { ok: true, cue: cueOf(command, transportName, label, {}) };
+  if (command === 'engaged') {
+    const engage = engageSetting(settings.engaged);
+    if (!engage) return { ok: false, label, problem: `The engage choice "${String(settings.engaged)}" is none of engage, disengage, toggle: choose it again.` };
+    return { ok: true, cue: { ...cueOf(command, transportName, ENGAGE_LABELS[engage], {}), engage } };
+  }
   try {
     const reading = readTransportFields(command, (field, kind) => settingOf(settings[field], field, kind));
     if (reading.missing) return { ok: false, label, problem: `Set the ${TRANSPORT_FIELD_LABELS[reading.missing]}.` };
@@ -138,9 +164,16 @@ function onTrack(fields: TransportCommandFields, target: string): string {
   return track === undefined ? target : `${track}: ${target}`;
 }
 
-/** Sends the cue through core; rejects with core's error (which says what failed) when it did not fire. */
-export async function fireCue(server: MediaServer, cue: Cue, signal?: AbortSignal): Promise<void> {
-  if (cue.command === 'engaged') return toggleEngaged(server, cue.transportName, { signal });
+/**
+ * Sends the cue through core; rejects with core's error (which says what failed) when it did not fire. `step` is
+ * the state a multi-action step was given (see engageIntent).
+ */
+export async function fireCue(server: MediaServer, cue: Cue, signal?: AbortSignal, step?: StepState): Promise<void> {
+  if (cue.command === 'engaged') {
+    const intent = engageIntent(cue, step);
+    if (intent === 'toggle') return toggleEngaged(server, cue.transportName, { signal });
+    return server.transport.setEngaged({ transport: cue.transport, engaged: intent === 'engage' }, { signal });
+  }
   // Go to section / note keys may name their track: core's send goes there first.
   return server.transport.send(cue.command, cue.transport, cue.fields, { signal });
 }
