@@ -24,6 +24,9 @@ import { machineHealthPayload, sessionHealthPayload, transportPayload } from './
 import { RetainedState, type StatePayload } from './retained-state.js';
 import { SessionPoller, type PollRound } from './session-poller.js';
 import { readFailureReason, STALE_REASONS, type StaleReason } from './stale-reasons.js';
+import { OscIn, type OscInCounts } from './osc-in.js';
+import { OscOut } from './osc-out.js';
+import { oscBridgeName, oscSegment } from './osc-state.js';
 import { DashboardSummary, type SummaryFps, type SummaryHealth } from './summary.js';
 import { Topics } from './topics.js';
 import { TransportClocks, type ClockPayload } from './transport-clocks.js';
@@ -32,6 +35,8 @@ export interface Bridge {
   readonly topics: Topics;
   /** The options in force, defaults filled in (the password is not repeated here). */
   readonly options: Omit<ResolvedBridgeOptions, 'password' | 'log'>;
+  /** What the OSC listener saw (packets refused, bad, duplicate, commands taken); undefined without --osc-listen. */
+  readonly oscCounts: Readonly<OscInCounts> | undefined;
   /** Says `offline`, closes the broker connection and the session's client. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -47,7 +52,14 @@ export function startBridge(options: BridgeOptions): Promise<Bridge> {
   const shown: Partial<ResolvedBridgeOptions> = { ...resolved };
   delete shown.password;
   delete shown.log;
-  return Promise.resolve({ topics: bridge.topics, options: shown as Bridge['options'], close: () => bridge.close() });
+  return Promise.resolve({
+    topics: bridge.topics,
+    options: shown as Bridge['options'],
+    get oscCounts() {
+      return bridge.oscCounts;
+    },
+    close: () => bridge.close(),
+  });
 }
 
 /** One machine's live values: FPS (local preset on the director, remote on the others) and failover takeover. */
@@ -75,6 +87,10 @@ class SessionBridge {
   readonly #clocks: TransportClocks;
   /** The topics the summary follows: a machine topic to its hostname and which part it is, a clock to its transport. */
   readonly #summarised = new Map<string, { hostname: string; part: 'fps' | 'health' } | { transport: string; part: 'clock' }>();
+  readonly #oscOut: OscOut | undefined;
+  readonly #oscIn: OscIn | undefined;
+  /** A transport's name as OSC addresses spell it, to the session's name. */
+  readonly #oscTransports = new Map<string, string>();
   #director: string | undefined;
   #closing: Promise<void> | undefined;
 
@@ -112,18 +128,36 @@ class SessionBridge {
         log.error('poll round failed', { reason: reasonOf(error) });
       }
     });
+    const oscName = oscBridgeName(options.prefix);
+    this.#oscOut = options.oscSend.length > 0 ? new OscOut(options.oscSend, oscName, 1000 / options.fpsHz, log) : undefined;
+    this.#oscIn = options.oscListen
+      ? new OscIn(
+          options.oscListen,
+          options.oscAllow,
+          `/stagelink/${oscName}`,
+          (request, send) => this.#commands.submit(request, send),
+          (segment) => this.#oscTransports.get(segment) ?? segment,
+          log,
+        )
+      : undefined;
     this.#link = new BrokerLink(options, this.topics, { onConnect: () => this.#republish(), onMessage: (message) => this.#commands.handle(message) }, log);
     log.info('bridge starting', { server: options.server, broker: redactUrl(options.mqtt), prefix: options.prefix, followDirector: options.followDirector });
     this.#poller.start();
   }
 
+  get oscCounts(): Readonly<OscInCounts> | undefined {
+    return this.#oscIn ? { ...this.#oscIn.counts } : undefined;
+  }
+
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      await this.#oscIn?.close();
       this.#poller.stop();
       this.#summary.close();
       this.#clocks.close();
       await this.#commands.drain();
       for (const watch of this.#machines.values()) this.#unwatch(watch);
+      await this.#oscOut?.close();
       await this.#link.close();
       await this.#mediaServer.close();
       this.options.log.info('bridge stopped', { prefix: this.options.prefix });
@@ -138,6 +172,7 @@ class SessionBridge {
     const json = this.#state.set(topic, payload);
     if (json === undefined) return;
     this.#link.publishRetained(topic, json);
+    this.#oscOut?.state(topic.slice(this.topics.prefix.length + 1), payload);
     this.#summarise(topic, payload);
   }
 
@@ -226,6 +261,7 @@ class SessionBridge {
   #onTransports(transports: Transport[]): void {
     for (const transport of transports) {
       if (typeof transport?.name !== 'string') continue;
+      this.#oscTransports.set(oscSegment(transport.name), transport.name);
       this.#publish(this.topics.transportState(transport.name), transportPayload(transport));
       this.#watchClock(transport.name);
     }
