@@ -24,6 +24,7 @@ import { machineHealthPayload, sessionHealthPayload, transportPayload } from './
 import { RetainedState, type StatePayload } from './retained-state.js';
 import { SessionPoller, type PollRound } from './session-poller.js';
 import { readFailureReason, STALE_REASONS, type StaleReason } from './stale-reasons.js';
+import { HaDiscovery } from './ha-discovery.js';
 import { OscIn, type OscInCounts } from './osc-in.js';
 import { OscOut } from './osc-out.js';
 import { oscBridgeName, oscSegment } from './osc-state.js';
@@ -89,6 +90,7 @@ class SessionBridge {
   readonly #summarised = new Map<string, { hostname: string; part: 'fps' | 'health' } | { transport: string; part: 'clock' }>();
   readonly #oscOut: OscOut | undefined;
   readonly #oscIn: OscIn | undefined;
+  readonly #ha: HaDiscovery | undefined;
   /** A transport's name as OSC addresses spell it, to the session's name. */
   readonly #oscTransports = new Map<string, string>();
   #director: string | undefined;
@@ -140,7 +142,22 @@ class SessionBridge {
           log,
         )
       : undefined;
-    this.#link = new BrokerLink(options, this.topics, { onConnect: () => this.#republish(), onMessage: (message) => this.#commands.handle(message) }, log);
+    this.#ha = options.haDiscovery
+      ? new HaDiscovery(this.topics, { discoveryPrefix: options.haDiscovery, mode: options.haDiscoveryMode }, (topic, payload) => this.#link.publishRetained(topic, payload), log)
+      : undefined;
+    this.#link = new BrokerLink(
+      options,
+      this.topics,
+      {
+        onConnect: () => this.#republish(),
+        onMessage: (message) => {
+          if (message.topic.startsWith(this.topics.commandRoot)) this.#commands.handle(message);
+          else this.#ha?.message(message.topic, message.payload);
+        },
+        extraTopics: this.#ha?.subscriptions ?? [],
+      },
+      log,
+    );
     log.info('bridge starting', { server: options.server, broker: redactUrl(options.mqtt), prefix: options.prefix, followDirector: options.followDirector });
     this.#poller.start();
   }
@@ -152,6 +169,7 @@ class SessionBridge {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#oscIn?.close();
+      this.#ha?.close();
       this.#poller.stop();
       this.#summary.close();
       this.#clocks.close();
@@ -195,6 +213,7 @@ class SessionBridge {
   #republish(): void {
     for (const [topic, json] of this.#state.entries()) this.#link.publishRetained(topic, json);
     this.#link.publishRetained(this.topics.bridge, JSON.stringify('online'));
+    this.#ha?.connected();
   }
 
   #reply(topic: string, result: CommandResult, correlationData?: Buffer): void {
@@ -222,6 +241,8 @@ class SessionBridge {
       for (const topic of this.#state.topics()) if (topic.startsWith(`${this.topics.prefix}/transports/`) && topic.endsWith('/state')) this.#markStale(topic, reason);
     }
     this.#note('transports', transports);
+    // Discovery removes what an earlier run published only once it has seen the whole session.
+    if (session.status === 'fulfilled' && health.status === 'fulfilled' && transports.status === 'fulfilled') this.#ha?.sessionRead();
   }
 
   /** Logs a read that starts failing, and once more when it recovers; not every round. */
@@ -262,6 +283,7 @@ class SessionBridge {
     for (const transport of transports) {
       if (typeof transport?.name !== 'string') continue;
       this.#oscTransports.set(oscSegment(transport.name), transport.name);
+      this.#ha?.transport(transport.name);
       this.#publish(this.topics.transportState(transport.name), transportPayload(transport));
       this.#watchClock(transport.name);
     }
@@ -296,6 +318,7 @@ class SessionBridge {
       throttle: new FpsThrottle(periodMs, this.options.fpsDeadband, (payload) => this.#publish(topic, { ...payload })),
     };
     this.#machines.set(machine.hostname, watch);
+    this.#ha?.machine(machine.hostname);
     this.#summarised.set(topic, { hostname: machine.hostname, part: 'fps' });
     this.#summarised.set(this.topics.machineHealth(machine.hostname), { hostname: machine.hostname, part: 'health' });
     this.#subscribeFps(watch);

@@ -32,6 +32,7 @@ JSON) and takes cues from it.
   --osc-listen [ADDR:]PORT    take OSC commands on this UDP port (default address 0.0.0.0)
   --osc-allow CIDR,...        senders whose OSC commands are taken (none by default: listening alone takes nothing)
   --ha-discovery [prefix]     Home Assistant MQTT discovery under this prefix (default homeassistant)
+  --ha-discovery-mode <mode>  device (one config per device, default) or entity (one per entity, e.g. openHAB)
   --log-format text|json      log lines on stderr (default text)
   --help                      this text`;
 
@@ -68,6 +69,7 @@ const VALUE_FLAGS = new Set([
   'osc-send',
   'osc-listen',
   'osc-allow',
+  'ha-discovery-mode',
 ]);
 /** Flags whose value may be left out: the next argument is theirs unless it is another flag. */
 const OPTIONAL_VALUE_FLAGS = new Set(['ha-discovery']);
@@ -145,6 +147,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       ...optional('oscListen', values.get('osc-listen')),
       ...optional('oscAllow', list(values.get('osc-allow'))),
       ...optional('haDiscovery', values.has('ha-discovery') ? values.get('ha-discovery') || true : undefined),
+      ...optional('haDiscoveryMode', values.get('ha-discovery-mode')),
     },
     ...optional('passwordFile', values.get('password-file')),
     tlsFiles: {

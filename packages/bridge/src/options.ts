@@ -1,6 +1,7 @@
 import type { HostMap } from '@stagelink/core';
 import { silentLog, type BridgeLog } from './log.js';
 import { isIP } from 'node:net';
+import type { HaDiscoveryMode } from './ha-discovery.js';
 import type { OscTarget } from './osc-out.js';
 import { checkPrefix, defaultPrefix } from './topics.js';
 
@@ -61,6 +62,8 @@ export interface BridgeOptions {
   oscAllow?: readonly string[];
   /** Home Assistant MQTT discovery under this prefix (`true`: `homeassistant`). */
   haDiscovery?: string | boolean;
+  /** `device` (default): one config per device; `entity`: one per entity, for systems without device discovery. */
+  haDiscoveryMode?: HaDiscoveryMode;
   log?: BridgeLog;
 }
 
@@ -89,6 +92,7 @@ export interface ResolvedBridgeOptions {
   oscListen: OscListen | undefined;
   oscAllow: string[];
   haDiscovery: string | undefined;
+  haDiscoveryMode: HaDiscoveryMode;
   log: BridgeLog;
 }
 
@@ -137,6 +141,7 @@ export function resolveOptions(options: BridgeOptions): ResolvedBridgeOptions {
     oscListen: options.oscListen === undefined ? undefined : oscListenOf(options.oscListen),
     oscAllow: oscAllowOf(options.oscAllow),
     haDiscovery: haDiscoveryOf(options.haDiscovery),
+    haDiscoveryMode: haModeOf(options.haDiscoveryMode),
     log: options.log ?? silentLog,
   };
 }
@@ -209,4 +214,10 @@ function haDiscoveryOf(value: unknown): string | undefined {
   const problem = typeof prefix === 'string' ? checkPrefix(prefix) : 'it is not text';
   if (problem) throw new OptionError(`--ha-discovery ${JSON.stringify(prefix)} cannot be used: ${problem}.`);
   return prefix as string;
+}
+
+function haModeOf(value: unknown): HaDiscoveryMode {
+  if (value === undefined) return 'device';
+  if (value !== 'device' && value !== 'entity') throw new OptionError(`--ha-discovery-mode is device or entity (got ${JSON.stringify(value)}).`);
+  return value;
 }

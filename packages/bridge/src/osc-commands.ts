@@ -64,6 +64,7 @@ function transportCommand(transport: string, command: string, args: readonly Osc
     if (Object.hasOwn(json, 'transport')) throw malformed('The address names the transport: leave "transport" out of the JSON argument.');
     return { path, body: { ...json, transport } };
   }
+  if (command === 'playmode' && args.length <= 1) return { path, body: { transport, ...(args.length === 1 ? { playmode: args[0] } : {}) } };
   // An unknown command is the runner's to refuse, in the words every front end gets.
   if (!isTransportCommand(command)) return { path, body: { transport } };
   const fields = transportFieldsOf(command);
