@@ -74,7 +74,8 @@ export class OscOut {
   async close(): Promise<void> {
     if (this.#closed) return;
     clearInterval(this.#heartbeat);
-    this.#send('/bridge', [{ type: 's', value: 'offline' }]);
+    // The last word waits for its sends (at most a moment) before the sockets close under it.
+    await Promise.race([this.#send('/bridge', [{ type: 's', value: 'offline' }]), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
     this.#closed = true;
     for (const throttle of this.#throttles.values()) throttle.close();
     this.#throttles.clear();
@@ -87,7 +88,7 @@ export class OscOut {
     this.#last.set(address, args);
     let throttle = this.#throttles.get(address);
     if (!throttle) {
-      throttle = new Throttle((latest) => this.#send(address, latest), this.periodMs);
+      throttle = new Throttle((latest) => void this.#send(address, latest), this.periodMs);
       this.#throttles.set(address, throttle);
     }
     throttle.push(args);
@@ -95,7 +96,7 @@ export class OscOut {
 
   #beat(): void {
     this.#beats++;
-    this.#send('/bridge', [{ type: 's', value: 'online' }]);
+    void this.#send('/bridge', [{ type: 's', value: 'online' }]);
     if (this.#beats % REFRESH_EVERY_HEARTBEATS === 0) for (const [address, args] of this.#last) this.#offer(address, args);
     if (this.#beats % LOOKUP_EVERY_HEARTBEATS === 0) void this.#lookUp();
   }
@@ -113,23 +114,31 @@ export class OscOut {
     }
   }
 
-  #send(address: string, args: OscArg[]): void {
-    if (this.#closed) return;
+  /** Sends one message to every target; resolves when every send has gone (or failed). */
+  #send(address: string, args: OscArg[]): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     let packet: Buffer;
     try {
       packet = encode({ oscType: 'message', address: `${this.#root}${address}`, args });
     } catch (error) {
       this.log.warn('osc value not encoded', { address: `${this.#root}${address}`, reason: reasonOf(error) });
-      return;
+      return Promise.resolve();
     }
+    const sends: Promise<void>[] = [];
     for (const resolved of this.#targets) {
       if (resolved.address === undefined || resolved.family === undefined) continue;
       const { target } = resolved;
-      this.#socket(resolved.family).send(packet, target.port, resolved.address, (error) => {
-        if (error && !this.#closed) this.#problem(target, reasonOf(error));
-      });
+      sends.push(
+        new Promise((done) => {
+          this.#socket(resolved.family as 4 | 6).send(packet, target.port, resolved.address, (error) => {
+            if (error && !this.#closed) this.#problem(target, reasonOf(error));
+            done();
+          });
+        }),
+      );
       this.#sent++;
     }
+    return Promise.all(sends).then(() => undefined);
   }
 
   #socket(family: 4 | 6): Socket {

@@ -126,9 +126,14 @@ describe('OSC options', () => {
     expect(() => resolveOptions({ ...base, oscAllow: ['10.0.0.0/33'] })).toThrow(/--osc-allow/);
   });
 
-  it('takes the OSC flags on the command line', () => {
+  it('takes the OSC and Home Assistant flags on the command line', () => {
     const command = parseCliArgs(['--server', 'a', '--mqtt', 'mqtt://b', '--osc-send', '10.0.0.20:53000,10.0.0.21:8000', '--osc-listen', '9000', '--osc-allow', '10.0.0.0/24']);
     expect(command).toMatchObject({ kind: 'run', options: { oscSend: ['10.0.0.20:53000', '10.0.0.21:8000'], oscListen: '9000', oscAllow: ['10.0.0.0/24'] } });
+    // --ha-discovery takes its prefix only when one follows it.
+    expect(parseCliArgs(['--ha-discovery', '--server', 'a', '--mqtt', 'mqtt://b'])).toMatchObject({ options: { haDiscovery: true } });
+    expect(parseCliArgs(['--server', 'a', '--mqtt', 'mqtt://b', '--ha-discovery', 'ha', '--ha-discovery-mode', 'entity'])).toMatchObject({ options: { haDiscovery: 'ha', haDiscoveryMode: 'entity' } });
+    expect(resolveOptions({ ...{ server: 'a', mqtt: 'mqtt://b' }, haDiscovery: true })).toMatchObject({ haDiscovery: 'homeassistant', haDiscoveryMode: 'device' });
+    expect(() => resolveOptions({ server: 'a', mqtt: 'mqtt://b', haDiscovery: 'home/#' })).toThrow(/--ha-discovery/);
   });
 
   it('says a recurring problem once a period per source, with how often it happened meanwhile', () => {
@@ -222,6 +227,13 @@ describe.skipIf(SKIP)('OSC out to oscdump', () => {
     expect(counts.size).toBeGreaterThan(10);
     const most = Math.ceil(seconds * FPS_HZ) + 1;
     expect([...counts].filter(([, count]) => count > most)).toEqual([]);
+  });
+
+  it('says offline once when the bridge stops', async () => {
+    const since = dump.messages.length;
+    await bridge.close();
+    const last = await dump.waitFor((entry) => at('/bridge')(entry) && entry.values[0] === 'offline', 5000, since, 'offline');
+    expect(last.types).toBe('s');
   });
 });
 
