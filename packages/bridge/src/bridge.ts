@@ -32,6 +32,9 @@ import { DashboardSummary, type SummaryFps, type SummaryHealth } from './summary
 import { Topics } from './topics.js';
 import { TransportClocks, type ClockPayload } from './transport-clocks.js';
 
+/** The part of the FPS period a value must wait for after the last one (see #watch). */
+const FPS_JITTER_SHARE = 0.9;
+
 export interface Bridge {
   readonly topics: Topics;
   /** The options in force, defaults filled in (the password is not repeated here). */
@@ -310,7 +313,11 @@ class SessionBridge {
   #watch(machine: Machine): void {
     if (typeof machine?.hostname !== 'string' || machine.hostname === '' || this.#machines.has(machine.hostname) || this.#closing) return;
     const topic = this.topics.machineFps(machine.hostname);
-    const periodMs = 1000 / this.options.fpsHz;
+    // The director is asked for values no faster than --fps-hz (see #subscribeFps): the throttle is the guard
+    // against one that sends faster. At exactly the asked interval it would hold every value that arrives a little
+    // early behind the previous one (network and event-loop jitter) until a timer fires, which on a loaded machine
+    // is most of them: a tenth of the period is left for jitter. A runaway director still gets at most 1.1x.
+    const periodMs = (1000 / this.options.fpsHz) * FPS_JITTER_SHARE;
     const watch: MachineWatch = {
       machine,
       asDirector: false,
