@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startMosquitto, MOSQUITTO_MISSING, type Mosquitto } from '@stagelink/bridge/testing';
 import { connectAsync, type MqttClient } from 'mqtt';
-import type { RelayConfig } from '../harness/bare-relay.js';
+import { RELAY_FPS_PROPERTY, type RelayConfig } from '../harness/bare-relay-config.js';
 import { compareRounds } from '../harness/compare.js';
 import { millis, perSecond, times } from '../harness/format.js';
 import { processCpuMs } from '../harness/timing.js';
@@ -74,7 +74,7 @@ function startBridge(venue: VenueSimulator, broker: Mosquitto, extra: string[] =
 }
 
 async function startRelay(venue: VenueSimulator, broker: Mosquitto): Promise<ChildProcess> {
-  const config: RelayConfig = { director: venue.url, directorHostname: venue.hostnames[0] ?? '', broker: broker.url, prefix: RELAY_PREFIX, updateFrequencyMs: 1000 / FPS_HZ };
+  const config: RelayConfig = { director: venue.url, directorHostname: venue.hostnames[0] ?? '', broker: broker.url, prefix: RELAY_PREFIX, updateFrequencyMs: Math.max(100, Math.round(1000 / FPS_HZ)) };
   const relay = fork(RELAY, [JSON.stringify(config)], { execArgv: ['--import', TSX], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = new Promise<void>((resolve, reject) => {
     relay.on('message', (message: { type?: string }) => {
@@ -147,15 +147,15 @@ async function latencyRounds(venue: VenueSimulator, broker: Mosquitto): Promise<
       await delay(DRAIN_MS);
       consumer.recording.on = false;
       const sent = venue.sentSince(recordedFrom);
-      const side = (receipts: Map<string, Receipts>) => {
+      const side = (receipts: Map<string, Receipts>, suffix: string) => {
         const latencies: number[] = [];
         for (const [hostname, machine] of receipts) {
-          const log = sent[hostname];
+          const log = sent[`${hostname}${suffix}`];
           if (log) matchReceipts(log, machine, (sentAt, latencyMs) => sentAt >= from && sentAt <= to && latencies.push(latencyMs));
         }
         return { p50: median(latencies), p99: quantile(latencies, 0.99), delivered: latencies.length };
       };
-      rounds.push({ bridge: side(consumer.receipts.bridge), relay: side(consumer.receipts.relay), bridgeCpuMsPerSecond: cpu });
+      rounds.push({ bridge: side(consumer.receipts.bridge, ''), relay: side(consumer.receipts.relay, `#${RELAY_FPS_PROPERTY}`), bridgeCpuMsPerSecond: cpu });
     }
     return rounds;
   } finally {

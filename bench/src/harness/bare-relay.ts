@@ -8,19 +8,9 @@
 import { LIVE_UPDATE_PATH, type ServerFrame } from '@stagelink/core/protocol';
 import { connectAsync } from 'mqtt';
 import WebSocket from 'ws';
-
-export interface RelayConfig {
-  director: string;
-  /** The director's own hostname: its FPS is its local monitor. */
-  directorHostname: string;
-  broker: string;
-  prefix: string;
-  updateFrequencyMs: number;
-}
+import { RELAY_FPS_PROPERTY, type RelayConfig } from './bare-relay-config.js';
 
 const MONITORING_MANAGER = 'subsystem:MonitoringManager';
-const FPS_PROPERTY = 'object.seriesAverage("Actual", 1)';
-
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as RelayConfig;
   const mqtt = await connectAsync(config.broker, { protocolVersion: 5, clean: true, reconnectPeriod: 0 });
@@ -64,7 +54,7 @@ async function main(): Promise<void> {
       if (change.id === nodesId && Array.isArray(change.value) && !subscribed) {
         // The director lists the nodes it monitors (every machine but itself): one subscription each.
         subscribed = true;
-        for (const node of change.value) if (typeof node === 'string') subscribe(`${MONITORING_MANAGER}.findRemoteMonitor(${JSON.stringify(node)}, "fps")`, FPS_PROPERTY, config.updateFrequencyMs);
+        for (const node of change.value) if (typeof node === 'string') subscribe(`${MONITORING_MANAGER}.findRemoteMonitor(${JSON.stringify(node)}, "fps")`, RELAY_FPS_PROPERTY, config.updateFrequencyMs);
         ready = true;
         continue;
       }
@@ -77,7 +67,7 @@ async function main(): Promise<void> {
       mqtt.publish(`${config.prefix}/machines/${hostname}/fps`, JSON.stringify({ value: change.value }), { qos: 1, retain: true });
     }
   });
-  subscribe(`${MONITORING_MANAGER}.findLocalMonitor("fps")`, FPS_PROPERTY, config.updateFrequencyMs);
+  subscribe(`${MONITORING_MANAGER}.findLocalMonitor("fps")`, RELAY_FPS_PROPERTY, config.updateFrequencyMs);
   subscribe(MONITORING_MANAGER, 'object.remoteNodes()', 1000);
   process.on('message', (message: { type?: string }) => {
     if (message.type !== 'stop') return;
