@@ -1,3 +1,4 @@
+import { MediaServer } from '@stagelink/core';
 import { simControl } from '@stagelink/simulator';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -218,6 +219,29 @@ describe.skipIf(SKIP)('OSC out to oscdump', () => {
     }
     const back = dump.messages.length;
     await dump.waitFor((entry) => at(`/machines/${quiet}/fps/stale`)(entry) && entry.values[0] === 0, STALE_BOUND_MS, back, `FPS of ${quiet} live again`);
+  }, 60_000);
+
+  it("marks the show clock's values stale when the playhead stands still while playing, and clears the marks", async () => {
+    const director = new MediaServer({ host: venue.session.sim.mediaServer.url, hosts: venue.session.hosts });
+    try {
+      await director.transport.play({ name: 'main' });
+    } finally {
+      await director.close();
+    }
+    const playing = dump.messages.length;
+    await dump.waitFor((entry) => at('/transports/main/playing')(entry) && entry.values[0] === 1, 10_000, playing, 'main playing');
+    await dump.waitFor((entry) => at('/transports/main/time/stale')(entry) && entry.values[0] === 0, 10_000, playing, "main's clock live");
+    const since = dump.messages.length;
+    // Every live transport object, in either dialect's naming: the playheads freeze while the stream stays up.
+    await simControl(venue.session.sim.mediaServer.url, { action: 'silentLive', pattern: 'transportmanager', on: true });
+    let mark: DumpedMessage;
+    try {
+      mark = await dump.waitFor((entry) => at('/transports/main/time/stale')(entry) && entry.values[0] === 1, STALE_BOUND_MS, since, "main's clock marked stale");
+      await dump.waitFor((entry) => at('/transports/main/section_remaining/stale')(entry) && entry.values[0] === 1, 5000, since, 'the section time marked stale with it');
+    } finally {
+      await simControl(venue.session.sim.mediaServer.url, { action: 'silentLive', pattern: 'transportmanager', on: false });
+    }
+    await dump.waitFor((entry) => at('/transports/main/time/stale')(entry) && entry.values[0] === 0, STALE_BOUND_MS, dump.messages.indexOf(mark) + 1, "main's clock live again");
   }, 60_000);
 
   it('sends no address more often than --fps-hz a second', () => {
