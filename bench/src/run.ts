@@ -1,5 +1,6 @@
 import { bridgeFanout } from './benchmarks/bridge-fanout.js';
 import { bridgeSummary } from './benchmarks/bridge-summary.js';
+import { bridgeVenueIo } from './benchmarks/bridge-venue-io.js';
 import { companionFeedbackChecks } from './benchmarks/companion-feedback-checks.js';
 import { companionLive } from './benchmarks/companion-live.js';
 import { cuePath } from './benchmarks/cue-path.js';
@@ -19,7 +20,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, dialStripRate, bridgeFanout, bridgeSummary, companionLive, companionFeedbackChecks, showClock];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, dialStripRate, bridgeFanout, bridgeSummary, bridgeVenueIo, companionLive, companionFeedbackChecks, showClock];
 
 /** Run only when named: `pnpm bench soak --minutes 6`. */
 const ON_REQUEST: readonly Benchmark[] = [soak];

@@ -12,7 +12,10 @@ export interface VenueSimulator {
   /** The director's hostname first. */
   hostnames: string[];
   stats(): VenueStats;
-  /** The FPS values sent since `since` (shared clock), by machine hostname. */
+  /**
+   * The FPS values sent since `since` (shared clock), by machine hostname; values asked with another spelling of
+   * the property under `<hostname>#<property>`.
+   */
   sentSince(since: number): Record<string, SentLog>;
   /** Told every request as it is answered (method, path, shared clock), e.g. to time cues. */
   onRequest: ((method: string, path: string, at: number) => void) | undefined;
@@ -31,6 +34,8 @@ export interface VenueStats {
 }
 
 const HEALTH_PATH = '/api/session/status/health';
+/** The property core (and so the bridge) asks every FPS monitor for. */
+export const FPS_PROPERTY = 'object.seriesAverage("Actual", 1)';
 const LOCAL_FPS = 'subsystem:MonitoringManager.findLocalMonitor("fps")';
 const REMOTE_FPS = /^subsystem:MonitoringManager\.findRemoteMonitor\("([^":]+):[^"]*",\s*"fps"\)$/;
 /** The log of sends is kept this long: a window and its drain, with room to spare. */
@@ -51,7 +56,10 @@ export async function startVenueSimulator(machines: number): Promise<VenueSimula
   const sent = new Map<string, SentLog>(hostnames.map((hostname) => [hostname, { at: [], values: [] }]));
   const stopListening = sim.live.onValueSent((change) => {
     const hostname = fpsHostname(change, director);
-    const entry = hostname === undefined ? undefined : sent.get(hostname);
+    // A consumer that asks with another spelling of the property (a baseline beside the bridge) is logged apart.
+    const key = hostname === undefined || change.property === FPS_PROPERTY ? hostname : `${hostname}#${change.property}`;
+    if (key !== undefined && !sent.has(key) && hostname !== undefined) sent.set(key, { at: [], values: [] });
+    const entry = key === undefined ? undefined : sent.get(key);
     if (!entry || typeof change.value !== 'number') return;
     counts.fpsSent++;
     entry.at.push(sharedNow());

@@ -24,14 +24,23 @@ import { machineHealthPayload, sessionHealthPayload, transportPayload } from './
 import { RetainedState, type StatePayload } from './retained-state.js';
 import { SessionPoller, type PollRound } from './session-poller.js';
 import { readFailureReason, STALE_REASONS, type StaleReason } from './stale-reasons.js';
+import { HaDiscovery } from './ha-discovery.js';
+import { OscIn, type OscInCounts } from './osc-in.js';
+import { OscOut } from './osc-out.js';
+import { oscBridgeName, oscSegment } from './osc-state.js';
 import { DashboardSummary, type SummaryFps, type SummaryHealth } from './summary.js';
 import { Topics } from './topics.js';
 import { TransportClocks, type ClockPayload } from './transport-clocks.js';
+
+/** The part of the FPS period a value must wait for after the last one (see #watch). */
+const FPS_JITTER_SHARE = 0.9;
 
 export interface Bridge {
   readonly topics: Topics;
   /** The options in force, defaults filled in (the password is not repeated here). */
   readonly options: Omit<ResolvedBridgeOptions, 'password' | 'log'>;
+  /** What the OSC listener saw (packets refused, bad, duplicate, commands taken); undefined without --osc-listen. */
+  readonly oscCounts: Readonly<OscInCounts> | undefined;
   /** Says `offline`, closes the broker connection and the session's client. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -47,7 +56,14 @@ export function startBridge(options: BridgeOptions): Promise<Bridge> {
   const shown: Partial<ResolvedBridgeOptions> = { ...resolved };
   delete shown.password;
   delete shown.log;
-  return Promise.resolve({ topics: bridge.topics, options: shown as Bridge['options'], close: () => bridge.close() });
+  return Promise.resolve({
+    topics: bridge.topics,
+    options: shown as Bridge['options'],
+    get oscCounts() {
+      return bridge.oscCounts;
+    },
+    close: () => bridge.close(),
+  });
 }
 
 /** One machine's live values: FPS (local preset on the director, remote on the others) and failover takeover. */
@@ -75,6 +91,11 @@ class SessionBridge {
   readonly #clocks: TransportClocks;
   /** The topics the summary follows: a machine topic to its hostname and which part it is, a clock to its transport. */
   readonly #summarised = new Map<string, { hostname: string; part: 'fps' | 'health' } | { transport: string; part: 'clock' }>();
+  readonly #oscOut: OscOut | undefined;
+  readonly #oscIn: OscIn | undefined;
+  readonly #ha: HaDiscovery | undefined;
+  /** A transport's name as OSC addresses spell it, to the session's name. */
+  readonly #oscTransports = new Map<string, string>();
   #director: string | undefined;
   #closing: Promise<void> | undefined;
 
@@ -112,18 +133,52 @@ class SessionBridge {
         log.error('poll round failed', { reason: reasonOf(error) });
       }
     });
-    this.#link = new BrokerLink(options, this.topics, { onConnect: () => this.#republish(), onMessage: (message) => this.#commands.handle(message) }, log);
+    const oscName = oscBridgeName(options.prefix);
+    this.#oscOut = options.oscSend.length > 0 ? new OscOut(options.oscSend, oscName, 1000 / options.fpsHz, log) : undefined;
+    this.#oscIn = options.oscListen
+      ? new OscIn(
+          options.oscListen,
+          options.oscAllow,
+          `/stagelink/${oscName}`,
+          (request, send) => this.#commands.submit(request, send),
+          (segment) => this.#oscTransports.get(segment) ?? segment,
+          log,
+        )
+      : undefined;
+    this.#ha = options.haDiscovery
+      ? new HaDiscovery(this.topics, { discoveryPrefix: options.haDiscovery, mode: options.haDiscoveryMode }, (topic, payload) => this.#link.publishRetained(topic, payload), log)
+      : undefined;
+    this.#link = new BrokerLink(
+      options,
+      this.topics,
+      {
+        onConnect: () => this.#republish(),
+        onMessage: (message) => {
+          if (message.topic.startsWith(this.topics.commandRoot)) this.#commands.handle(message);
+          else this.#ha?.message(message.topic, message.payload);
+        },
+        extraTopics: this.#ha?.subscriptions ?? [],
+      },
+      log,
+    );
     log.info('bridge starting', { server: options.server, broker: redactUrl(options.mqtt), prefix: options.prefix, followDirector: options.followDirector });
     this.#poller.start();
   }
 
+  get oscCounts(): Readonly<OscInCounts> | undefined {
+    return this.#oscIn ? { ...this.#oscIn.counts } : undefined;
+  }
+
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      await this.#oscIn?.close();
+      this.#ha?.close();
       this.#poller.stop();
       this.#summary.close();
       this.#clocks.close();
       await this.#commands.drain();
       for (const watch of this.#machines.values()) this.#unwatch(watch);
+      await this.#oscOut?.close();
       await this.#link.close();
       await this.#mediaServer.close();
       this.options.log.info('bridge stopped', { prefix: this.options.prefix });
@@ -138,6 +193,7 @@ class SessionBridge {
     const json = this.#state.set(topic, payload);
     if (json === undefined) return;
     this.#link.publishRetained(topic, json);
+    this.#oscOut?.state(topic.slice(this.topics.prefix.length + 1), payload);
     this.#summarise(topic, payload);
   }
 
@@ -160,6 +216,7 @@ class SessionBridge {
   #republish(): void {
     for (const [topic, json] of this.#state.entries()) this.#link.publishRetained(topic, json);
     this.#link.publishRetained(this.topics.bridge, JSON.stringify('online'));
+    this.#ha?.connected();
   }
 
   #reply(topic: string, result: CommandResult, correlationData?: Buffer): void {
@@ -187,6 +244,8 @@ class SessionBridge {
       for (const topic of this.#state.topics()) if (topic.startsWith(`${this.topics.prefix}/transports/`) && topic.endsWith('/state')) this.#markStale(topic, reason);
     }
     this.#note('transports', transports);
+    // Discovery removes what an earlier run published only once it has seen the whole session.
+    if (session.status === 'fulfilled' && health.status === 'fulfilled' && transports.status === 'fulfilled') this.#ha?.sessionRead();
   }
 
   /** Logs a read that starts failing, and once more when it recovers; not every round. */
@@ -226,6 +285,8 @@ class SessionBridge {
   #onTransports(transports: Transport[]): void {
     for (const transport of transports) {
       if (typeof transport?.name !== 'string') continue;
+      this.#oscTransports.set(oscSegment(transport.name), transport.name);
+      this.#ha?.transport(transport.name);
       this.#publish(this.topics.transportState(transport.name), transportPayload(transport));
       this.#watchClock(transport.name);
     }
@@ -252,7 +313,11 @@ class SessionBridge {
   #watch(machine: Machine): void {
     if (typeof machine?.hostname !== 'string' || machine.hostname === '' || this.#machines.has(machine.hostname) || this.#closing) return;
     const topic = this.topics.machineFps(machine.hostname);
-    const periodMs = 1000 / this.options.fpsHz;
+    // The director is asked for values no faster than --fps-hz (see #subscribeFps): the throttle is the guard
+    // against one that sends faster. At exactly the asked interval it would hold every value that arrives a little
+    // early behind the previous one (network and event-loop jitter) until a timer fires, which on a loaded machine
+    // is most of them: a tenth of the period is left for jitter. A runaway director still gets at most 1.1x.
+    const periodMs = (1000 / this.options.fpsHz) * FPS_JITTER_SHARE;
     const watch: MachineWatch = {
       machine,
       asDirector: false,
@@ -260,6 +325,7 @@ class SessionBridge {
       throttle: new FpsThrottle(periodMs, this.options.fpsDeadband, (payload) => this.#publish(topic, { ...payload })),
     };
     this.#machines.set(machine.hostname, watch);
+    this.#ha?.machine(machine.hostname);
     this.#summarised.set(topic, { hostname: machine.hostname, part: 'fps' });
     this.#summarised.set(this.topics.machineHealth(machine.hostname), { hostname: machine.hostname, part: 'health' });
     this.#subscribeFps(watch);

@@ -19,6 +19,8 @@ export interface BrokerLinkEvents {
   /** Connected (again): publish everything retained now. */
   onConnect(): void;
   onMessage(message: IncomingMessage): void;
+  /** Topics besides the command topics, subscribed on every connect with their retained messages (discovery). */
+  extraTopics?: readonly string[];
 }
 
 /** Even a zero jitter waits this long: a broker that refuses at once is not hammered. */
@@ -129,6 +131,12 @@ export class BrokerLink {
     this.#client.subscribe(this.topics.commands, { qos: 1, rh: 2 }, (error) => {
       if (error) this.log.error('command topics not subscribed', { topic: this.topics.commands, reason: reasonOf(error) });
     });
+    const extra = this.events.extraTopics ?? [];
+    if (extra.length > 0) {
+      this.#client.subscribe([...extra], { qos: 1 }, (error) => {
+        if (error) this.log.error('topics not subscribed', { topics: extra.join(','), reason: reasonOf(error) });
+      });
+    }
     this.events.onConnect();
   }
 

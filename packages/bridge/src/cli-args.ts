@@ -28,6 +28,11 @@ JSON) and takes cues from it.
   --tls-key <path>            client key (PEM)
   --keepalive <s>             MQTT keep-alive (default 10): the Last Will fires 1.5 keep-alives after silence
   --client-id <id>            MQTT client id (default stagelink-bridge-<prefix>)
+  --osc-send HOST:PORT,...    send the state as OSC to these receivers (each address at most --fps-hz a second)
+  --osc-listen [ADDR:]PORT    take OSC commands on this UDP port (default address 0.0.0.0)
+  --osc-allow CIDR,...        senders whose OSC commands are taken (none by default: listening alone takes nothing)
+  --ha-discovery [prefix]     Home Assistant MQTT discovery under this prefix (default homeassistant)
+  --ha-discovery-mode <mode>  device (one config per device, default) or entity (one per entity, e.g. openHAB)
   --log-format text|json      log lines on stderr (default text)
   --help                      this text`;
 
@@ -61,7 +66,13 @@ const VALUE_FLAGS = new Set([
   'keepalive',
   'client-id',
   'log-format',
+  'osc-send',
+  'osc-listen',
+  'osc-allow',
+  'ha-discovery-mode',
 ]);
+/** Flags whose value may be left out: the next argument is theirs unless it is another flag. */
+const OPTIONAL_VALUE_FLAGS = new Set(['ha-discovery']);
 const SWITCHES = new Set(['follow-director', 'accept-untimed-commands', 'dnssd', 'help']);
 
 /** Reads the flags; OptionError names the first one that cannot be used. Reads no file. */
@@ -77,6 +88,12 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     if (SWITCHES.has(name)) {
       if (match[2] !== undefined) throw new OptionError(`--${name} takes no value.`);
       switches.add(name);
+      continue;
+    }
+    if (OPTIONAL_VALUE_FLAGS.has(name)) {
+      const next = argv[index + 1];
+      const value = match[2] ?? (next !== undefined && !next.startsWith('--') ? argv[++index] : '');
+      values.set(name, value ?? '');
       continue;
     }
     if (!VALUE_FLAGS.has(name)) throw new OptionError(`Unknown flag --${name}.`);
@@ -126,6 +143,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       ...optional('username', values.get('username')),
       ...optional('keepaliveSeconds', number('keepalive')),
       ...optional('clientId', values.get('client-id')),
+      ...optional('oscSend', list(values.get('osc-send'))),
+      ...optional('oscListen', values.get('osc-listen')),
+      ...optional('oscAllow', list(values.get('osc-allow'))),
+      ...optional('haDiscovery', values.has('ha-discovery') ? values.get('ha-discovery') || true : undefined),
+      ...optional('haDiscoveryMode', values.get('ha-discovery-mode')),
     },
     ...optional('passwordFile', values.get('password-file')),
     tlsFiles: {
@@ -135,4 +157,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     },
     logFormat,
   };
+}
+
+function list(text: string | undefined): string[] | undefined {
+  return text?.split(',').map((item) => item.trim()).filter((item) => item !== '');
 }

@@ -8,6 +8,20 @@ import type { BridgeLog } from './log.js';
 import { RecentIds } from './recent-ids.js';
 import type { Topics } from './topics.js';
 
+/** One command as the runner takes it, whichever way it came. */
+export interface CommandRequest {
+  /** The command below `cmd/`: `transport/<command>` or `failover/<operation>`. */
+  path: string;
+  /** Its fields and envelope (`id`, `sentAt`), as an MQTT command's JSON object carries them. */
+  body: Record<string, unknown>;
+  /** When the bridge received it, ms since the epoch. */
+  receivedAt: number;
+  /** A retained MQTT message: refused. */
+  retain?: boolean;
+  /** An MQTT 5 message expiry, in seconds. */
+  messageExpiryInterval?: number;
+}
+
 export interface CommandRunnerOptions extends AgeRules {
   /** Ids remembered for duplicate detection (default 10,000). */
   rememberIds?: number;
@@ -38,14 +52,32 @@ export class CommandRunner {
     const receivedAt = Date.now();
     const replyTo = this.#responseTopic(message.responseTopic);
     const send = (result: CommandResult): void => this.reply(replyTo, result, message.correlationData);
-    let body: Record<string, unknown> | undefined;
-    let outcome: Promise<CommandResult>;
+    let body: Record<string, unknown>;
     try {
       body = readPayload(message.payload);
     } catch (error) {
       send(failureResult(undefined, error));
       return;
     }
+    this.submit(
+      {
+        path: message.topic.slice(this.topics.commandRoot.length),
+        body,
+        receivedAt,
+        retain: message.retain,
+        ...(message.messageExpiryInterval === undefined ? {} : { messageExpiryInterval: message.messageExpiryInterval }),
+      },
+      send,
+    );
+  }
+
+  /**
+   * One command, from whichever way it came (MQTT, OSC): answered once through `send`, by the same rules. A
+   * command whose id was seen lately gets the first one's result, marked `duplicate`, and is not run again.
+   */
+  submit(request: CommandRequest, send: (result: CommandResult) => void): void {
+    const { body } = request;
+    let outcome: Promise<CommandResult>;
     const id = idOf(body);
     const earlier = id === undefined ? undefined : this.#recent.get(id);
     if (earlier) {
@@ -53,10 +85,10 @@ export class CommandRunner {
       return;
     }
     try {
-      if (message.retain) throw new CommandRefusedError(COMMAND_REFUSALS.retained, 'A retained command was refused: it would fire whenever anything subscribes. Publish commands without the retain flag.');
+      if (request.retain) throw new CommandRefusedError(COMMAND_REFUSALS.retained, 'A retained command was refused: it would fire whenever anything subscribes. Publish commands without the retain flag.');
       const envelope = readEnvelope(body);
-      const command = parseCommand(message.topic.slice(this.topics.commandRoot.length), body);
-      const deadline = commandDeadline(envelope, receivedAt, message.messageExpiryInterval, this.rules);
+      const command = parseCommand(request.path, body);
+      const deadline = commandDeadline(envelope, request.receivedAt, request.messageExpiryInterval, this.rules);
       outcome = this.#enqueue(id, command, deadline);
     } catch (error) {
       outcome = Promise.resolve(failureResult(id, error));

@@ -1,4 +1,4 @@
-import { FAILOVER_MACHINE_OPERATIONS, FAILOVER_OPERATIONS, isTransportCommand, needsConfirmation, readTransportFields, TRANSPORT_COMMAND_NAMES, transportFieldsOf } from '@stagelink/core';
+import { FAILOVER_MACHINE_OPERATIONS, FAILOVER_OPERATIONS, isTransportCommand, needsConfirmation, playmodeToSend, readTransportFields, reasonOf, TRANSPORT_COMMAND_NAMES, transportFieldsOf } from '@stagelink/core';
 import type { FailoverOperation, Ref, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
 
@@ -97,7 +97,28 @@ function unknownCommand(path: string): CommandRefusedError {
 
 const ENVELOPE_FIELDS = ['id', 'sentAt'];
 
+/**
+ * `cmd/transport/playmode` with `playmode`: the command of that playmode, for pickers that publish a value to one
+ * topic (Home Assistant's select). It runs play, playsection, playloopsection or stop: a broker ACL that denies
+ * one of those must deny this topic too.
+ */
+const PLAYMODE_COMMANDS: Readonly<Record<string, TransportCommand>> = { Play: 'play', PlaySection: 'playsection', Loop: 'playloopsection', Stop: 'stop' };
+
+function playmodeCommand(body: Record<string, unknown>): BridgeCommand {
+  refuseUnknownKeys(body, ['transport', 'playmode', ...ENVELOPE_FIELDS], 'playmode takes transport and playmode (and id, sentAt)');
+  let playmode: string | undefined;
+  try {
+    playmode = playmodeToSend(body.playmode);
+  } catch (error) {
+    throw malformed(reasonOf(error));
+  }
+  const command = PLAYMODE_COMMANDS[playmode];
+  if (!command) throw malformed(`playmode ${playmode} runs no command: use one of ${Object.keys(PLAYMODE_COMMANDS).join(', ')}.`);
+  return { kind: 'transport', command, transports: transportRefs(body.transport), fields: {} };
+}
+
 function transportCommand(name: string, body: Record<string, unknown>): BridgeCommand {
+  if (name === 'playmode') return playmodeCommand(body);
   if (!isTransportCommand(name)) {
     throw new CommandRefusedError(COMMAND_REFUSALS.unknownCommand, `"${name}" is not a transport command: use one of ${TRANSPORT_COMMAND_NAMES.join(', ')}.`);
   }

@@ -1,6 +1,15 @@
 import type { HostMap } from '@stagelink/core';
 import { silentLog, type BridgeLog } from './log.js';
+import { isIP } from 'node:net';
+import type { HaDiscoveryMode } from './ha-discovery.js';
+import type { OscTarget } from './osc-out.js';
 import { checkPrefix, defaultPrefix } from './topics.js';
+
+/** Where OSC commands are taken. */
+export interface OscListen {
+  address: string;
+  port: number;
+}
 
 export interface BridgeOptions {
   /** Any machine of the session: a hostname, `host:port` or `http://` URL (as core takes it). */
@@ -45,6 +54,16 @@ export interface BridgeOptions {
   clientId?: string;
   /** Broker reconnect back-off: full jitter from base, doubling, up to cap (default 250 ms to 10 s). */
   reconnect?: { baseMs?: number; capMs?: number };
+  /** OSC receivers the state is sent to, `host:port` each (`[v6]:port` for an IPv6 address). */
+  oscSend?: readonly string[];
+  /** Where OSC commands are taken: `[addr:]port` (default address 0.0.0.0). Nothing is taken without `oscAllow`. */
+  oscListen?: string;
+  /** Senders whose OSC commands are taken: addresses or CIDR blocks (`10.0.0.0/24`, `127.0.0.1`); none by default. */
+  oscAllow?: readonly string[];
+  /** Home Assistant MQTT discovery under this prefix (`true`: `homeassistant`). */
+  haDiscovery?: string | boolean;
+  /** `device` (default): one config per device; `entity`: one per entity, for systems without device discovery. */
+  haDiscoveryMode?: HaDiscoveryMode;
   log?: BridgeLog;
 }
 
@@ -69,6 +88,11 @@ export interface ResolvedBridgeOptions {
   keepaliveSeconds: number;
   clientId: string;
   reconnect: { baseMs: number; capMs: number };
+  oscSend: OscTarget[];
+  oscListen: OscListen | undefined;
+  oscAllow: string[];
+  haDiscovery: string | undefined;
+  haDiscoveryMode: HaDiscoveryMode;
   log: BridgeLog;
 }
 
@@ -113,6 +137,11 @@ export function resolveOptions(options: BridgeOptions): ResolvedBridgeOptions {
     keepaliveSeconds: positive(options.keepaliveSeconds ?? 10, '--keepalive', 1, 65535),
     clientId: options.clientId ?? `stagelink-bridge-${prefix.replace(/[^A-Za-z0-9_-]/g, '-')}`.slice(0, 64),
     reconnect: { baseMs: options.reconnect?.baseMs ?? 250, capMs: options.reconnect?.capMs ?? 10_000 },
+    oscSend: oscTargetsOf(options.oscSend),
+    oscListen: options.oscListen === undefined ? undefined : oscListenOf(options.oscListen),
+    oscAllow: oscAllowOf(options.oscAllow),
+    haDiscovery: haDiscoveryOf(options.haDiscovery),
+    haDiscoveryMode: haModeOf(options.haDiscoveryMode),
     log: options.log ?? silentLog,
   };
 }
@@ -135,4 +164,60 @@ function positive(value: number, flag: string, min: number, max: number): number
 
 function redactForError(url: unknown): unknown {
   return typeof url === 'string' ? url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@') : url;
+}
+
+/** `host:port` or `[v6]:port`; undefined when it is neither. */
+function hostPort(text: string): { host: string; port: number } | undefined {
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/.exec(text.trim());
+  const port = Number(match?.[3]);
+  const host = match?.[1] ?? match?.[2];
+  if (!host || !Number.isInteger(port) || port < 1 || port > 65535) return undefined;
+  return { host, port };
+}
+
+function oscTargetsOf(value: unknown): OscTarget[] {
+  if (value === undefined) return [];
+  const items: unknown[] = Array.isArray(value) ? value : [value];
+  return items.map((item) => {
+    const target = typeof item === 'string' ? hostPort(item) : undefined;
+    if (!target) throw new OptionError(`--osc-send takes host:port receivers, e.g. 10.0.0.20:53000,[fd00::7]:9000 (got ${JSON.stringify(item)}).`);
+    return target;
+  });
+}
+
+function oscListenOf(value: unknown): OscListen {
+  const text = typeof value === 'string' ? value.trim() : '';
+  const listen = /^\d{1,5}$/.test(text) ? { host: '0.0.0.0', port: Number(text) } : hostPort(text);
+  if (!listen || isIP(listen.host) === 0 || listen.port < 1 || listen.port > 65535) {
+    throw new OptionError(`--osc-listen takes [address:]port, e.g. 9000 or 10.0.0.5:9000 (got ${JSON.stringify(value)}).`);
+  }
+  return { address: listen.host, port: listen.port };
+}
+
+function oscAllowOf(value: unknown): string[] {
+  if (value === undefined) return [];
+  const items: unknown[] = Array.isArray(value) ? value : [value];
+  return items.map((item) => {
+    const text = typeof item === 'string' ? item.trim() : '';
+    const [address = '', bits, ...rest] = text.split('/');
+    const family = isIP(address);
+    const max = family === 6 ? 128 : 32;
+    const ok = family !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max));
+    if (!ok) throw new OptionError(`--osc-allow takes addresses or CIDR blocks, e.g. 10.0.0.0/24,127.0.0.1 (got ${JSON.stringify(item)}).`);
+    return bits === undefined ? `${address}/${max}` : `${address}/${bits}`;
+  });
+}
+
+function haDiscoveryOf(value: unknown): string | undefined {
+  if (value === undefined || value === false) return undefined;
+  const prefix = value === true ? 'homeassistant' : value;
+  const problem = typeof prefix === 'string' ? checkPrefix(prefix) : 'it is not text';
+  if (problem) throw new OptionError(`--ha-discovery ${JSON.stringify(prefix)} cannot be used: ${problem}.`);
+  return prefix as string;
+}
+
+function haModeOf(value: unknown): HaDiscoveryMode {
+  if (value === undefined) return 'device';
+  if (value !== 'device' && value !== 'entity') throw new OptionError(`--ha-discovery-mode is device or entity (got ${JSON.stringify(value)}).`);
+  return value;
 }

@@ -1,0 +1,160 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { reasonOf, Throttle } from '@stagelink/core';
+import { encode } from 'node-osc';
+import type { BridgeLog } from './log.js';
+import { OnceAPeriod } from './once-a-minute.js';
+import { oscValuesOf, type OscArg } from './osc-state.js';
+import type { StatePayload } from './retained-state.js';
+
+/** Where OSC values go: a receiver's host (name or address) and UDP port. */
+export interface OscTarget {
+  host: string;
+  port: number;
+}
+
+const HEARTBEAT_MS = 1000;
+/** Every value is sent again this often, so a panel started after the bridge has the whole state within seconds. */
+const REFRESH_EVERY_HEARTBEATS = 5;
+/** Host names are looked up again this often: a console's DHCP lease may move it. */
+const LOOKUP_EVERY_HEARTBEATS = 60;
+
+interface Resolved {
+  target: OscTarget;
+  address?: string;
+  family?: 4 | 6;
+}
+
+/**
+ * The bridge's state as OSC messages over UDP to every target: each address at most once a period (the newest
+ * value winning), every value sent again every few seconds, and `/stagelink/<name>/bridge s online` every second,
+ * `offline` once when the bridge stops. A target that cannot be reached is said once a minute; nothing is queued.
+ */
+export class OscOut {
+  readonly #root: string;
+  readonly #targets: Resolved[];
+  readonly #throttles = new Map<string, Throttle<OscArg[]>>();
+  readonly #last = new Map<string, OscArg[]>();
+  readonly #problems = new OnceAPeriod();
+  readonly #heartbeat: NodeJS.Timeout;
+  #sockets: { 4?: Socket; 6?: Socket } = {};
+  #beats = 0;
+  #sent = 0;
+  #closed = false;
+
+  constructor(
+    targets: readonly OscTarget[],
+    name: string,
+    private readonly periodMs: number,
+    private readonly log: BridgeLog,
+  ) {
+    this.#root = `/stagelink/${name}`;
+    this.#targets = targets.map((target) => {
+      const family = isIP(target.host);
+      return family === 0 ? { target } : { target, address: target.host, family: family as 4 | 6 };
+    });
+    void this.#lookUp();
+    this.#heartbeat = setInterval(() => this.#beat(), HEARTBEAT_MS);
+    this.#beat();
+  }
+
+  /** How many OSC messages have gone out, to all targets together. */
+  get sent(): number {
+    return this.#sent;
+  }
+
+  /** A retained topic changed (`suffix` is the topic below the prefix): its OSC values go out at the pace. */
+  state(suffix: string, payload: StatePayload): void {
+    if (this.#closed) return;
+    for (const { address, args } of oscValuesOf(suffix, payload)) this.#offer(address, args);
+  }
+
+  /** Says `offline` once, then releases the sockets. Safe to call more than once. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    clearInterval(this.#heartbeat);
+    // The last word waits for its sends (at most a moment) before the sockets close under it.
+    await Promise.race([this.#send('/bridge', [{ type: 's', value: 'offline' }]), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    this.#closed = true;
+    for (const throttle of this.#throttles.values()) throttle.close();
+    this.#throttles.clear();
+    const sockets = Object.values(this.#sockets);
+    this.#sockets = {};
+    await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => socket.close(() => resolve()))));
+  }
+
+  #offer(address: string, args: OscArg[]): void {
+    this.#last.set(address, args);
+    let throttle = this.#throttles.get(address);
+    if (!throttle) {
+      throttle = new Throttle((latest) => void this.#send(address, latest), this.periodMs);
+      this.#throttles.set(address, throttle);
+    }
+    throttle.push(args);
+  }
+
+  #beat(): void {
+    this.#beats++;
+    void this.#send('/bridge', [{ type: 's', value: 'online' }]);
+    if (this.#beats % REFRESH_EVERY_HEARTBEATS === 0) for (const [address, args] of this.#last) this.#offer(address, args);
+    if (this.#beats % LOOKUP_EVERY_HEARTBEATS === 0) void this.#lookUp();
+  }
+
+  async #lookUp(): Promise<void> {
+    for (const resolved of this.#targets) {
+      if (isIP(resolved.target.host) !== 0) continue;
+      try {
+        const { address, family } = await lookup(resolved.target.host);
+        resolved.address = address;
+        resolved.family = family === 6 ? 6 : 4;
+      } catch (error) {
+        this.#problem(resolved.target, `cannot look up ${resolved.target.host}: ${reasonOf(error)}`);
+      }
+    }
+  }
+
+  /** Sends one message to every target; resolves when every send has gone (or failed). */
+  #send(address: string, args: OscArg[]): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    let packet: Buffer;
+    try {
+      packet = encode({ oscType: 'message', address: `${this.#root}${address}`, args });
+    } catch (error) {
+      this.log.warn('osc value not encoded', { address: `${this.#root}${address}`, reason: reasonOf(error) });
+      return Promise.resolve();
+    }
+    const sends: Promise<void>[] = [];
+    for (const resolved of this.#targets) {
+      if (resolved.address === undefined || resolved.family === undefined) continue;
+      const { target } = resolved;
+      sends.push(
+        new Promise((done) => {
+          this.#socket(resolved.family as 4 | 6).send(packet, target.port, resolved.address, (error) => {
+            if (error && !this.#closed) this.#problem(target, reasonOf(error));
+            done();
+          });
+        }),
+      );
+      this.#sent++;
+    }
+    return Promise.all(sends).then(() => undefined);
+  }
+
+  #socket(family: 4 | 6): Socket {
+    let socket = this.#sockets[family];
+    if (!socket) {
+      socket = createSocket(family === 6 ? 'udp6' : 'udp4');
+      // A send error also arrives here on some systems; never an unhandled 'error' event.
+      socket.on('error', (error) => this.log.warn('osc socket problem', { reason: reasonOf(error) }));
+      socket.unref();
+      this.#sockets[family] = socket;
+    }
+    return socket;
+  }
+
+  #problem(target: OscTarget, reason: string): void {
+    const said = this.#problems.note(`${target.host}:${target.port}`);
+    if (said) this.log.warn('osc target not reached', { target: `${target.host}:${target.port}`, reason, times: said.since });
+  }
+}

@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCommand } from '../src/commands.js';
+import { haConfigMessages, haDevices, haSlug, type HaComponent } from '../src/ha-discovery.js';
+import type { Bridge } from '../src/index.js';
+import { MOSQUITTO_MISSING } from '../src/testing.js';
+import { Topics } from '../src/topics.js';
+import { startVenue, type TestVenue } from './support/venue.js';
+import { Watcher, type Received } from './support/watcher.js';
+
+if (MOSQUITTO_MISSING) console.warn(`skipped: ${MOSQUITTO_MISSING}`);
+
+/**
+ * The keys Home Assistant's MQTT integration requires, as its documentation lists them: for device-based
+ * discovery `dev` (with `identifiers`/`ids` or `connections`), `o` (with `name`) and `cmps`, each component with
+ * `p` (its platform) and a `unique_id`; and each platform's own required keys.
+ */
+const REQUIRED_BY_PLATFORM: Record<string, string[]> = {
+  sensor: ['state_topic'],
+  binary_sensor: ['state_topic'],
+  button: ['command_topic'],
+  select: ['command_topic', 'options'],
+};
+
+interface DeviceConfig {
+  dev: { ids?: string[]; identifiers?: string[]; name?: string; via_device?: string };
+  o: { name?: string };
+  cmps: Record<string, HaComponent>;
+  availability: { topic: string; value_template?: string }[];
+}
+
+/** Every problem Home Assistant's schema would find in a device-based discovery payload. */
+function schemaProblems(config: DeviceConfig): string[] {
+  const problems: string[] = [];
+  if (!config.dev || !(config.dev.ids?.length || config.dev.identifiers?.length)) problems.push('dev has no ids');
+  if (typeof config.o?.name !== 'string') problems.push('o has no name');
+  if (!config.cmps || Object.keys(config.cmps).length === 0) problems.push('no cmps');
+  for (const [key, component] of Object.entries(config.cmps ?? {})) {
+    const required = REQUIRED_BY_PLATFORM[component.p];
+    if (!required) problems.push(`${key}: platform ${String(component.p)} is not one the bridge uses`);
+    for (const field of required ?? []) if (component[field] === undefined) problems.push(`${key}: no ${field}`);
+    if (typeof component.unique_id !== 'string' || component.unique_id === '') problems.push(`${key}: no unique_id`);
+    if (!/^[a-z_]+\.[a-z0-9_]+$/.test(component.default_entity_id) || !component.default_entity_id.startsWith(`${component.p}.`)) problems.push(`${key}: default_entity_id ${component.default_entity_id}`);
+    if ('object_id' in component) problems.push(`${key}: deprecated object_id`);
+    if (!/^[A-Za-z0-9_-]+$/.test(key)) problems.push(`${key}: not an object id`);
+  }
+  return problems;
+}
+
+describe('Home Assistant discovery payloads', () => {
+  const topics = new Topics('venue/hall a');
+  const devices = haDevices(topics, ['node-a', 'node-b'], ['main', 'side screens']);
+
+  it('describes the session and each machine with the keys Home Assistant requires for every platform', () => {
+    expect(devices.map((device) => device.id)).toEqual(['stagelink_venue_hall_a', 'stagelink_venue_hall_a-machine-node_a', 'stagelink_venue_hall_a-machine-node_b']);
+    for (const { config } of devices) expect(schemaProblems(config as DeviceConfig)).toEqual([]);
+    const session = devices[0]?.config.cmps ?? {};
+    const platforms = Object.values(session).map((component) => `${component.p} ${String(component.name)}`);
+    expect(platforms).toEqual(expect.arrayContaining(['select main playmode', 'binary_sensor main playing', 'button main play', 'button main stop', 'sensor main time', 'sensor main section', 'sensor main next cue', 'sensor side screens section remaining']));
+    const machine = devices[1]?.config.cmps ?? {};
+    expect(Object.values(machine).map((component) => component.p).sort()).toEqual(['binary_sensor', 'sensor', 'sensor']);
+    expect(devices[1]?.config.dev.via_device).toBe('stagelink_venue_hall_a');
+    expect(devices[0]?.config.availability).toEqual([{ topic: 'venue/hall a/bridge', value_template: '{{ value_json }}', payload_available: 'online', payload_not_available: 'offline' }]);
+  });
+
+  it('gives every entity its own unique id, the same for the same session', () => {
+    const ids = devices.flatMap((device) => Object.values(device.config.cmps).map((component) => component.unique_id));
+    expect(new Set(ids).size).toBe(ids.length);
+    const again = haDevices(new Topics('venue/hall a'), ['node-b', 'node-a'], ['side screens', 'main']);
+    expect(new Set(again.flatMap((device) => Object.values(device.config.cmps).map((component) => component.unique_id)))).toEqual(new Set(ids));
+    // A bridge whose prefix starts like this one's never shares an id with it.
+    const other = haDevices(new Topics('venue/hall a/b'), ['node-a'], ['main']);
+    const otherIds = other.flatMap((device) => [device.id, ...Object.keys(device.config.cmps)]);
+    expect(otherIds.filter((id) => ids.includes(id) || devices.some((device) => device.id === id))).toEqual([]);
+  });
+
+  it('stamps a button press with its time, so the command-age rule holds for Home Assistant', () => {
+    const play = devices[0]?.config.cmps['stagelink_venue_hall_a-transport-main-play'];
+    expect(play).toMatchObject({ p: 'button', command_topic: 'venue/hall a/cmd/transport/play' });
+    expect(play?.command_template).toBe('{"transport": "main", "sentAt": {{ (as_timestamp(now()) * 1000) | int }}}');
+  });
+
+  it('publishes one config per entity in entity mode, each with its device and availability', () => {
+    const messages = haConfigMessages(devices, 'openhab', 'entity');
+    expect(messages.length).toBe(devices.reduce((sum, device) => sum + Object.keys(device.config.cmps).length, 0));
+    for (const { topic, payload } of messages) {
+      expect(topic).toMatch(/^openhab\/(sensor|binary_sensor|button|select)\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/config$/);
+      const entity = JSON.parse(payload) as Record<string, unknown>;
+      expect(entity).toHaveProperty('device');
+      expect(entity).toHaveProperty('origin');
+      expect(entity).toHaveProperty('availability');
+      expect(entity).not.toHaveProperty('p');
+    }
+  });
+
+  it('runs the command of the playmode a select sends, and refuses one that runs none', () => {
+    expect(parseCommand('transport/playmode', { transport: 'main', playmode: 'Loop' })).toEqual({ kind: 'transport', command: 'playloopsection', transports: [{ name: 'main' }], fields: {} });
+    expect(parseCommand('transport/playmode', { transport: 'main', playmode: 'stop' })).toMatchObject({ command: 'stop' });
+    expect(() => parseCommand('transport/playmode', { transport: 'main', playmode: 'NotSet' })).toThrow(/runs no command/);
+    expect(() => parseCommand('transport/playmode', { transport: 'main', playmode: 'Sideways' })).toThrow(/not a playmode/);
+  });
+});
+
+describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto', () => {
+  const PREFIX = 'test/ha';
+  const BASE = 'stagelink_test_ha';
+  const LEFTOVER = `homeassistant/device/${BASE}-machine-gone/config`;
+  const FOREIGN = 'homeassistant/device/zigbee2mqtt_0x00158d0001/config';
+  let venue: TestVenue;
+  let bridge: Bridge | undefined;
+  let watcher: Watcher;
+
+  beforeAll(async () => {
+    venue = await startVenue();
+    watcher = await Watcher.connect(venue.broker.url, ['homeassistant/#', `${PREFIX}/result`, `${PREFIX}/bridge`]);
+    // What an earlier run left (a machine since gone), and another bridge's device: only the first is removed.
+    await watcher.client.publishAsync(LEFTOVER, JSON.stringify({ dev: { ids: [`${BASE}-machine-gone`] }, o: { name: 'stagelink-bridge' }, cmps: {} }), { qos: 1, retain: true });
+    await watcher.client.publishAsync(FOREIGN, JSON.stringify({ dev: { ids: ['0x00158d0001'] }, o: { name: 'Zigbee2MQTT' }, cmps: {} }), { qos: 1, retain: true });
+    bridge = await venue.startBridge(PREFIX, { haDiscovery: true });
+  });
+
+  afterAll(async () => {
+    await bridge?.close();
+    await watcher?.close();
+    await venue?.close();
+  });
+
+  const configOf = (topic: string) => (message: Received) => message.topic === topic && typeof message.json === 'object';
+  const deviceTopic = (id: string) => `homeassistant/device/${id}/config`;
+  const hostnames = () => venue.session.sim.machines().map((machine) => machine.hostname);
+  const machineId = (hostname: string) => `${BASE}-machine-${haSlug(hostname)}`;
+  /** The session device once the transports are read (the first config may come before). */
+  const sessionDevice = (message: Received) => configOf(deviceTopic(BASE))(message) && JSON.stringify(message.json).includes('transport-main-play');
+  async function uniqueIds(since: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (const id of [BASE, ...hostnames().map(machineId)]) {
+      const match = id === BASE ? sessionDevice : configOf(deviceTopic(id));
+      const config = (await watcher.waitFor(match, 15_000, since, `the config of ${id}`)).json as DeviceConfig;
+      ids.push(...Object.values(config.cmps).map((component) => component.unique_id));
+    }
+    return ids.sort();
+  }
+
+  it('publishes the session and every machine as devices, retained, with the keys Home Assistant requires', async () => {
+    const session = await watcher.waitFor(sessionDevice, 15_000, 0, 'the session device with its transports');
+    expect(schemaProblems(session.json as DeviceConfig)).toEqual([]);
+    expect((session.json as DeviceConfig).availability[0]?.topic).toBe(`${PREFIX}/bridge`);
+    for (const hostname of hostnames()) {
+      const machine = await watcher.waitFor(configOf(deviceTopic(machineId(hostname))), 15_000, 0, `the device of ${hostname}`);
+      expect(schemaProblems(machine.json as DeviceConfig)).toEqual([]);
+    }
+    // Retained: Home Assistant starting later reads them all.
+    const late = await Watcher.connect(venue.broker.url, [deviceTopic(BASE)]);
+    try {
+      expect((await late.waitFor(configOf(deviceTopic(BASE)), 5000, 0, 'the retained session device')).retain).toBe(true);
+    } finally {
+      await late.close();
+    }
+  });
+
+  it("removes an earlier run's device that is gone with an empty retained payload, and leaves other devices alone", async () => {
+    await watcher.waitFor((message) => message.topic === LEFTOVER && message.json === '', 15_000, 0, 'the leftover removed');
+    const late = await Watcher.connect(venue.broker.url, ['homeassistant/device/+/config']);
+    try {
+      await late.waitFor((message) => message.topic === FOREIGN, 5000, 0, 'the other device, still retained');
+      await late.waitFor(configOf(deviceTopic(BASE)), 5000, 0, 'the session device, still retained');
+      expect(late.messages.filter((message) => message.topic === LEFTOVER)).toEqual([]);
+    } finally {
+      await late.close();
+    }
+  });
+
+  it('publishes everything again when Home Assistant says it is online', async () => {
+    await watcher.waitFor(configOf(deviceTopic(BASE)), 15_000, 0, 'the first publish');
+    const since = watcher.messages.length;
+    await watcher.client.publishAsync('homeassistant/status', 'online', { qos: 1 });
+    await watcher.waitFor(configOf(deviceTopic(BASE)), 10_000, since, 'the session device again');
+    for (const hostname of hostnames()) await watcher.waitFor(configOf(deviceTopic(machineId(hostname))), 10_000, since, `the device of ${hostname} again`);
+  });
+
+  it('runs what a button and the playmode select publish, under the command rules', async () => {
+    const config = (await watcher.waitFor(sessionDevice, 15_000, 0, 'the session device')).json as DeviceConfig;
+    const button = config.cmps[`${BASE}-transport-main-stop`];
+    const select = config.cmps[`${BASE}-transport-main-playmode`];
+    // What Home Assistant publishes once it has rendered the templates.
+    const render = (template: unknown, value = '') => String(template).replace('{{ (as_timestamp(now()) * 1000) | int }}', String(Date.now())).replace('{{ value }}', value);
+    const since = venue.session.requests.length;
+    const results = watcher.messages.length;
+    await watcher.client.publishAsync(String(button?.command_topic), render(button?.command_template), { qos: 1 });
+    await watcher.waitFor((message) => message.topic === `${PREFIX}/result` && (message.json as { ok?: boolean }).ok === true, 10_000, results, 'the stop result');
+    const next = watcher.messages.length;
+    await watcher.client.publishAsync(String(select?.command_topic), render(select?.command_template, 'Play'), { qos: 1 });
+    await watcher.waitFor((message) => message.topic === `${PREFIX}/result` && (message.json as { ok?: boolean }).ok === true, 10_000, next, 'the play result');
+    expect(venue.session.cuesSince(since).map((request) => request.path)).toEqual(['/api/session/transport/stop', '/api/session/transport/play']);
+  });
+
+  it('keeps every unique id across a restart of the bridge', async () => {
+    const before = await uniqueIds(0);
+    expect(before.length).toBeGreaterThan(20);
+    await bridge?.close();
+    bridge = undefined;
+    const since = watcher.messages.length;
+    // The broker keeps the configs retained: a new subscriber after the restart reads what the new bridge says.
+    bridge = await venue.startBridge(PREFIX, { haDiscovery: true });
+    await watcher.client.publishAsync('homeassistant/status', 'online', { qos: 1 });
+    expect(await uniqueIds(since)).toEqual(before);
+  });
+
+  it('publishes one config per entity in entity mode, under its own prefix', async () => {
+    const other = await venue.startBridge('test/ha2', { haDiscovery: 'openhab', haDiscoveryMode: 'entity' });
+    const entities = await Watcher.connect(venue.broker.url, ['openhab/#']);
+    try {
+      const [hostname] = hostnames();
+      const id = `stagelink_test_ha2-machine-${haSlug(hostname ?? '')}`;
+      const fps = await entities.waitFor((message) => message.topic === `openhab/sensor/${id}/${id}-fps/config`, 15_000, 0, 'the FPS entity');
+      expect(fps.json).toMatchObject({ unique_id: `${id}-fps`, state_topic: `test/ha2/machines/${hostname}/fps`, device: { ids: [id] }, origin: { name: 'stagelink-bridge' } });
+    } finally {
+      await entities.close();
+      await other.close();
+    }
+  });
+});

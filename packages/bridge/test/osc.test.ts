@@ -1,0 +1,392 @@
+import { MediaServer } from '@stagelink/core';
+import { simControl } from '@stagelink/simulator';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { encode } from 'node-osc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCliArgs } from '../src/cli-args.js';
+import type { Bridge } from '../src/index.js';
+import { OnceAPeriod } from '../src/once-a-minute.js';
+import { oscCommandOf } from '../src/osc-commands.js';
+import { oscBridgeName, oscSegment, oscValuesOf } from '../src/osc-state.js';
+import { OptionError, resolveOptions } from '../src/options.js';
+import { MOSQUITTO_MISSING } from '../src/testing.js';
+import { bundle, freeUdpPort, LIBLO_MISSING, message, OscDump, oscsend, OscPeer, type DumpedMessage } from './support/osc.js';
+import { startVenue, type TestVenue } from './support/venue.js';
+
+const SKIP = MOSQUITTO_MISSING ?? LIBLO_MISSING;
+if (SKIP) console.warn(`skipped: ${SKIP}`);
+
+/** Core's default timings report a quiet subscription stale, and live again, well within this. */
+const STALE_BOUND_MS = 25_000;
+
+describe('OSC values of the bridge state', () => {
+  it('sends each value with its OSC 1.0 type and a stale mark beside it', () => {
+    expect(oscValuesOf('machines/node-a/fps', { value: 59.9, average: 60, alert: 'ok' })).toEqual([
+      { address: '/machines/node-a/fps', args: [{ type: 'f', value: 59.9 }] },
+      { address: '/machines/node-a/fps/stale', args: [{ type: 'i', value: 0 }] },
+    ]);
+    expect(oscValuesOf('machines/node-a/health', { severity: 'warning', states: [], stale: true, reason: 'read failed' })).toEqual([
+      { address: '/machines/node-a/health', args: [{ type: 's', value: 'warning' }] },
+      { address: '/machines/node-a/health/stale', args: [{ type: 'i', value: 1 }] },
+    ]);
+    expect(oscValuesOf('transports/side screens/state', { playmode: 'Play', playing: true, track: 'Intro' }).map(({ address, args }) => [address, args[0]?.type, args[0]?.value])).toEqual([
+      ['/transports/side_screens/playmode', 's', 'Play'],
+      ['/transports/side_screens/playmode/stale', 'i', 0],
+      ['/transports/side_screens/playing', 'i', 1],
+      ['/transports/side_screens/playing/stale', 'i', 0],
+    ]);
+    expect(oscValuesOf('director', { hostname: 'a', url: 'http://a' })).toEqual([]);
+    expect(oscValuesOf('bridge', 'online')).toEqual([]);
+  });
+
+  it('sends the show clock: time, track, section and its time left, the next cue', () => {
+    const clock = {
+      status: 'online',
+      time: 12.5,
+      trackRemaining: 167.5,
+      track: { uid: '2', name: 'Intro', length: 180 },
+      section: { index: 1, time: 10, elapsed: 2.5, remaining: 7.5 },
+      cue: { next: { kind: 'CUE', value: 'GO 4', time: 15 }, nextIn: 2.5 },
+    };
+    const sent = Object.fromEntries(oscValuesOf('transports/main/clock', clock).map(({ address, args }) => [address, args[0]]));
+    expect(sent).toMatchObject({
+      '/transports/main/time': { type: 'f', value: 12.5 },
+      '/transports/main/track': { type: 's', value: 'Intro' },
+      '/transports/main/section': { type: 'i', value: 1 },
+      '/transports/main/section_remaining': { type: 'f', value: 7.5 },
+      '/transports/main/cue_next': { type: 's', value: 'GO 4' },
+      '/transports/main/cue_next_in': { type: 'f', value: 2.5 },
+      '/transports/main/time/stale': { type: 'i', value: 0 },
+    });
+    const bare = Object.fromEntries(oscValuesOf('transports/main/clock', { ...clock, section: undefined, cue: {}, stale: true }).map(({ address, args }) => [address, args[0]?.value]));
+    expect(bare).toMatchObject({ '/transports/main/section': -1, '/transports/main/section_remaining': 167.5, '/transports/main/cue_next': '', '/transports/main/cue_next_in': -1, '/transports/main/cue_next/stale': 1 });
+  });
+
+  it('names the bridge by the last level of its prefix, and spells names as OSC address parts', () => {
+    expect(oscBridgeName('venue/stagelink/main hall')).toBe('main_hall');
+    expect(oscSegment('a/b#c*d,e?f[g]h{i}j k')).toBe('a_b_c_d_e_f_g_h_i_j_k');
+    expect(oscSegment('')).toBe('_');
+  });
+});
+
+describe('OSC commands', () => {
+  const root = '/stagelink/hall';
+
+  it('reads the fields as arguments in their documented order, 0 and 1 where a boolean is', () => {
+    expect(oscCommandOf(root, `${root}/transport/main/gototrack`, ['Intro', 'Play'])).toEqual({ path: 'transport/gototrack', body: { transport: 'main', track: 'Intro', playmode: 'Play' } });
+    expect(oscCommandOf(root, `${root}/transport/main/engaged`, [0])).toEqual({ path: 'transport/engaged', body: { transport: 'main', engaged: false } });
+    expect(oscCommandOf(root, `${root}/transport/main/gototag`, ['CUE', 'GO 4', true])).toEqual({
+      path: 'transport/gototag',
+      body: { transport: 'main', tagType: 'CUE', tagValue: 'GO 4', allowGlobalJump: true },
+    });
+    expect(() => oscCommandOf(root, `${root}/transport/main/play`, [1])).toThrow(/play takes no arguments/);
+  });
+
+  it('reads one JSON argument as the fields by name, the transport coming from the address', () => {
+    expect(oscCommandOf(root, `${root}/transport/side_screens/gototime`, ['{"id":"q7","time":12}'], (segment) => (segment === 'side_screens' ? 'side screens' : segment))).toEqual({
+      path: 'transport/gototime',
+      body: { id: 'q7', time: 12, transport: 'side screens' },
+    });
+    expect(() => oscCommandOf(root, `${root}/transport/main/play`, ['{"transport":"other"}'])).toThrow(/address names the transport/);
+    expect(() => oscCommandOf(root, `${root}/transport/main/play`, ['{oops'])).toThrow(/not JSON/);
+  });
+
+  it('confirms failover only with an explicit confirm argument', () => {
+    expect(oscCommandOf(root, `${root}/failover/failovermachine`, ['actor-1'])).toEqual({ path: 'failover/failovermachine', body: { machine: 'actor-1' } });
+    expect(oscCommandOf(root, `${root}/failover/failovermachine`, ['actor-1', 0])).toEqual({ path: 'failover/failovermachine', body: { machine: 'actor-1' } });
+    expect(oscCommandOf(root, `${root}/failover/failovermachine`, ['actor-1', 'confirm'])).toEqual({ path: 'failover/failovermachine', body: { machine: 'actor-1', confirm: true } });
+    expect(oscCommandOf(root, `${root}/failover/failovermachine`, ['actor-1', 1])?.body).toEqual({ machine: 'actor-1', confirm: true });
+  });
+
+  it('leaves addresses outside its own commands alone, and refuses a malformed one of its own', () => {
+    expect(oscCommandOf(root, '/stagelink/other/transport/main/play', [])).toBeUndefined();
+    expect(oscCommandOf(root, `${root}/status`, [])).toBeUndefined();
+    expect(() => oscCommandOf(root, `${root}/transport/main`, [])).toThrow(/is not a command/);
+  });
+});
+
+describe('OSC options', () => {
+  const base = { server: '10.0.0.5', mqtt: 'mqtt://127.0.0.1:1883' };
+
+  it('reads receivers, the listening address and the allow list, allowing nobody by default', () => {
+    const resolved = resolveOptions({ ...base, oscSend: ['10.0.0.20:53000', 'qlab.local:53000', '[fd00::7]:9000'], oscListen: '9000' });
+    expect(resolved.oscSend).toEqual([
+      { host: '10.0.0.20', port: 53000 },
+      { host: 'qlab.local', port: 53000 },
+      { host: 'fd00::7', port: 9000 },
+    ]);
+    expect(resolved.oscListen).toEqual({ address: '0.0.0.0', port: 9000 });
+    expect(resolved.oscAllow).toEqual([]);
+    expect(resolveOptions({ ...base, oscListen: '127.0.0.1:9001', oscAllow: ['10.0.0.0/24', '127.0.0.1'] })).toMatchObject({
+      oscListen: { address: '127.0.0.1', port: 9001 },
+      oscAllow: ['10.0.0.0/24', '127.0.0.1/32'],
+    });
+    expect(() => resolveOptions({ ...base, oscSend: ['10.0.0.20'] })).toThrow(OptionError);
+    expect(() => resolveOptions({ ...base, oscListen: 'qlab.local:9000' })).toThrow(/--osc-listen/);
+    expect(() => resolveOptions({ ...base, oscAllow: ['10.0.0.0/33'] })).toThrow(/--osc-allow/);
+  });
+
+  it('takes the OSC and Home Assistant flags on the command line', () => {
+    const command = parseCliArgs(['--server', 'a', '--mqtt', 'mqtt://b', '--osc-send', '10.0.0.20:53000,10.0.0.21:8000', '--osc-listen', '9000', '--osc-allow', '10.0.0.0/24']);
+    expect(command).toMatchObject({ kind: 'run', options: { oscSend: ['10.0.0.20:53000', '10.0.0.21:8000'], oscListen: '9000', oscAllow: ['10.0.0.0/24'] } });
+    // --ha-discovery takes its prefix only when one follows it.
+    expect(parseCliArgs(['--ha-discovery', '--server', 'a', '--mqtt', 'mqtt://b'])).toMatchObject({ options: { haDiscovery: true } });
+    expect(parseCliArgs(['--server', 'a', '--mqtt', 'mqtt://b', '--ha-discovery', 'ha', '--ha-discovery-mode', 'entity'])).toMatchObject({ options: { haDiscovery: 'ha', haDiscoveryMode: 'entity' } });
+    expect(resolveOptions({ ...{ server: 'a', mqtt: 'mqtt://b' }, haDiscovery: true })).toMatchObject({ haDiscovery: 'homeassistant', haDiscoveryMode: 'device' });
+    expect(() => resolveOptions({ server: 'a', mqtt: 'mqtt://b', haDiscovery: 'home/#' })).toThrow(/--ha-discovery/);
+  });
+
+  it('says a recurring problem once a period per source, with how often it happened meanwhile', () => {
+    let now = 0;
+    const said = new OnceAPeriod(60_000, 2, () => now);
+    expect(said.note('a')).toEqual({ count: 1, since: 1 });
+    expect(said.note('a')).toBeUndefined();
+    expect(said.note('a')).toBeUndefined();
+    now = 60_000;
+    expect(said.note('a')).toEqual({ count: 4, since: 3 });
+    said.note('b');
+    said.note('c');
+    expect(said.count('a')).toBe(0);
+  });
+});
+
+describe.skipIf(SKIP)('OSC out to oscdump', () => {
+  const PREFIX = 'test/osc';
+  const ROOT = '/stagelink/osc';
+  const FPS_HZ = 4;
+  let venue: TestVenue;
+  let bridge: Bridge;
+  let dump: OscDump;
+  let startedAt: number;
+
+  beforeAll(async () => {
+    venue = await startVenue();
+    dump = await OscDump.start();
+    startedAt = Date.now();
+    bridge = await venue.startBridge(PREFIX, { fpsHz: FPS_HZ, oscSend: [`127.0.0.1:${dump.port}`] });
+  });
+
+  afterAll(async () => {
+    await bridge?.close();
+    await dump?.close();
+    await venue?.close();
+  });
+
+  const at = (address: string) => (message: DumpedMessage) => message.address === `${ROOT}${address}`;
+  const machines = () => venue.session.sim.machines();
+
+  it('says the bridge is online every second, and reads each machine FPS as a float with its stale mark', async () => {
+    const heartbeat = await dump.waitFor(at('/bridge'), 10_000, 0, 'the heartbeat');
+    expect(heartbeat).toMatchObject({ types: 's', values: ['online'] });
+    for (const { hostname } of machines()) {
+      const fps = await dump.waitFor(at(`/machines/${hostname}/fps`), 15_000, 0, `FPS of ${hostname}`);
+      expect(fps.types).toBe('f');
+      expect(fps.values[0]).toBeGreaterThan(0);
+      const mark = await dump.waitFor(at(`/machines/${hostname}/fps/stale`), 5000, dump.messages.indexOf(fps), `the stale mark of ${hostname}'s FPS`);
+      expect(mark).toMatchObject({ types: 'i', values: [0] });
+    }
+    const health = await dump.waitFor(at('/session/health'), 10_000, 0, 'session health');
+    expect(health.types).toBe('s');
+    const beats = dump.messages.filter(at('/bridge')).length;
+    await dump.waitFor(at('/bridge'), 5000, dump.messages.length, 'the next heartbeat');
+    expect(dump.messages.filter(at('/bridge')).length).toBeGreaterThan(beats);
+  });
+
+  it('reads the transports and their show clocks with OSC 1.0 types', async () => {
+    const playmode = await dump.waitFor(at('/transports/main/playmode'), 10_000, 0, "main's playmode");
+    expect(playmode.types).toBe('s');
+    expect((await dump.waitFor(at('/transports/main/playing'), 5000, 0, "main's playing")).types).toBe('i');
+    expect((await dump.waitFor(at('/transports/side_screens/playmode'), 5000, 0, 'a transport whose name has a space')).types).toBe('s');
+    const time = await dump.waitFor(at('/transports/main/time'), 15_000, 0, "main's clock");
+    expect(time.types).toBe('f');
+    expect(time.values[0]).toBeGreaterThanOrEqual(0);
+    for (const name of ['section', 'section_remaining', 'cue_next', 'track', 'time/stale']) await dump.waitFor(at(`/transports/main/${name}`), 5000, 0, `main's ${name}`);
+    expect(dump.messages.find(at('/transports/main/section'))?.types).toBe('i');
+    expect(dump.messages.find(at('/transports/main/section_remaining'))?.types).toBe('f');
+    expect(dump.messages.find(at('/transports/main/cue_next'))?.types).toBe('s');
+  });
+
+  it("marks one machine's FPS stale when its values stop, and clears the mark when they come back", async () => {
+    const quiet = machines().find((machine) => machine.role !== 'director')?.hostname as string;
+    const pattern = `findRemoteMonitor("${quiet}:`;
+    const since = dump.messages.length;
+    await simControl(venue.session.sim.mediaServer.url, { action: 'silentLive', pattern, on: true });
+    try {
+      await dump.waitFor((entry) => at(`/machines/${quiet}/fps/stale`)(entry) && entry.values[0] === 1, STALE_BOUND_MS, since, `FPS of ${quiet} marked stale`);
+    } finally {
+      await simControl(venue.session.sim.mediaServer.url, { action: 'silentLive', pattern, on: false });
+    }
+    const back = dump.messages.length;
+    await dump.waitFor((entry) => at(`/machines/${quiet}/fps/stale`)(entry) && entry.values[0] === 0, STALE_BOUND_MS, back, `FPS of ${quiet} live again`);
+  }, 60_000);
+
+  it("marks the show clock's values stale when the playhead stands still while playing, and clears the marks", async () => {
+    const director = new MediaServer({ host: venue.session.sim.mediaServer.url, hosts: venue.session.hosts });
+    try {
+      await director.transport.play({ name: 'main' });
+    } finally {
+      await director.close();
+    }
+    const playing = dump.messages.length;
+    await dump.waitFor((entry) => at('/transports/main/playing')(entry) && entry.values[0] === 1, 10_000, playing, 'main playing');
+    await dump.waitFor((entry) => at('/transports/main/time/stale')(entry) && entry.values[0] === 0, 10_000, playing, "main's clock live");
+    const since = dump.messages.length;
+    // Every live transport object, in either dialect's naming: the playheads freeze while the stream stays up.
+    await simControl(venue.session.sim.mediaServer.url, { action: 'silentLive', pattern: 'transportmanager', on: true });
+    let mark: DumpedMessage;
+    try {
+      mark = await dump.waitFor((entry) => at('/transports/main/time/stale')(entry) && entry.values[0] === 1, STALE_BOUND_MS, since, "main's clock marked stale");
+      await dump.waitFor((entry) => at('/transports/main/section_remaining/stale')(entry) && entry.values[0] === 1, 5000, since, 'the section time marked stale with it');
+    } finally {
+      await simControl(venue.session.sim.mediaServer.url, { action: 'silentLive', pattern: 'transportmanager', on: false });
+    }
+    await dump.waitFor((entry) => at('/transports/main/time/stale')(entry) && entry.values[0] === 0, STALE_BOUND_MS, dump.messages.indexOf(mark) + 1, "main's clock live again");
+  }, 60_000);
+
+  it('sends no address more often than --fps-hz a second', () => {
+    const seconds = (Date.now() - startedAt) / 1000;
+    const counts = new Map<string, number>();
+    for (const entry of dump.messages) if (entry.address !== `${ROOT}/bridge`) counts.set(entry.address, (counts.get(entry.address) ?? 0) + 1);
+    expect(counts.size).toBeGreaterThan(10);
+    const most = Math.ceil(seconds * FPS_HZ) + 1;
+    expect([...counts].filter(([, count]) => count > most)).toEqual([]);
+  });
+
+  it('says offline once when the bridge stops', async () => {
+    const since = dump.messages.length;
+    await bridge.close();
+    const last = await dump.waitFor((entry) => at('/bridge')(entry) && entry.values[0] === 'offline', 5000, since, 'offline');
+    expect(last.types).toBe('s');
+  });
+});
+
+describe.skipIf(SKIP)('OSC commands from oscsend and from a sender of our own', () => {
+  const PREFIX = 'test/oscin';
+  const ROOT = '/stagelink/oscin';
+  let venue: TestVenue;
+  let bridge: Bridge;
+  let port: number;
+  let peer: OscPeer;
+
+  beforeAll(async () => {
+    venue = await startVenue();
+    port = await freeUdpPort();
+    bridge = await venue.startBridge(PREFIX, { oscListen: `127.0.0.1:${port}`, oscAllow: ['127.0.0.1'] });
+    peer = await OscPeer.bind('127.0.0.1');
+    // The listener is up once it answers.
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const since = peer.replies.length;
+      await peer.send(port, message(`${ROOT}/transport/main/nosuchcommand`));
+      const answered = await peer.waitForReply((reply) => reply.address === `${ROOT}/result`, 2000, since).then(() => true, () => false);
+      if (answered) break;
+      if (Date.now() > deadline) throw new Error('The bridge did not answer OSC within 20 s.');
+    }
+  });
+
+  afterAll(async () => {
+    await peer?.close();
+    await bridge?.close();
+    await venue?.close();
+  });
+
+  const plays = (since: number) => venue.session.cuesSince(since).filter((request) => request.path === '/api/session/transport/play').length;
+  const cues = (since: number) => venue.session.cuesSince(since).length;
+  const result = (id?: string) => (reply: { address: string; args: unknown[] }) => reply.address === `${ROOT}/result` && (id === undefined || reply.args[0] === id);
+  /** Waits for `count` cues to land, then a while longer: a second landing would show by then. */
+  async function landsExactly(since: number, count: (since: number) => number, expected: number): Promise<void> {
+    await expect.poll(() => count(since), { timeout: 10_000, interval: 50 }).toBe(expected);
+    await delay(2000);
+    expect(count(since)).toBe(expected);
+  }
+
+  it('fires a cue sent by oscsend exactly once', async () => {
+    const since = venue.session.requests.length;
+    oscsend(port, `${ROOT}/transport/main/play`);
+    await landsExactly(since, plays, 1);
+  });
+
+  it('fires a cue with its arguments in order, and answers the sender with its id', async () => {
+    const since = venue.session.requests.length;
+    const before = peer.replies.length;
+    await peer.send(port, message(`${ROOT}/transport/main/gotonexttrack`, { type: 's', value: '{"id":"osc-next-1"}' }));
+    const reply = await peer.waitForReply(result('osc-next-1'), 10_000, before);
+    expect(reply.args).toEqual(['osc-next-1', 1, '']);
+    await landsExactly(since, (from) => venue.session.cuesSince(from).filter((request) => request.path === '/api/session/transport/gotonexttrack').length, 1);
+    const refused = peer.replies.length;
+    await peer.send(port, message(`${ROOT}/transport/main/gototrack`, { type: 's', value: 'Intro' }, { type: 's', value: 'Play' }, { type: 'i', value: 3 }));
+    const tooMany = await peer.waitForReply(result(), 10_000, refused);
+    expect(tooMany.args).toEqual(['', 0, expect.stringMatching(/gototrack takes at most 2 arguments: track, playmode/) as string]);
+  });
+
+  it('refuses failover without an explicit confirm, and sends nothing', async () => {
+    const since = venue.session.requests.length;
+    const before = peer.replies.length;
+    const actor = venue.session.sim.machines().find((machine) => machine.role === 'actor')?.hostname as string;
+    await peer.send(port, message(`${ROOT}/failover/failovermachine`, { type: 's', value: actor }, { type: 'i', value: 0 }));
+    const reply = await peer.waitForReply(result(), 10_000, before);
+    expect(reply.args).toEqual(['', 0, expect.stringMatching(/confirm/) as string]);
+    expect(cues(since)).toBe(0);
+  });
+
+  it('hears nothing from a sender outside the allow list, and answers it nothing', async () => {
+    const stranger = await OscPeer.bind('127.0.0.2');
+    try {
+      const since = venue.session.requests.length;
+      const refusedBefore = bridge.oscCounts?.refused ?? 0;
+      await stranger.send(port, message(`${ROOT}/transport/main/play`));
+      await expect.poll(() => bridge.oscCounts?.refused, { timeout: 10_000 }).toBe(refusedBefore + 1);
+      await delay(2000);
+      expect(stranger.replies).toEqual([]);
+      expect(cues(since)).toBe(0);
+    } finally {
+      await stranger.close();
+    }
+  });
+
+  it('refuses a bundle whose timetag is older than --max-command-age, and sends nothing', async () => {
+    const since = venue.session.requests.length;
+    const before = peer.replies.length;
+    await peer.send(port, bundle(Date.now() - 10_000, message(`${ROOT}/transport/main/play`, { type: 's', value: '{"id":"old-bundle"}' })));
+    const reply = await peer.waitForReply(result('old-bundle'), 10_000, before);
+    expect(reply.args).toEqual(['old-bundle', 0, expect.stringMatching(/older than 2000 ms/) as string]);
+    expect(cues(since)).toBe(0);
+  });
+
+  it('drops a copy of a timed bundle: the cue lands once and is answered once', async () => {
+    const since = venue.session.requests.length;
+    const before = peer.replies.length;
+    const duplicatesBefore = bridge.oscCounts?.duplicates ?? 0;
+    const packet = encode(bundle(Date.now(), message(`${ROOT}/transport/main/play`)));
+    await peer.send(port, packet);
+    await peer.send(port, packet);
+    await peer.waitForReply(result(), 10_000, before);
+    await expect.poll(() => bridge.oscCounts?.duplicates, { timeout: 10_000 }).toBe(duplicatesBefore + 1);
+    await landsExactly(since, plays, 1);
+    expect(peer.replies.slice(before).filter(result())).toHaveLength(1);
+  });
+
+  it('counts 1,000 random and damaged packets as bad, sends no cue for them, and goes on taking commands', async () => {
+    const since = venue.session.requests.length;
+    const badBefore = bridge.oscCounts?.bad ?? 0;
+    const valid = encode(message(`${ROOT}/transport/main/zzzz`, { type: 's', value: 'x' }, { type: 'i', value: 1 }));
+    for (let index = 0; index < 1000; index++) {
+      let packet: Buffer;
+      if (index % 3 === 0) packet = randomBytes(1 + (index % 200));
+      else if (index % 3 === 1) packet = valid.subarray(0, index % valid.length);
+      else {
+        packet = Buffer.from(valid);
+        const at = index % packet.length;
+        packet[at] = (packet[at] ?? 0) ^ (1 << (index % 8));
+      }
+      await peer.send(port, packet);
+      if (index % 50 === 0) await delay(5);
+    }
+    await expect.poll(() => (bridge.oscCounts?.bad ?? 0) - badBefore, { timeout: 10_000 }).toBeGreaterThan(300);
+    expect(cues(since)).toBe(0);
+    const before = peer.replies.length;
+    await peer.send(port, message(`${ROOT}/transport/main/play`, { type: 's', value: '{"id":"after-fuzz"}' }));
+    expect((await peer.waitForReply(result('after-fuzz'), 10_000, before)).args).toEqual(['after-fuzz', 1, '']);
+  });
+});
