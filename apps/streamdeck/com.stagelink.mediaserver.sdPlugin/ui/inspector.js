@@ -6,6 +6,8 @@
 
 (function () {
   var CONNECTION_REFRESH_MS = 5000;
+  /** How long a refresh leaves an unanswered question to the plugin before asking again. */
+  var CONNECTION_ANSWER_WAIT_MS = 15000;
 
   var socket = null;
   var inspectorUuid = '';
@@ -19,6 +21,7 @@
   /** The latest request per dropdown kind: older answers are ignored. */
   var pending = {};
   var connectionTimer = null;
+  var connectionAskedAt = 0;
 
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -262,12 +265,23 @@
   function requestConnection() {
     var message = { request: 'connection', requestId: nextRequestId() };
     pending.connection = message.requestId;
+    connectionAskedAt = Date.now();
     addHost(message);
     send({ event: 'sendToPlugin', action: actionUuid, context: inspectorUuid, payload: message });
   }
 
+  /**
+   * The timer's refresh waits for the answer to the last question: an answer slower than the refresh (a busy
+   * plugin, a server that takes its time) would otherwise always be overtaken, and the line would never change.
+   */
+  function refreshConnection() {
+    if (pending.connection !== undefined && Date.now() - connectionAskedAt < CONNECTION_ANSWER_WAIT_MS) return;
+    requestConnection();
+  }
+
   function onConnection(answer) {
     if (pending.connection !== answer.requestId) return;
+    delete pending.connection;
     var line = document.getElementById('connection');
     if (!line) return;
     line.className = 'connection ' + text(answer.state || 'offline');
@@ -359,7 +373,7 @@
       send({ event: 'getGlobalSettings', context: uuid });
       requestConnection();
       requestAllItems();
-      connectionTimer = setInterval(requestConnection, CONNECTION_REFRESH_MS);
+      connectionTimer = setInterval(refreshConnection, CONNECTION_REFRESH_MS);
     };
     socket.onmessage = onMessage;
     socket.onclose = function () {

@@ -110,6 +110,16 @@ describe('the transport inspector page', () => {
     await deck.waitForLatestImage('engage', (svg) => svg.includes('>DISENGAGE<'), 'the key saying it disengages');
   });
 
+  it('shows the connection line when every answer comes slower than the page refreshes it', async () => {
+    // Later than the page's 5 s refresh: a refresh that asked again would drop every answer as out of date.
+    deck.inspectorDelayMs = 6000;
+    deck.appear({ action: TRANSPORT, context: 'cue', settings: {} });
+    dom = openInspector(deck, 'transport.html', 'cue');
+    const page = dom;
+    const line = () => page.window.document.getElementById('connection')?.textContent ?? '';
+    await until('the connection line', () => line().includes('Connected'), 20_000);
+  });
+
   it('stores the media server address in the global settings', async () => {
     deck.appear({ action: TRANSPORT, context: 'cue', settings: { command: 'play', transport: 'main' } });
     dom = openInspector(deck, 'transport.html', 'cue');

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 
 export const PLUGIN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'com.stagelink.mediaserver.sdPlugin');
 export const PLUGIN_UUID = 'com.stagelink.mediaserver';
@@ -72,6 +72,8 @@ export class FakeStreamDeck {
   readonly keys = new Map<string, KeyOnDeck>();
   /** What the plugin printed, for the failure message of a test. */
   output = '';
+  /** How late the plugin's messages reach a settings page, as from a plugin or an app too busy to pass them on. */
+  inspectorDelayMs = 0;
   #socket: WebSocket | undefined;
   /** Open property inspectors by the context of their key. */
   readonly #inspectors = new Map<string, WebSocket>();
@@ -443,7 +445,10 @@ export class FakeStreamDeck {
       case 'sendToPropertyInspector': {
         const inspector = this.#inspectors.get(context);
         const key = this.keys.get(context);
-        if (inspector && key) inspector.send(JSON.stringify({ event: 'sendToPropertyInspector', action: key.action, context, payload: message.payload }));
+        if (!inspector || !key) return;
+        const event = JSON.stringify({ event: 'sendToPropertyInspector', action: key.action, context, payload: message.payload });
+        if (this.inspectorDelayMs > 0) setTimeout(() => inspector.readyState === WebSocket.OPEN && inspector.send(event), this.inspectorDelayMs);
+        else inspector.send(event);
         return;
       }
       case 'setState': {
