@@ -45,9 +45,7 @@ function transportCommandTable() {
   const table = {
     commands: Object.entries(TRANSPORT_COMMANDS).map(([value, { required, optional }]) => ({
       value,
-      // The engage key has its own Engage / Disengage / Toggle choice: core's label, which says toggle, would
-      // tell the operator otherwise.
-      label: value === 'engaged' ? 'Engage / disengage' : TRANSPORT_COMMAND_LABELS[value],
+      label: TRANSPORT_COMMAND_LABELS[value],
       fields: [...required, ...optional],
     })),
     playmodes: PLAYMODES.map((value) => ({ value: value === 'NotSet' ? '' : value, label: PLAYMODE_LABELS[value] })),

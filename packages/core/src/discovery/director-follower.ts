@@ -134,7 +134,7 @@ export class DirectorFollower {
    */
   async #askAnnounced(): Promise<DirectorChange | undefined> {
     const dnssd = this.options.dnssd;
-    if (!dnssd || this.#stopped || Date.now() < this.#nextListenAt) return undefined;
+    if (!dnssd || this.#stopped || performance.now() < this.#nextListenAt) return undefined;
     const heard = await browseSession({ timeoutMs: DNSSD_LISTEN_MS, interface: dnssd.interface, signal: this.#stopping.signal }, (problem) =>
       this.#dnssdProblem(problem),
     );
@@ -155,7 +155,7 @@ export class DirectorFollower {
       this.#nextListenAt = 0;
       this.#listenGapMs = DIRECTOR_CHECK_INTERVAL_MS;
     } else {
-      this.#nextListenAt = Date.now() + this.#listenGapMs;
+      this.#nextListenAt = performance.now() + this.#listenGapMs;
       this.#listenGapMs = Math.min(this.#listenGapMs * 2, DNSSD_MAX_GAP_MS);
     }
     return director;

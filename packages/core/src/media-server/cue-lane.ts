@@ -58,7 +58,7 @@ export class CueLane {
         run: cue,
         resolve: resolve as (value: unknown) => void,
         reject,
-        givenAt: Date.now(),
+        givenAt: performance.now(),
         signal: options.signal,
         onAbort: () => this.#drop(queued, new AbortedError(`The cue to ${this.#name} was cancelled before it was sent.`)),
       };
@@ -83,7 +83,8 @@ export class CueLane {
     const queued = this.#waiting.shift();
     if (!queued) return;
     queued.signal?.removeEventListener('abort', queued.onAbort);
-    const waited = Date.now() - queued.givenAt;
+    // The monotonic clock: the wall clock jumps when the computer wakes or sets its time.
+    const waited = Math.round(performance.now() - queued.givenAt);
     const maxWaitMs = this.options.maxWaitMs;
     if (maxWaitMs !== undefined && waited > maxWaitMs) {
       queued.reject(

@@ -95,7 +95,7 @@ export const TRANSPORT_COMMAND_LABELS: Readonly<Record<TransportCommand, string>
   gotoframe: 'Go to frame',
   volume: 'Set volume',
   brightness: 'Set brightness',
-  engaged: 'Engage / disengage (toggle)',
+  engaged: 'Engage / disengage',
   speed: 'Set speed',
 };
 
