@@ -79,7 +79,7 @@ describe('the transport inspector page', () => {
     const document = dom.window.document;
     expect(options(dom, 'command')).toEqual(TRANSPORT_COMMAND_NAMES);
     // The engage key has its own choice of what it sends: its label does not say toggle.
-    expect(labels(dom, 'command')).toEqual(TRANSPORT_COMMAND_NAMES.map((command) => (command === 'engaged' ? 'Engage / disengage' : TRANSPORT_COMMAND_LABELS[command])));
+    expect(labels(dom, 'command')).toEqual(TRANSPORT_COMMAND_NAMES.map((command) => TRANSPORT_COMMAND_LABELS[command]));
     expect(options(dom, 'playmode')).toEqual(PLAYMODES.filter((playmode) => playmode !== 'NotSet'));
     const rows = [...document.querySelectorAll<HTMLElement>('.row[data-field]')];
     const shown = (): string[] => rows.filter((row) => !row.hidden).map((row) => row.dataset['field'] ?? '');
