@@ -194,8 +194,10 @@ describe('the plugin', () => {
     for (let index = 1; index < images.length; index++) expect(images[index]).not.toBe(images[index - 1]);
 
     deck.disappear('fps');
+    // A frame the plugin sent before it heard of the disappearance may still be on its way on a busy machine.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const hiddenFrom = deck.commands.length;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(deck.commands.slice(hiddenFrom).filter((c) => c.context === 'fps')).toEqual([]);
 
     deck.appear({ action: FPS, context: 'fps', settings: { target: 60 } });
