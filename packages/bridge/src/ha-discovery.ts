@@ -54,7 +54,10 @@ export function haDevices(topics: Topics, hostnames: readonly string[], transpor
   const origin = { name: 'stagelink-bridge', url: 'https://www.npmjs.com/package/@stagelink/bridge' };
   const availability = [{ topic: topics.bridge, value_template: '{{ value_json }}', payload_available: 'online', payload_not_available: 'offline' }];
   // Ids join their parts with `-`, which no slug holds: no two bridges, machines or transports share an id.
-  const component = (p: HaPlatform, key: string, fields: Record<string, unknown>): [string, HaComponent] => [key, { p, unique_id: key, default_entity_id: `${p}.${key.replace(/-/g, '_')}`, ...fields }];
+  const component = (p: HaPlatform, key: string, fields: Record<string, unknown>): [string, HaComponent] => [
+    key,
+    { p, unique_id: key, default_entity_id: `${p}.${key.replace(/-/g, '_')}`, ...fields, ...valueAvailability(availability, fields['state_topic']) },
+  ];
 
   const session: Record<string, HaComponent> = Object.fromEntries([
     component('sensor', `${base}-session-health`, { name: 'Session health', state_topic: topics.sessionHealth, value_template: '{{ value_json.severity }}', icon: 'mdi:heart-pulse' }),
@@ -114,13 +117,22 @@ export function haDevices(topics: Topics, hostnames: readonly string[], transpor
   return devices;
 }
 
+/**
+ * A value entity is available only while the bridge is online and its value is not marked stale: Home Assistant
+ * shows the last value of an unavailable entity greyed out as "unavailable", never as live.
+ */
+function valueAvailability(bridge: unknown[], stateTopic: unknown): Record<string, unknown> {
+  if (typeof stateTopic !== 'string') return {};
+  return { availability_mode: 'all', availability: [...bridge, { topic: stateTopic, value_template: "{{ 'offline' if value_json.stale else 'online' }}" }] };
+}
+
 /** Each device's config as the mode publishes it: topic and retained payload. */
 export function haConfigMessages(devices: readonly HaDevice[], discoveryPrefix: string, mode: HaDiscoveryMode): { topic: string; payload: string }[] {
   if (mode === 'device') return devices.map((device) => ({ topic: `${discoveryPrefix}/device/${device.id}/config`, payload: JSON.stringify(device.config) }));
   return devices.flatMap(({ id, config }) =>
     Object.entries(config.cmps).map(([key, { p, ...entity }]) => ({
       topic: `${discoveryPrefix}/${p}/${id}/${key}/config`,
-      payload: JSON.stringify({ ...entity, device: config.dev, origin: config.o, availability: config.availability, qos: config.qos }),
+      payload: JSON.stringify({ availability: config.availability, ...entity, device: config.dev, origin: config.o, qos: config.qos }),
     })),
   );
 }

@@ -62,6 +62,22 @@ describe('Home Assistant discovery payloads', () => {
     expect(devices[0]?.config.availability).toEqual([{ topic: 'venue/hall a/bridge', value_template: '{{ value_json }}', payload_available: 'online', payload_not_available: 'offline' }]);
   });
 
+  it('makes every value entity unavailable while its value is marked stale, not only while the bridge is offline', () => {
+    const fps = devices[1]?.config.cmps['stagelink_venue_hall_a-machine-node_a-fps'];
+    expect(fps).toMatchObject({
+      availability_mode: 'all',
+      availability: [
+        { topic: 'venue/hall a/bridge' },
+        { topic: fps?.['state_topic'], value_template: "{{ 'offline' if value_json.stale else 'online' }}" },
+      ],
+    });
+    const play = devices[0]?.config.cmps['stagelink_venue_hall_a-transport-main-play'];
+    expect(play).not.toHaveProperty('availability');
+    const entity = haConfigMessages(devices, 'openhab', 'entity').map(({ payload }) => JSON.parse(payload) as { unique_id: string; availability: unknown[] });
+    expect(entity.find((config) => config.unique_id.endsWith('node_a-fps'))?.availability).toHaveLength(2);
+    expect(entity.find((config) => config.unique_id.endsWith('main-play'))?.availability).toHaveLength(1);
+  });
+
   it('gives every entity its own unique id, the same for the same session', () => {
     const ids = devices.flatMap((device) => Object.values(device.config.cmps).map((component) => component.unique_id));
     expect(new Set(ids).size).toBe(ids.length);

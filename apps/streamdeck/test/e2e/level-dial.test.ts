@@ -97,23 +97,20 @@ describe('the level dial', () => {
     expect(deck.sent('showAlert', 'dial')).toEqual([]);
   });
 
-  it('redraws the strip with a turning hand, far more often than the 4 frames a second of a key', async () => {
+  it('redraws the strip while the hand turns, not only once it stops', async () => {
     await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.3 });
     deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby' } });
     await stripShows('dial', { value: '30%' }, 'the strip showing 30%');
     const before = deck.feedback('dial').length;
-    const started = performance.now();
-    // One tick every 100 ms for 4 s: each moves the level by 1 %, a new frame for the strip to show.
+    // One tick every 100 ms for 4 s, each moving the level by 1 %. How many frames a second the strip draws is a
+    // bench row (`pnpm bench dial-strip-rate`); here, that it follows the hand on the way.
     for (let tick = 0; tick < 40; tick++) {
       deck.dialRotate('dial', 1);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const seconds = (performance.now() - started) / 1000;
     await stripShows('dial', { value: '70%' }, 'the strip showing 70% after 40 ticks');
-    const frames = deck.feedback('dial').length - before;
-    // At a key's 4 frames a second the turn could show at most this many; how long the turn took on this machine
-    // widens the bound, so a slow machine cannot make it fail.
-    expect(frames).toBeGreaterThan(4 * seconds + 2);
+    const onTheWay = new Set(deck.feedback('dial').slice(before).map((frame) => frame.value).filter((value) => value !== '30%' && value !== '70%'));
+    expect(onTheWay.size).toBeGreaterThan(2);
   });
 
   it('brings the volume back on a push after the dial was away on another page', async () => {
