@@ -78,3 +78,4 @@ export { variableIdOf, VariableIds } from './variable-ids.js';
 export { multitransportMembers } from './media-server/multitransport.js';
 export type { ValueChange, PropertyErrorValue } from './live/protocol.js';
 export * from './drive/index.js';
+export * from './show-log/index.js';

@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import { reasonOf } from '../errors.js';
+import { AppendOnlyFile } from './append-only-file.js';
+import { SHOW_LOG_VERSION, type ClockRecord, type ShowLogEntry } from './records.js';
+import { DAY_STARTS_AT_HOUR, localIso, showDayOf } from './show-day.js';
+
+/** FPS is kept at most this often per machine: 4 a second, as the bridge publishes it. */
+const FPS_EVERY_MS = 250;
+/** A running clock is kept once a second; a change of status, track, section or play state at once. */
+const CLOCK_EVERY_MS = 1000;
+/** A file that could not be opened is tried again after this long, not at every entry. */
+const REOPEN_AFTER_MS = 5000;
+
+export interface ShowRecorderOptions {
+  /** The folder the show days' files are written to; created when missing. */
+  dir: string;
+  /** Who writes, with its version: `stagelink-bridge 0.3.0`. */
+  source: string;
+  /** The session's name, as the writer knows it. */
+  session?: string;
+  /** The local hour a show day starts at (default 6: a show past midnight stays in its day's file). */
+  dayStartsAtHour?: number;
+  /** A file that could not be opened or written, once per different reason. The recorder goes on. */
+  onError?(error: Error): void;
+  /** The time source; tests move one by hand. */
+  now?(): Date;
+}
+
+/**
+ * Writes the show log (`docs/show-log.md`): one newline-delimited JSON file per show day, `show-YYYY-MM-DD.ndjson`,
+ * appended to, never rewritten, synced to disk at most once a second. A crash leaves at most a torn last line,
+ * which a reader skips. Values that come faster than a report draws (FPS, a running clock) are thinned here, so
+ * every writer's logs read the same.
+ */
+export class ShowRecorder {
+  readonly #options: ShowRecorderOptions;
+  readonly #keptAt = new Map<string, number>();
+  readonly #lastClock = new Map<string, ClockRecord>();
+  #file: Promise<AppendOnlyFile | undefined> | undefined;
+  #day: string | undefined;
+  #openFailedAt: number | undefined;
+  #lastError: string | undefined;
+  #closed = false;
+
+  constructor(options: ShowRecorderOptions) {
+    this.#options = options;
+  }
+
+  /** Writes an entry, stamped with the time now, unless it is an FPS value or clock tick that comes too soon. */
+  record(entry: ShowLogEntry): void {
+    if (this.#closed) return;
+    const now = this.#options.now?.() ?? new Date();
+    if (!this.#keeps(entry, now.getTime())) return;
+    const file = this.#fileFor(now);
+    const line = JSON.stringify({ t: localIso(now), ...entry });
+    void file.then((opened) => opened?.appendLine(line));
+  }
+
+  /** Resolves once every entry recorded so far is written. */
+  async flush(): Promise<void> {
+    await (await this.#file)?.flush();
+  }
+
+  /** Writes what is pending, syncs and closes the file. Later entries are ignored. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await (await this.#file)?.close();
+  }
+
+  /** FPS at most 4 a second per machine; a clock at most once a second unless something but its time changed. */
+  #keeps(entry: ShowLogEntry, at: number): boolean {
+    if (entry.kind === 'fps') return this.#due(`fps ${entry.machine}`, at, FPS_EVERY_MS);
+    if (entry.kind !== 'clock') return true;
+    const last = this.#lastClock.get(entry.transport);
+    this.#lastClock.set(entry.transport, entry);
+    const changed = !last || last.status !== entry.status || last.playing !== entry.playing || last.track !== entry.track || last.section !== entry.section;
+    if (changed) {
+      this.#keptAt.set(`clock ${entry.transport}`, at);
+      return true;
+    }
+    return this.#due(`clock ${entry.transport}`, at, CLOCK_EVERY_MS);
+  }
+
+  #due(key: string, at: number, everyMs: number): boolean {
+    const keptAt = this.#keptAt.get(key);
+    if (keptAt !== undefined && at - keptAt < everyMs && at >= keptAt) return false;
+    this.#keptAt.set(key, at);
+    return true;
+  }
+
+  /** The file of the show day `now` falls in: the one open, or a new one when the day turned. */
+  #fileFor(now: Date): Promise<AppendOnlyFile | undefined> {
+    const day = showDayOf(now, this.#options.dayStartsAtHour ?? DAY_STARTS_AT_HOUR);
+    const retrying = this.#openFailedAt !== undefined && now.getTime() - this.#openFailedAt >= REOPEN_AFTER_MS;
+    if (day === this.#day && this.#file && !retrying) return this.#file;
+    const previous = this.#file;
+    this.#day = day;
+    this.#file = (async () => {
+      await (await previous)?.close();
+      try {
+        const file = await AppendOnlyFile.open(join(this.#options.dir, `show-${day}.ndjson`), (error) => this.#failed(error));
+        const { source, session } = this.#options;
+        file.appendLine(JSON.stringify({ t: localIso(now), kind: 'log', v: SHOW_LOG_VERSION, source, ...(session === undefined ? {} : { session }), day }));
+        this.#openFailedAt = undefined;
+        return file;
+      } catch (error) {
+        this.#failed(error as Error);
+        this.#openFailedAt = now.getTime();
+        return undefined;
+      }
+    })();
+    return this.#file;
+  }
+
+  #failed(error: Error): void {
+    const reason = reasonOf(error);
+    if (reason === this.#lastError) return;
+    this.#lastError = reason;
+    this.#options.onError?.(error);
+  }
+}
