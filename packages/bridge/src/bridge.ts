@@ -6,6 +6,7 @@ import {
   reasonOf,
   RollingAverage,
   sessionMachines,
+  ShowRecorder,
   type HealthEntry,
   type LinkStatus,
   type LiveStatus,
@@ -29,8 +30,10 @@ import { OscIn, type OscInCounts } from './osc-in.js';
 import { OscOut } from './osc-out.js';
 import { oscBridgeName, oscSegment } from './osc-state.js';
 import { DashboardSummary, type SummaryFps, type SummaryHealth } from './summary.js';
+import { ShowLogFeed, type LoggedSubject } from './show-log-feed.js';
 import { Topics } from './topics.js';
 import { TransportClocks, type ClockPayload } from './transport-clocks.js';
+import { BRIDGE_SOURCE } from './version.js';
 
 /** The part of the FPS period a value must wait for after the last one (see #watch). */
 const FPS_JITTER_SHARE = 0.9;
@@ -94,6 +97,8 @@ class SessionBridge {
   readonly #oscOut: OscOut | undefined;
   readonly #oscIn: OscIn | undefined;
   readonly #ha: HaDiscovery | undefined;
+  readonly #recorder: ShowRecorder | undefined;
+  readonly #showLog: ShowLogFeed | undefined;
   /** A transport's name as OSC addresses spell it, to the session's name. */
   readonly #oscTransports = new Map<string, string>();
   #director: string | undefined;
@@ -102,6 +107,18 @@ class SessionBridge {
   constructor(private readonly options: ResolvedBridgeOptions) {
     const { log } = options;
     this.topics = new Topics(options.prefix);
+    if (options.record !== undefined) {
+      const dir = options.record;
+      this.#recorder = new ShowRecorder({
+        dir,
+        source: BRIDGE_SOURCE,
+        session: options.prefix,
+        onError: (error) => log.warn('show log not written', { dir, reason: reasonOf(error) }),
+      });
+      this.#showLog = new ShowLogFeed(this.#recorder);
+      this.#logged(this.topics.director, { subject: 'director' });
+      this.#logged(this.topics.sessionHealth, { subject: 'health' });
+    }
     this.#summary = new DashboardSummary(1000 / options.fpsHz, (payload) => this.#publish(this.topics.summary, { ...payload }));
     this.#mediaServer = new MediaServer({
       host: options.server,
@@ -125,6 +142,7 @@ class SessionBridge {
       (topic, result, correlationData) => this.#reply(topic, result, correlationData),
       () => this.#poller.pollSoon(),
       log,
+      (request, result) => this.#showLog?.command(request, result),
     );
     this.#poller = new SessionPoller(this.#mediaServer, options.pollIntervalMs, (round) => {
       try {
@@ -181,6 +199,7 @@ class SessionBridge {
       await this.#oscOut?.close();
       await this.#link.close();
       await this.#mediaServer.close();
+      await this.#recorder?.close();
       this.options.log.info('bridge stopped', { prefix: this.options.prefix });
     })();
     return this.#closing;
@@ -195,6 +214,12 @@ class SessionBridge {
     this.#link.publishRetained(topic, json);
     this.#oscOut?.state(topic.slice(this.topics.prefix.length + 1), payload);
     this.#summarise(topic, payload);
+    this.#showLog?.published(topic, payload);
+  }
+
+  /** With --record, this topic's values and stale marks go to the show log. */
+  #logged(topic: string, subject: LoggedSubject): void {
+    this.#showLog?.follow(topic, subject);
   }
 
   /** A machine topic that changed (a value, a stale mark) changes its part of the summary. */
@@ -287,6 +312,7 @@ class SessionBridge {
       if (typeof transport?.name !== 'string') continue;
       this.#oscTransports.set(oscSegment(transport.name), transport.name);
       this.#ha?.transport(transport.name);
+      this.#logged(this.topics.transportState(transport.name), { subject: 'transport', transport: transport.name });
       this.#publish(this.topics.transportState(transport.name), transportPayload(transport));
       this.#watchClock(transport.name);
     }
@@ -296,6 +322,7 @@ class SessionBridge {
   #watchClock(name: string): void {
     if (this.#closing) return;
     this.#summarised.set(this.topics.transportClock(name), { transport: name, part: 'clock' });
+    this.#logged(this.topics.transportClock(name), { subject: 'clock', transport: name });
     this.#clocks.watch(name);
   }
 
@@ -328,6 +355,10 @@ class SessionBridge {
     this.#ha?.machine(machine.hostname);
     this.#summarised.set(topic, { hostname: machine.hostname, part: 'fps' });
     this.#summarised.set(this.topics.machineHealth(machine.hostname), { hostname: machine.hostname, part: 'health' });
+    const { hostname } = machine;
+    this.#logged(topic, { subject: 'fps', machine: hostname });
+    this.#logged(this.topics.machineHealth(hostname), { subject: 'health', machine: hostname });
+    this.#logged(this.topics.machineTakeover(hostname), { subject: 'takeover', machine: hostname });
     this.#subscribeFps(watch);
     this.#subscribeTakeover(watch);
   }
@@ -386,6 +417,7 @@ class SessionBridge {
   /** The stream dropped: every live value is marked stale at once, and averages start again when it is back. */
   #liveStatus(status: LinkStatus): void {
     this.options.log.info('live update', { status });
+    this.#showLog?.link(status);
     if (status === 'online') return;
     for (const watch of this.#machines.values()) {
       watch.average.reset();

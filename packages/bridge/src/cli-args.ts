@@ -33,6 +33,7 @@ JSON) and takes cues from it.
   --osc-allow CIDR,...        senders whose OSC commands are taken (none by default: listening alone takes nothing)
   --ha-discovery [prefix]     Home Assistant MQTT discovery under this prefix (default homeassistant)
   --ha-discovery-mode <mode>  device (one config per device, default) or entity (one per entity, e.g. openHAB)
+  --record <dir>              record the show log into this folder, one file per show day (docs/show-log.md)
   --log-format text|json      log lines on stderr (default text)
   --help                      this text`;
 
@@ -70,6 +71,7 @@ const VALUE_FLAGS = new Set([
   'osc-listen',
   'osc-allow',
   'ha-discovery-mode',
+  'record',
 ]);
 /** Flags whose value may be left out: the next argument is theirs unless it is another flag. */
 const OPTIONAL_VALUE_FLAGS = new Set(['ha-discovery']);
@@ -148,6 +150,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       ...optional('oscAllow', list(values.get('osc-allow'))),
       ...optional('haDiscovery', values.has('ha-discovery') ? values.get('ha-discovery') || true : undefined),
       ...optional('haDiscoveryMode', values.get('ha-discovery-mode')),
+      ...optional('record', values.get('record')),
     },
     ...optional('passwordFile', values.get('password-file')),
     tlsFiles: {

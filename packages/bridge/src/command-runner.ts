@@ -16,6 +16,8 @@ export interface CommandRequest {
   body: Record<string, unknown>;
   /** When the bridge received it, ms since the epoch. */
   receivedAt: number;
+  /** The way it came, for the show log. */
+  via: 'mqtt' | 'osc';
   /** A retained MQTT message: refused. */
   retain?: boolean;
   /** An MQTT 5 message expiry, in seconds. */
@@ -44,6 +46,7 @@ export class CommandRunner {
     private readonly reply: (topic: string, result: CommandResult, correlationData?: Buffer) => void,
     private readonly afterCue: () => void,
     private readonly log: BridgeLog,
+    private readonly onResult: (request: CommandRequest, result: CommandResult) => void = () => {},
   ) {
     this.#recent = new RecentIds(rules.rememberIds ?? 10_000);
   }
@@ -64,6 +67,7 @@ export class CommandRunner {
         path: message.topic.slice(this.topics.commandRoot.length),
         body,
         receivedAt,
+        via: 'mqtt',
         retain: message.retain,
         ...(message.messageExpiryInterval === undefined ? {} : { messageExpiryInterval: message.messageExpiryInterval }),
       },
@@ -94,7 +98,10 @@ export class CommandRunner {
       outcome = Promise.resolve(failureResult(id, error));
     }
     if (id !== undefined) this.#recent.remember(id, outcome);
-    void outcome.then(send);
+    void outcome.then((result) => {
+      this.onResult(request, result);
+      send(result);
+    });
   }
 
   /** Resolves when every command taken so far has its result. */

@@ -64,6 +64,8 @@ export interface BridgeOptions {
   haDiscovery?: string | boolean;
   /** `device` (default): one config per device; `entity`: one per entity, for systems without device discovery. */
   haDiscoveryMode?: HaDiscoveryMode;
+  /** Record the show log (`docs/show-log.md`) into this folder: one file per show day. */
+  record?: string;
   log?: BridgeLog;
 }
 
@@ -93,6 +95,7 @@ export interface ResolvedBridgeOptions {
   oscAllow: string[];
   haDiscovery: string | undefined;
   haDiscoveryMode: HaDiscoveryMode;
+  record: string | undefined;
   log: BridgeLog;
 }
 
@@ -142,6 +145,7 @@ export function resolveOptions(options: BridgeOptions): ResolvedBridgeOptions {
     oscAllow: oscAllowOf(options.oscAllow),
     haDiscovery: haDiscoveryOf(options.haDiscovery),
     haDiscoveryMode: haModeOf(options.haDiscoveryMode),
+    record: recordDirOf(options.record),
     log: options.log ?? silentLog,
   };
 }
@@ -220,4 +224,10 @@ function haModeOf(value: unknown): HaDiscoveryMode {
   if (value === undefined) return 'device';
   if (value !== 'device' && value !== 'entity') throw new OptionError(`--ha-discovery-mode is device or entity (got ${JSON.stringify(value)}).`);
   return value;
+}
+
+function recordDirOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new OptionError('--record takes the folder the show log is written to, e.g. /var/log/stagelink.');
+  return value.trim();
 }

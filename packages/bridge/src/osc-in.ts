@@ -159,7 +159,7 @@ export class OscIn {
     }
     this.counts.commands++;
     const body = Object.hasOwn(command.body, 'sentAt') ? command.body : { ...command.body, sentAt };
-    this.submit({ path: command.path, body, receivedAt }, answer);
+    this.submit({ path: command.path, body, receivedAt, via: 'osc' }, answer);
   }
 
   /** `<root>/result s id, i ok, s error` to the port the command came from. */

@@ -51,6 +51,12 @@ describe('command line', () => {
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', followDirector: true, backupHosts: ['10.0.0.6', ' '] })).toThrow(/--backup-hosts must be addresses/);
   });
 
+  it('reads the folder the show log is recorded into, refusing an empty one', () => {
+    expect(parseCliArgs(['--server', 'x', '--mqtt', 'mqtt://h', '--record', '/var/log/show'])).toMatchObject({ options: { record: '/var/log/show' } });
+    expect(resolveOptions({ server: 'x', mqtt: 'mqtt://h', record: ' /var/log/show ' }).record).toBe('/var/log/show');
+    expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', record: ' ' })).toThrow(/--record takes the folder/);
+  });
+
   it('refuses a password on the command line, unknown flags and missing values', () => {
     expect(() => parseCliArgs(['--server', 'x', '--mqtt', 'mqtt://h', '--password', 'secret'])).toThrow(/password-file/);
     expect(() => parseCliArgs(['--server', 'x', '--mqtt', 'mqtt://h', '--nope'])).toThrow(/Unknown flag/);
