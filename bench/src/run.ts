@@ -1,4 +1,5 @@
 import { bridgeFanout } from './benchmarks/bridge-fanout.js';
+import { bridgeRecord } from './benchmarks/bridge-record.js';
 import { bridgeSummary } from './benchmarks/bridge-summary.js';
 import { bridgeVenueIo } from './benchmarks/bridge-venue-io.js';
 import { companionFeedbackChecks } from './benchmarks/companion-feedback-checks.js';
@@ -20,7 +21,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, dialStripRate, bridgeFanout, bridgeSummary, bridgeVenueIo, companionLive, companionFeedbackChecks, showClock];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, dialStripRate, bridgeFanout, bridgeSummary, bridgeVenueIo, bridgeRecord, companionLive, companionFeedbackChecks, showClock];
 
 /** Run only when named: `pnpm bench soak --minutes 6`. */
 const ON_REQUEST: readonly Benchmark[] = [soak];
