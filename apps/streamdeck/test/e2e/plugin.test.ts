@@ -123,8 +123,10 @@ describe('the plugin', () => {
 
     sim = await startSim(port);
     client = new MediaServer({ host: sim.mediaServer.url });
+    // Pressed once the key shows the server back: before that, a cue behind a refused one is refused at once.
+    await deck.waitForLatestImage('play-main', (svg) => !svg.includes('NO LINK'), 'the cue face back', 30_000);
     deck.press('play-main');
-    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play-main'), 'showOk after the restart');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play-main'), 'showOk after the restart', 20_000);
     expect(await playmodeOf('main')).toBe('Play');
   });
 
