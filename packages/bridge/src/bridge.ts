@@ -28,7 +28,7 @@ import { readFailureReason, STALE_REASONS, type StaleReason } from './stale-reas
 import { HaDiscovery } from './ha-discovery.js';
 import { OscIn, type OscInCounts } from './osc-in.js';
 import { OscOut } from './osc-out.js';
-import { oscBridgeName, oscSegment } from './osc-state.js';
+import { oscBridgeName, OscTransportNames } from './osc-state.js';
 import { DashboardSummary, type SummaryFps, type SummaryHealth } from './summary.js';
 import { ShowLogFeed, type LoggedSubject } from './show-log-feed.js';
 import { Topics } from './topics.js';
@@ -99,8 +99,7 @@ class SessionBridge {
   readonly #ha: HaDiscovery | undefined;
   readonly #recorder: ShowRecorder | undefined;
   readonly #showLog: ShowLogFeed | undefined;
-  /** A transport's name as OSC addresses spell it, to the session's name. */
-  readonly #oscTransports = new Map<string, string>();
+  readonly #oscTransports = new OscTransportNames();
   #director: string | undefined;
   #closing: Promise<void> | undefined;
 
@@ -159,7 +158,7 @@ class SessionBridge {
           options.oscAllow,
           `/stagelink/${oscName}`,
           (request, send) => this.#commands.submit(request, send),
-          (segment) => this.#oscTransports.get(segment) ?? segment,
+          (segment) => this.#oscTransports.nameOf(segment),
           log,
         )
       : undefined;
@@ -310,7 +309,7 @@ class SessionBridge {
   #onTransports(transports: Transport[]): void {
     for (const transport of transports) {
       if (typeof transport?.name !== 'string') continue;
-      this.#oscTransports.set(oscSegment(transport.name), transport.name);
+      this.#oscTransports.add(transport.name);
       this.#ha?.transport(transport.name);
       this.#logged(this.topics.transportState(transport.name), { subject: 'transport', transport: transport.name });
       this.#publish(this.topics.transportState(transport.name), transportPayload(transport));

@@ -1,4 +1,5 @@
 import type { StatePayload } from './retained-state.js';
+import { topicSegment } from './topics.js';
 
 /** One OSC argument with its OSC 1.0 type: `i` int32, `f` float32, `s` string. */
 export type OscArg = { type: 'i'; value: number } | { type: 'f'; value: number } | { type: 's'; value: string };
@@ -20,6 +21,28 @@ const text = (value: string): OscArg => ({ type: 's', value });
 export function oscSegment(name: string): string {
   const segment = name.replace(/[\s#*,/?[\]{}]/g, '_');
   return segment === '' ? '_' : segment;
+}
+
+/**
+ * A session's name (a machine's hostname, a transport's name) as OSC addresses spell it: its MQTT topic segment made
+ * an address part, so state sent and commands taken name a transport alike whatever its name holds.
+ */
+export function oscNameOf(name: string): string {
+  return oscSegment(topicSegment(name));
+}
+
+/** The session's transport names by the address part OSC spells them with (see oscNameOf). */
+export class OscTransportNames {
+  readonly #names = new Map<string, string>();
+
+  add(name: string): void {
+    this.#names.set(oscNameOf(name), name);
+  }
+
+  /** The session's name of an address's transport part; the part itself when no transport is spelt that way. */
+  nameOf(segment: string): string {
+    return this.#names.get(segment) ?? segment;
+  }
 }
 
 /** The `<name>` of `/stagelink/<name>/...`: the last level of the MQTT prefix, as an address part. */
@@ -46,12 +69,12 @@ export function oscValuesOf(suffix: string, payload: StatePayload): OscValue[] {
   if (parts.length === 2 && parts[0] === 'session' && parts[1] === 'health') {
     add('/session/health', word(payload.severity));
   } else if (parts.length === 3 && parts[0] === 'machines') {
-    const base = `/machines/${oscSegment(parts[1] ?? '')}`;
+    const base = `/machines/${oscNameOf(parts[1] ?? '')}`;
     if (parts[2] === 'fps') add(`${base}/fps`, number(payload.value, float));
     else if (parts[2] === 'health') add(`${base}/health`, word(payload.severity));
     else if (parts[2] === 'takeover' && typeof payload.value === 'boolean') add(`${base}/takeover`, int(payload.value ? 1 : 0));
   } else if (parts.length === 3 && parts[0] === 'transports') {
-    const base = `/transports/${oscSegment(parts[1] ?? '')}`;
+    const base = `/transports/${oscNameOf(parts[1] ?? '')}`;
     if (parts[2] === 'state') {
       add(`${base}/playmode`, word(payload.playmode));
       if (typeof payload.playing === 'boolean') add(`${base}/playing`, int(payload.playing ? 1 : 0));

@@ -8,7 +8,8 @@ import { parseCliArgs } from '../src/cli-args.js';
 import type { Bridge } from '../src/index.js';
 import { OnceAPeriod } from '../src/once-a-minute.js';
 import { oscCommandOf } from '../src/osc-commands.js';
-import { oscBridgeName, oscSegment, oscValuesOf } from '../src/osc-state.js';
+import { oscBridgeName, oscSegment, OscTransportNames, oscValuesOf } from '../src/osc-state.js';
+import { Topics } from '../src/topics.js';
 import { OptionError, resolveOptions } from '../src/options.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { bundle, freeUdpPort, LIBLO_MISSING, message, OscDump, oscsend, OscPeer, type DumpedMessage } from './support/osc.js';
@@ -67,6 +68,18 @@ describe('OSC values of the bridge state', () => {
     expect(oscBridgeName('venue/stagelink/main hall')).toBe('main_hall');
     expect(oscSegment('a/b#c*d,e?f[g]h{i}j k')).toBe('a_b_c_d_e_f_g_h_i_j_k');
     expect(oscSegment('')).toBe('_');
+  });
+
+  it('takes a command at the address its transport state is sent to, whatever the name holds', () => {
+    const topics = new Topics('venue/hall');
+    const names = new OscTransportNames();
+    const transports = ['a+b', 'x#y/z', 'side screens', 'main'];
+    for (const name of transports) names.add(name);
+    for (const name of transports) {
+      const [sent] = oscValuesOf(topics.transportState(name).slice(topics.prefix.length + 1), { playmode: 'Play', playing: true });
+      const part = /^\/transports\/([^/]+)\/playmode$/.exec(sent?.address ?? '')?.[1] ?? '';
+      expect(oscCommandOf('/stagelink/hall', `/stagelink/hall/transport/${part}/play`, [], (segment) => names.nameOf(segment))).toEqual({ path: 'transport/play', body: { transport: name } });
+    }
   });
 });
 
