@@ -94,8 +94,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     }
     if (OPTIONAL_VALUE_FLAGS.has(name)) {
       const next = argv[index + 1];
-      const value = match[2] ?? (next !== undefined && !next.startsWith('--') ? argv[++index] : '');
-      values.set(name, value ?? '');
+      const takesNext = match[2] === undefined && next !== undefined && !next.startsWith('--');
+      if (takesNext) index++;
+      values.set(name, match[2] ?? (takesNext ? next : ''));
       continue;
     }
     if (!VALUE_FLAGS.has(name)) throw new OptionError(`Unknown flag --${name}.`);

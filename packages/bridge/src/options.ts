@@ -5,6 +5,13 @@ import type { HaDiscoveryMode } from './ha-discovery.js';
 import type { OscTarget } from './osc-out.js';
 import { checkPrefix, defaultPrefix } from './topics.js';
 
+/** A block of senders whose OSC commands are taken: an address and how many of its leading bits must match. */
+export interface OscSubnet {
+  address: string;
+  prefix: number;
+  family: 'ipv4' | 'ipv6';
+}
+
 /** Where OSC commands are taken. */
 export interface OscListen {
   address: string;
@@ -92,7 +99,7 @@ export interface ResolvedBridgeOptions {
   reconnect: { baseMs: number; capMs: number };
   oscSend: OscTarget[];
   oscListen: OscListen | undefined;
-  oscAllow: string[];
+  oscAllow: OscSubnet[];
   haDiscovery: string | undefined;
   haDiscoveryMode: HaDiscoveryMode;
   record: string | undefined;
@@ -198,7 +205,7 @@ function oscListenOf(value: unknown): OscListen {
   return { address: listen.host, port: listen.port };
 }
 
-function oscAllowOf(value: unknown): string[] {
+function oscAllowOf(value: unknown): OscSubnet[] {
   if (value === undefined) return [];
   const items: unknown[] = Array.isArray(value) ? value : [value];
   return items.map((item) => {
@@ -208,7 +215,7 @@ function oscAllowOf(value: unknown): string[] {
     const max = family === 6 ? 128 : 32;
     const ok = family !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max));
     if (!ok) throw new OptionError(`--osc-allow takes addresses or CIDR blocks, e.g. 10.0.0.0/24,127.0.0.1 (got ${JSON.stringify(item)}).`);
-    return bits === undefined ? `${address}/${max}` : `${address}/${bits}`;
+    return { address, prefix: bits === undefined ? max : Number(bits), family: family === 6 ? 'ipv6' : 'ipv4' };
   });
 }
 

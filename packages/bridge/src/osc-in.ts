@@ -6,9 +6,9 @@ import { decode, encode } from 'node-osc';
 import type { CommandRequest } from './command-runner.js';
 import { failureResult, type CommandResult } from './command-result.js';
 import type { BridgeLog } from './log.js';
-import { OnceAPeriod } from './once-a-minute.js';
+import { OnceAPeriod } from './once-a-period.js';
 import { oscCommandOf, type OscInArg } from './osc-commands.js';
-import type { OscListen } from './options.js';
+import type { OscListen, OscSubnet } from './options.js';
 import { RecentIds } from './recent-ids.js';
 
 /** Bundles inside bundles deeper than this are a bad packet: no sender needs them, a crafted packet might. */
@@ -56,16 +56,13 @@ export class OscIn {
 
   constructor(
     private readonly listen: OscListen,
-    allow: readonly string[],
+    allow: readonly OscSubnet[],
     private readonly root: string,
     private readonly submit: (request: CommandRequest, send: (result: CommandResult) => void) => void,
     private readonly transportName: (segment: string) => string,
     private readonly log: BridgeLog,
   ) {
-    for (const block of allow) {
-      const [address = '', bits = '32'] = block.split('/');
-      this.#allow.addSubnet(address, Number(bits), isIP(address) === 6 ? 'ipv6' : 'ipv4');
-    }
+    for (const { address, prefix, family } of allow) this.#allow.addSubnet(address, prefix, family);
     this.#socket = createSocket({ type: isIP(listen.address) === 6 ? 'udp6' : 'udp4' });
     this.#socket.on('message', (packet, sender) => {
       try {
@@ -79,7 +76,7 @@ export class OscIn {
       if (!this.#closed) this.log.error('osc not listening', { address: `${listen.address}:${listen.port}`, reason: reasonOf(error), fix: 'choose a free port with --osc-listen' });
     });
     this.#socket.bind(listen.port, listen.address, () => {
-      this.log.info('osc listening', { address: `${listen.address}:${listen.port}`, allow: allow.length === 0 ? 'nobody (add --osc-allow)' : allow.join(',') });
+      this.log.info('osc listening', { address: `${listen.address}:${listen.port}`, allow: allow.length === 0 ? 'nobody (add --osc-allow)' : allow.map(({ address, prefix }) => `${address}/${prefix}`).join(',') });
     });
   }
 

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { reasonOf, Throttle } from '@stagelink/core';
 import { encode } from 'node-osc';
 import type { BridgeLog } from './log.js';
-import { OnceAPeriod } from './once-a-minute.js';
+import { OnceAPeriod } from './once-a-period.js';
 import { oscValuesOf, type OscArg } from './osc-state.js';
 import type { StatePayload } from './retained-state.js';
 
@@ -40,7 +40,6 @@ export class OscOut {
   readonly #heartbeat: NodeJS.Timeout;
   #sockets: { 4?: Socket; 6?: Socket } = {};
   #beats = 0;
-  #sent = 0;
   #closed = false;
 
   constructor(
@@ -57,11 +56,6 @@ export class OscOut {
     void this.#lookUp();
     this.#heartbeat = setInterval(() => this.#beat(), HEARTBEAT_MS);
     this.#beat();
-  }
-
-  /** How many OSC messages have gone out, to all targets together. */
-  get sent(): number {
-    return this.#sent;
   }
 
   /** A retained topic changed (`suffix` is the topic below the prefix): its OSC values go out at the pace. */
@@ -136,7 +130,6 @@ export class OscOut {
           });
         }),
       );
-      this.#sent++;
     }
     return Promise.all(sends).then(() => undefined);
   }

@@ -9,7 +9,7 @@ import { decode, encode } from 'node-osc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../src/cli-args.js';
 import type { Bridge } from '../src/index.js';
-import { OnceAPeriod } from '../src/once-a-minute.js';
+import { OnceAPeriod } from '../src/once-a-period.js';
 import { oscCommandOf } from '../src/osc-commands.js';
 import { oscBridgeName, oscSegment, OscTransportNames, oscValuesOf } from '../src/osc-state.js';
 import { Topics } from '../src/topics.js';
@@ -138,8 +138,15 @@ describe('OSC options', () => {
     expect(resolved.oscAllow).toEqual([]);
     expect(resolveOptions({ ...base, oscListen: '127.0.0.1:9001', oscAllow: ['10.0.0.0/24', '127.0.0.1'] })).toMatchObject({
       oscListen: { address: '127.0.0.1', port: 9001 },
-      oscAllow: ['10.0.0.0/24', '127.0.0.1/32'],
+      oscAllow: [
+        { address: '10.0.0.0', prefix: 24, family: 'ipv4' },
+        { address: '127.0.0.1', prefix: 32, family: 'ipv4' },
+      ],
     });
+    expect(resolveOptions({ ...base, oscAllow: ['fd00::7', 'fd00::/8'] }).oscAllow).toEqual([
+      { address: 'fd00::7', prefix: 128, family: 'ipv6' },
+      { address: 'fd00::', prefix: 8, family: 'ipv6' },
+    ]);
     expect(() => resolveOptions({ ...base, oscSend: ['10.0.0.20'] })).toThrow(OptionError);
     expect(() => resolveOptions({ ...base, oscListen: 'qlab.local:9000' })).toThrow(/--osc-listen/);
     expect(() => resolveOptions({ ...base, oscAllow: ['10.0.0.0/33'] })).toThrow(/--osc-allow/);
@@ -158,14 +165,16 @@ describe('OSC options', () => {
   it('says a recurring problem once a period per source, with how often it happened meanwhile', () => {
     let now = 0;
     const said = new OnceAPeriod(60_000, 2, () => now);
-    expect(said.note('a')).toEqual({ count: 1, since: 1 });
+    expect(said.note('a')).toEqual({ since: 1 });
     expect(said.note('a')).toBeUndefined();
     expect(said.note('a')).toBeUndefined();
     now = 60_000;
-    expect(said.note('a')).toEqual({ count: 4, since: 3 });
+    expect(said.note('a')).toEqual({ since: 3 });
+    expect(said.note('a')).toBeUndefined();
+    // Past the limit the source said longest ago is forgotten: it is said again at once.
     said.note('b');
     said.note('c');
-    expect(said.count('a')).toBe(0);
+    expect(said.note('a')).toEqual({ since: 1 });
   });
 });
 

@@ -4,7 +4,7 @@
  * past `limit` sources the one said longest ago is forgotten.
  */
 export class OnceAPeriod {
-  readonly #sources = new Map<string, { saidAt: number; count: number; unsaid: number }>();
+  readonly #sources = new Map<string, { saidAt: number; unsaid: number }>();
 
   constructor(
     private readonly periodMs = 60_000,
@@ -12,29 +12,22 @@ export class OnceAPeriod {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  /** Counts one occurrence; answers the counts to say now (the total and those not said before), or undefined. */
-  note(source: string): { count: number; since: number } | undefined {
+  /** Counts one occurrence; answers how many to say now (those not said before, this one with them), or undefined. */
+  note(source: string): { since: number } | undefined {
     const at = this.now();
     const entry = this.#sources.get(source);
     if (entry && at - entry.saidAt < this.periodMs) {
-      entry.count++;
       entry.unsaid++;
       return undefined;
     }
-    const count = (entry?.count ?? 0) + 1;
     const since = (entry?.unsaid ?? 0) + 1;
     this.#sources.delete(source);
-    this.#sources.set(source, { saidAt: at, count, unsaid: 0 });
+    this.#sources.set(source, { saidAt: at, unsaid: 0 });
     while (this.#sources.size > this.limit) {
       const oldest = this.#sources.keys().next().value;
       if (oldest === undefined) break;
       this.#sources.delete(oldest);
     }
-    return { count, since };
-  }
-
-  /** Every occurrence counted, by source. */
-  count(source: string): number {
-    return this.#sources.get(source)?.count ?? 0;
+    return { since };
   }
 }
