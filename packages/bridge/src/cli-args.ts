@@ -134,7 +134,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       ...optional('prefix', values.get('prefix')),
       followDirector: switches.has('follow-director'),
       ...optional('hosts', hosts),
-      ...optional('backupHosts', values.get('backup-hosts')?.split(',').map((host) => host.trim())),
+      ...optional('backupHosts', list(values.get('backup-hosts'))),
       ...(switches.has('dnssd') ? { dnssd: true } : {}),
       ...optional('dnssdInterface', values.get('dnssd-interface')),
       ...optional('fpsHz', number('fps-hz')),
@@ -163,6 +163,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   };
 }
 
+/** A comma-separated flag's items, trimmed, empty ones (a trailing comma) left out. */
 function list(text: string | undefined): string[] | undefined {
   return text?.split(',').map((item) => item.trim()).filter((item) => item !== '');
 }

@@ -46,6 +46,8 @@ describe('command line', () => {
   it('reads backup addresses and DNS-SD, which only a bridge following the director takes', () => {
     const command = parseCliArgs(['--server', '10.0.0.5', '--mqtt', 'mqtt://h', '--follow-director', '--backup-hosts', '10.0.0.6, 10.0.0.7:8080', '--dnssd', '--dnssd-interface', '10.0.0.2']);
     expect(command).toMatchObject({ kind: 'run', options: { followDirector: true, backupHosts: ['10.0.0.6', '10.0.0.7:8080'], dnssd: true, dnssdInterface: '10.0.0.2' } });
+    // A list flag is read as the OSC lists are: a trailing comma adds no empty host.
+    expect(parseCliArgs(['--server', 'x', '--mqtt', 'mqtt://h', '--backup-hosts', '10.0.0.6,'])).toMatchObject({ options: { backupHosts: ['10.0.0.6'] } });
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', backupHosts: ['10.0.0.6'] })).toThrow(/--backup-hosts .*--follow-director/);
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', dnssd: true })).toThrow(/--dnssd .*--follow-director/);
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', followDirector: true, backupHosts: ['10.0.0.6', ' '] })).toThrow(/--backup-hosts must be addresses/);
