@@ -35,7 +35,7 @@ import { Topics } from './topics.js';
 import { TransportClocks, type ClockPayload } from './transport-clocks.js';
 import { BRIDGE_SOURCE } from './version.js';
 
-/** The part of the FPS period a value must wait for after the last one (see #watch). */
+/** The part of the FPS period a value must wait for after the last one, on MQTT and OSC alike (see #watch). */
 const FPS_JITTER_SHARE = 0.9;
 
 export interface Bridge {
@@ -151,7 +151,8 @@ class SessionBridge {
       }
     });
     const oscName = oscBridgeName(options.prefix);
-    this.#oscOut = options.oscSend.length > 0 ? new OscOut(options.oscSend, oscName, 1000 / options.fpsHz, log) : undefined;
+    // The same share as FPS on MQTT: OSC passes on the same values (and clocks made at the same pace) as they come.
+    this.#oscOut = options.oscSend.length > 0 ? new OscOut(options.oscSend, oscName, (1000 / options.fpsHz) * FPS_JITTER_SHARE, log) : undefined;
     this.#oscIn = options.oscListen
       ? new OscIn(
           options.oscListen,
