@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BridgeLog } from './log.js';
 import type { Topics } from './topics.js';
 
@@ -38,6 +39,15 @@ export function haSlug(text: string): string {
 }
 
 /**
+ * The start of every id of one bridge: `stagelink_`, its prefix as a slug, and the first 6 hex digits of the SHA-1 of
+ * the exact prefix. The slug alone is lossy (`venue/Hall A` and `venue/hall_a` give the same one): the hash keeps two
+ * bridges' ids apart, so neither's cleanup removes the other's devices, and is the same on every run.
+ */
+export function haBaseId(prefix: string): string {
+  return `stagelink_${haSlug(prefix)}_${createHash('sha1').update(prefix, 'utf8').digest('hex').slice(0, 6)}`;
+}
+
+/**
  * A command's payload, made by Home Assistant when the button is pressed: `sentAt` is the press time, so the
  * bridge's command-age rule holds for Home Assistant as for any sender.
  */
@@ -46,14 +56,15 @@ function commandTemplate(transport: string, extra = ''): string {
 }
 
 /**
- * The discovery configs of the session and its machines. Every id comes from the MQTT prefix and the session's
- * own names (hostnames, transport names), never from anything a restart changes, so unique ids are stable.
+ * The discovery configs of the session and its machines. Every id comes from the MQTT prefix (see haBaseId) and the
+ * session's own names (hostnames, transport names), never from anything a restart changes, so unique ids are stable.
  */
 export function haDevices(topics: Topics, hostnames: readonly string[], transports: readonly string[]): HaDevice[] {
-  const base = `stagelink_${haSlug(topics.prefix)}`;
+  const base = haBaseId(topics.prefix);
   const origin = { name: 'stagelink-bridge', url: 'https://www.npmjs.com/package/@stagelink/bridge' };
   const availability = [{ topic: topics.bridge, value_template: '{{ value_json }}', payload_available: 'online', payload_not_available: 'offline' }];
-  // Ids join their parts with `-`, which no slug holds: no two bridges, machines or transports share an id.
+  // Ids join their parts with `-`, which no slug holds, so a machine's id never reads as a transport's. Names that
+  // differ only in case or punctuation (`Node A`, `node-a`) share a slug, and so an id, within one bridge.
   const component = (p: HaPlatform, key: string, fields: Record<string, unknown>): [string, HaComponent] => [
     key,
     { p, unique_id: key, default_entity_id: `${p}.${key.replace(/-/g, '_')}`, ...fields, ...valueAvailability(availability, fields['state_topic']) },
@@ -160,7 +171,7 @@ export class HaDiscovery {
     private readonly publish: (topic: string, payload: string) => void,
     private readonly log: BridgeLog,
   ) {
-    this.#base = `stagelink_${haSlug(topics.prefix)}`;
+    this.#base = haBaseId(topics.prefix);
   }
 
   /** What the bridge subscribes to for discovery: Home Assistant's status, and configs left by earlier runs. */

@@ -51,19 +51,19 @@ describe('Home Assistant discovery payloads', () => {
   const devices = haDevices(topics, ['node-a', 'node-b'], ['main', 'side screens']);
 
   it('describes the session and each machine with the keys Home Assistant requires for every platform', () => {
-    expect(devices.map((device) => device.id)).toEqual(['stagelink_venue_hall_a', 'stagelink_venue_hall_a-machine-node_a', 'stagelink_venue_hall_a-machine-node_b']);
+    expect(devices.map((device) => device.id)).toEqual(['stagelink_venue_hall_a_6f89f0', 'stagelink_venue_hall_a_6f89f0-machine-node_a', 'stagelink_venue_hall_a_6f89f0-machine-node_b']);
     for (const { config } of devices) expect(schemaProblems(config as DeviceConfig)).toEqual([]);
     const session = devices[0]?.config.cmps ?? {};
     const platforms = Object.values(session).map((component) => `${component.p} ${String(component.name)}`);
     expect(platforms).toEqual(expect.arrayContaining(['select main playmode', 'binary_sensor main playing', 'button main play', 'button main stop', 'sensor main time', 'sensor main section', 'sensor main next cue', 'sensor side screens section remaining']));
     const machine = devices[1]?.config.cmps ?? {};
     expect(Object.values(machine).map((component) => component.p).sort()).toEqual(['binary_sensor', 'sensor', 'sensor']);
-    expect(devices[1]?.config.dev.via_device).toBe('stagelink_venue_hall_a');
+    expect(devices[1]?.config.dev.via_device).toBe('stagelink_venue_hall_a_6f89f0');
     expect(devices[0]?.config.availability).toEqual([{ topic: 'venue/hall a/bridge', value_template: '{{ value_json }}', payload_available: 'online', payload_not_available: 'offline' }]);
   });
 
   it('makes every value entity unavailable while its value is marked stale, not only while the bridge is offline', () => {
-    const fps = devices[1]?.config.cmps['stagelink_venue_hall_a-machine-node_a-fps'];
+    const fps = devices[1]?.config.cmps['stagelink_venue_hall_a_6f89f0-machine-node_a-fps'];
     expect(fps).toMatchObject({
       availability_mode: 'all',
       availability: [
@@ -71,7 +71,7 @@ describe('Home Assistant discovery payloads', () => {
         { topic: fps?.['state_topic'], value_template: "{{ 'offline' if value_json.stale else 'online' }}" },
       ],
     });
-    const play = devices[0]?.config.cmps['stagelink_venue_hall_a-transport-main-play'];
+    const play = devices[0]?.config.cmps['stagelink_venue_hall_a_6f89f0-transport-main-play'];
     expect(play).not.toHaveProperty('availability');
     const entity = haConfigMessages(devices, 'openhab', 'entity').map(({ payload }) => JSON.parse(payload) as { unique_id: string; availability: unknown[] });
     expect(entity.find((config) => config.unique_id.endsWith('node_a-fps'))?.availability).toHaveLength(2);
@@ -87,10 +87,14 @@ describe('Home Assistant discovery payloads', () => {
     const other = haDevices(new Topics('venue/hall a/b'), ['node-a'], ['main']);
     const otherIds = other.flatMap((device) => [device.id, ...Object.keys(device.config.cmps)]);
     expect(otherIds.filter((id) => ids.includes(id) || devices.some((device) => device.id === id))).toEqual([]);
+    // Nor one whose prefix makes the same slug.
+    const alike = [haDevices(new Topics('venue/Hall A'), ['node-a'], ['main']), haDevices(new Topics('venue/hall_a'), ['node-a'], ['main'])];
+    expect(alike.map((bridge) => bridge[0]?.id)).toEqual(['stagelink_venue_hall_a_316ff1', 'stagelink_venue_hall_a_fcfc3d']);
+    expect(alike.flatMap((bridge) => bridge.map((device) => device.id)).filter((id) => devices.some((device) => device.id === id))).toEqual([]);
   });
 
   it('stamps a button press with its time, so the command-age rule holds for Home Assistant', () => {
-    const play = devices[0]?.config.cmps['stagelink_venue_hall_a-transport-main-play'];
+    const play = devices[0]?.config.cmps['stagelink_venue_hall_a_6f89f0-transport-main-play'];
     expect(play).toMatchObject({ p: 'button', command_topic: 'venue/hall a/cmd/transport/play' });
     expect(play?.command_template).toBe('{"transport": "main", "sentAt": {{ (as_timestamp(now()) * 1000) | int }}}');
   });
@@ -118,8 +122,10 @@ describe('Home Assistant discovery payloads', () => {
 
 describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto', () => {
   const PREFIX = 'test/ha';
-  const BASE = 'stagelink_test_ha';
+  const BASE = 'stagelink_test_ha_cc5e6a';
   const LEFTOVER = `homeassistant/device/${BASE}-machine-gone/config`;
+  /** The device of a bridge on `test/HA`, whose prefix makes the same slug. */
+  const ALIKE = 'homeassistant/device/stagelink_test_ha_2146e8-machine-gone/config';
   const FOREIGN = 'homeassistant/device/zigbee2mqtt_0x00158d0001/config';
   let venue: TestVenue;
   let bridge: Bridge | undefined;
@@ -128,8 +134,9 @@ describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto
   beforeAll(async () => {
     venue = await startVenue();
     watcher = await Watcher.connect(venue.broker.url, ['homeassistant/#', `${PREFIX}/result`, `${PREFIX}/bridge`]);
-    // What an earlier run left (a machine since gone), and another bridge's device: only the first is removed.
+    // What an earlier run left (a machine since gone), and other bridges' devices: only the first is removed.
     await watcher.client.publishAsync(LEFTOVER, JSON.stringify({ dev: { ids: [`${BASE}-machine-gone`] }, o: { name: 'stagelink-bridge' }, cmps: {} }), { qos: 1, retain: true });
+    await watcher.client.publishAsync(ALIKE, JSON.stringify({ dev: { ids: ['stagelink_test_ha_2146e8-machine-gone'] }, o: { name: 'stagelink-bridge' }, cmps: {} }), { qos: 1, retain: true });
     await watcher.client.publishAsync(FOREIGN, JSON.stringify({ dev: { ids: ['0x00158d0001'] }, o: { name: 'Zigbee2MQTT' }, cmps: {} }), { qos: 1, retain: true });
     bridge = await venue.startBridge(PREFIX, { haDiscovery: true });
   });
@@ -178,6 +185,7 @@ describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto
     const late = await Watcher.connect(venue.broker.url, ['homeassistant/device/+/config']);
     try {
       await late.waitFor((message) => message.topic === FOREIGN, 5000, 0, 'the other device, still retained');
+      await late.waitFor((message) => message.topic === ALIKE, 5000, 0, 'the device of the bridge whose prefix makes the same slug, still retained');
       await late.waitFor(configOf(deviceTopic(BASE)), 5000, 0, 'the session device, still retained');
       expect(late.messages.filter((message) => message.topic === LEFTOVER)).toEqual([]);
     } finally {
@@ -226,7 +234,7 @@ describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto
     const entities = await Watcher.connect(venue.broker.url, ['openhab/#']);
     try {
       const [hostname] = hostnames();
-      const id = `stagelink_test_ha2-machine-${haSlug(hostname ?? '')}`;
+      const id = `stagelink_test_ha2_67a0dc-machine-${haSlug(hostname ?? '')}`;
       const fps = await entities.waitFor((message) => message.topic === `openhab/sensor/${id}/${id}-fps/config`, 15_000, 0, 'the FPS entity');
       expect(fps.json).toMatchObject({ unique_id: `${id}-fps`, state_topic: `test/ha2/machines/${hostname}/fps`, device: { ids: [id] }, origin: { name: 'stagelink-bridge' } });
     } finally {
