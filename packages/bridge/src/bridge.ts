@@ -164,7 +164,16 @@ class SessionBridge {
         )
       : undefined;
     this.#ha = options.haDiscovery
-      ? new HaDiscovery(this.topics, { discoveryPrefix: options.haDiscovery, mode: options.haDiscoveryMode }, (topic, payload) => this.#link.publishRetained(topic, payload), log)
+      ? new HaDiscovery(
+          this.topics,
+          { discoveryPrefix: options.haDiscovery, mode: options.haDiscoveryMode },
+          {
+            publish: (topic, payload) => this.#link.publishRetained(topic, payload),
+            unsubscribe: (topics) => this.#link.unsubscribe(topics),
+            isConnected: () => this.#link.connected,
+          },
+          log,
+        )
       : undefined;
     this.#link = new BrokerLink(
       options,
@@ -175,7 +184,8 @@ class SessionBridge {
           if (message.topic.startsWith(this.topics.commandRoot)) this.#commands.handle(message);
           else this.#ha?.message(message.topic, message.payload);
         },
-        extraTopics: this.#ha?.subscriptions ?? [],
+        extraTopics: () => this.#ha?.subscriptions ?? [],
+        onExtraSubscribed: () => this.#ha?.subscribed(),
       },
       log,
     );

@@ -19,8 +19,10 @@ export interface BrokerLinkEvents {
   /** Connected (again): publish everything retained now. */
   onConnect(): void;
   onMessage(message: IncomingMessage): void;
-  /** Topics besides the command topics, subscribed on every connect with their retained messages (discovery). */
-  extraTopics?: readonly string[];
+  /** Topics besides the command topics, asked for on every connect and subscribed with their retained messages. */
+  extraTopics?(): readonly string[];
+  /** The broker granted the extra topics on this connection: their retained messages are on their way. */
+  onExtraSubscribed?(): void;
 }
 
 /** Even a zero jitter waits this long: a broker that refuses at once is not hammered. */
@@ -100,6 +102,17 @@ export class BrokerLink {
     });
   }
 
+  /**
+   * Stops receiving some of the extra topics on this connection. While disconnected there is nothing to stop: the
+   * next connect subscribes what extraTopics says then.
+   */
+  unsubscribe(topics: readonly string[]): void {
+    if (!this.#client.connected || this.#closing) return;
+    this.#client.unsubscribe([...topics], (error) => {
+      if (error && !this.#closing) this.log.warn('topics not unsubscribed', { topics: topics.join(','), reason: reasonOf(error) });
+    });
+  }
+
   /** Says `offline` (retained), then disconnects without firing the Last Will. Safe to call more than once. */
   async close(): Promise<void> {
     if (this.#closing) return;
@@ -131,10 +144,11 @@ export class BrokerLink {
     this.#client.subscribe(this.topics.commands, { qos: 1, rh: 2 }, (error) => {
       if (error) this.log.error('command topics not subscribed', { topic: this.topics.commands, reason: reasonOf(error) });
     });
-    const extra = this.events.extraTopics ?? [];
+    const extra = this.events.extraTopics?.() ?? [];
     if (extra.length > 0) {
       this.#client.subscribe([...extra], { qos: 1 }, (error) => {
         if (error) this.log.error('topics not subscribed', { topics: extra.join(','), reason: reasonOf(error) });
+        else this.events.onExtraSubscribed?.();
       });
     }
     this.events.onConnect();

@@ -148,11 +148,22 @@ export function haConfigMessages(devices: readonly HaDevice[], discoveryPrefix: 
   );
 }
 
+/** What discovery needs of the bridge's broker connection. */
+export interface HaLink {
+  /** Retained, QoS 1; dropped while the broker is away. */
+  publish(topic: string, payload: string): void;
+  /** Stops receiving topics on the current connection. */
+  unsubscribe(topics: readonly string[]): void;
+  isConnected(): boolean;
+}
+
 /**
  * Home Assistant discovery for one bridge: every device's config published (retained) on connect, when the
  * session shows a new machine or transport, and again when Home Assistant says `online` on `<prefix>/status`
  * (it restarted and may have lost them). Configs this bridge published on an earlier run that name a device or an
- * entity it no longer has are removed with an empty retained payload, once the session has been read.
+ * entity it no longer has are removed with an empty retained payload, once the session has been read. The configs of
+ * earlier runs are found by a wildcard subscription that brings every device's config on the broker, Zigbee2MQTT's
+ * and all: it is dropped once the leftovers have been removed, and not taken again on a reconnect.
  */
 export class HaDiscovery {
   readonly #hostnames = new Set<string>();
@@ -162,22 +173,36 @@ export class HaDiscovery {
   readonly #base: string;
   #published = new Map<string, string>();
   #sessionRead = false;
+  /** The broker granted the config wildcard on this connection: what it holds retained has been or is being sent. */
+  #configsSubscribed = false;
+  /** Leftovers removed once: the config wildcard is no longer needed. */
+  #cleanedUp = false;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(
     private readonly topics: Topics,
     private readonly options: HaDiscoveryOptions,
-    private readonly publish: (topic: string, payload: string) => void,
+    private readonly link: HaLink,
     private readonly log: BridgeLog,
   ) {
     this.#base = haBaseId(topics.prefix);
   }
 
-  /** What the bridge subscribes to for discovery: Home Assistant's status, and configs left by earlier runs. */
+  /** What the bridge subscribes to for discovery: Home Assistant's status, and until the first cleanup the configs. */
   get subscriptions(): string[] {
-    const { discoveryPrefix, mode } = this.options;
-    return [`${discoveryPrefix}/status`, mode === 'device' ? `${discoveryPrefix}/device/+/config` : `${discoveryPrefix}/+/+/+/config`];
+    return this.#cleanedUp ? [this.#statusTopic] : [this.#statusTopic, this.#configTopics];
+  }
+
+  /**
+   * The broker granted `subscriptions` on this connection. The retained configs follow the grant: the next flush,
+   * which may remove leftovers and drop the wildcard, is put off a whole delay so they have come by then.
+   */
+  subscribed(): void {
+    this.#configsSubscribed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#soon();
   }
 
   machine(hostname: string): void {
@@ -201,14 +226,14 @@ export class HaDiscovery {
 
   /** Connected (again): everything is published again. */
   connected(): void {
+    this.#configsSubscribed = false;
     this.#published.clear();
     this.#soon();
   }
 
   /** A message on a discovery subscription. */
   message(topic: string, payload: Buffer): void {
-    const { discoveryPrefix } = this.options;
-    if (topic === `${discoveryPrefix}/status`) {
+    if (topic === this.#statusTopic) {
       if (payload.toString('utf8').trim() === 'online') {
         this.log.info('home assistant online: discovery published again');
         this.#published.clear();
@@ -242,16 +267,32 @@ export class HaDiscovery {
     const current = new Set(messages.map(({ topic }) => topic));
     for (const { topic, payload } of messages) {
       if (this.#published.get(topic) === payload) continue;
-      this.publish(topic, payload);
+      this.link.publish(topic, payload);
       this.#published.set(topic, payload);
     }
     if (!this.#sessionRead) return;
     for (const topic of this.#seen) {
       if (current.has(topic)) continue;
       this.log.info('home assistant config removed', { topic });
-      this.publish(topic, '');
+      this.link.publish(topic, '');
     }
     this.#seen.clear();
+    // Removals made while the broker is away are lost, and leftovers arrive only once the wildcard is granted: until
+    // both hold, the wildcard stays (and is taken again on a reconnect). Configs it still brings before the broker
+    // has handled the unsubscribe are removed by the next flush.
+    if (this.#cleanedUp || !this.#configsSubscribed || !this.link.isConnected()) return;
+    this.#cleanedUp = true;
+    this.link.unsubscribe([this.#configTopics]);
+    this.log.info('home assistant leftovers removed: other configs no longer read', { topic: this.#configTopics });
+  }
+
+  get #statusTopic(): string {
+    return `${this.options.discoveryPrefix}/status`;
+  }
+
+  get #configTopics(): string {
+    const { discoveryPrefix, mode } = this.options;
+    return mode === 'device' ? `${discoveryPrefix}/device/+/config` : `${discoveryPrefix}/+/+/+/config`;
   }
 
   /** A config topic of one of this bridge's devices (its ids all start with its own base id). */

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCommand } from '../src/commands.js';
-import { haConfigMessages, haDevices, haSlug, type HaComponent } from '../src/ha-discovery.js';
-import type { Bridge } from '../src/index.js';
+import { HaDiscovery, haBaseId, haConfigMessages, haDevices, haSlug, type HaComponent, type HaLink } from '../src/ha-discovery.js';
+import { silentLog, type Bridge } from '../src/index.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { Topics } from '../src/topics.js';
 import { startVenue, type TestVenue } from './support/venue.js';
@@ -120,6 +120,50 @@ describe('Home Assistant discovery payloads', () => {
   });
 });
 
+describe('Home Assistant discovery subscriptions', () => {
+  it("stops reading other devices' configs once leftovers are removed on a granted subscription, and does not take it again", () => {
+    vi.useFakeTimers();
+    const broker = { published: [] as [string, string][], unsubscribed: [] as (readonly string[])[], up: true };
+    const link: HaLink = {
+      publish: (topic, payload) => broker.published.push([topic, payload]),
+      unsubscribe: (topics) => broker.unsubscribed.push(topics),
+      isConnected: () => broker.up,
+    };
+    const ha = new HaDiscovery(new Topics('venue/hall a'), { discoveryPrefix: 'homeassistant', mode: 'device' }, link, silentLog);
+    const leftover = `homeassistant/device/${haBaseId('venue/hall a')}-machine-gone/config`;
+    try {
+      expect(ha.subscriptions).toEqual(['homeassistant/status', 'homeassistant/device/+/config']);
+      ha.connected();
+      ha.machine('node-a');
+      ha.sessionRead();
+      vi.advanceTimersByTime(1000);
+      // The session is read but the wildcard not granted yet: the leftovers are still to come.
+      expect(broker.unsubscribed).toEqual([]);
+      ha.subscribed();
+      broker.up = false;
+      vi.advanceTimersByTime(1000);
+      // The broker went away before the removals could be sent: the next connection looks again.
+      expect(broker.unsubscribed).toEqual([]);
+      expect(ha.subscriptions).toContain('homeassistant/device/+/config');
+      broker.up = true;
+      ha.connected();
+      ha.subscribed();
+      ha.message(leftover, Buffer.from('{"dev":{}}'));
+      vi.advanceTimersByTime(1000);
+      expect(broker.published).toContainEqual([leftover, '']);
+      expect(broker.unsubscribed).toEqual([['homeassistant/device/+/config']]);
+      expect(ha.subscriptions).toEqual(['homeassistant/status']);
+      ha.connected();
+      ha.subscribed();
+      vi.advanceTimersByTime(1000);
+      expect(broker.unsubscribed).toHaveLength(1);
+    } finally {
+      ha.close();
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto', () => {
   const PREFIX = 'test/ha';
   const BASE = 'stagelink_test_ha_cc5e6a';
@@ -190,6 +234,30 @@ describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto
       expect(late.messages.filter((message) => message.topic === LEFTOVER)).toEqual([]);
     } finally {
       await late.close();
+    }
+  });
+
+  it("stops reading other devices' configs once the leftovers are removed", async () => {
+    await watcher.waitFor((message) => message.topic === LEFTOVER && message.json === '', 15_000, 0, 'the leftover removed');
+    /** Home Assistant says `online` and the bridge publishes its session device again. */
+    const republished = async (what: string) => {
+      const since = watcher.messages.length;
+      await watcher.client.publishAsync('homeassistant/status', 'online', { qos: 1 });
+      await watcher.waitFor(configOf(deviceTopic(BASE)), 10_000, since, what);
+    };
+    // The bridge unsubscribes before it publishes again: after this the broker has handled the unsubscribe.
+    await republished('the session device after the cleanup');
+    // A config under this bridge's own ids that the session does not hold: one the bridge read, it would remove.
+    const late = `homeassistant/device/${BASE}-machine-late/config`;
+    await watcher.client.publishAsync(late, JSON.stringify({ dev: { ids: [`${BASE}-machine-late`] }, o: { name: 'stagelink-bridge' }, cmps: {} }), { qos: 1, retain: true });
+    try {
+      const since = watcher.messages.length;
+      // A removal would come in the flush after the config arrived, so before the second of these.
+      await republished('the session device once');
+      await republished('the session device twice');
+      expect(watcher.messages.slice(since).filter((message) => message.topic === late && message.json === '')).toEqual([]);
+    } finally {
+      await watcher.client.publishAsync(late, '', { qos: 1, retain: true });
     }
   });
 
