@@ -82,7 +82,7 @@ async function startRelay(venue: VenueSimulator, broker: Mosquitto): Promise<Chi
     });
     relay.once('exit', (code) => reject(new Error(`the bare relay exited with ${String(code)}`)));
   });
-  await Promise.race([ready, delay(20_000).then(() => Promise.reject(new Error('the bare relay did not subscribe within 20 s')))]);
+  await raceTimeout(ready, 20_000, () => Promise.reject(new Error('the bare relay did not subscribe within 20 s')));
   return relay;
 }
 
@@ -90,7 +90,20 @@ async function stopRelay(relay: ChildProcess): Promise<void> {
   if (relay.exitCode !== null || relay.signalCode !== null) return;
   const exited = once(relay, 'exit');
   relay.send({ type: 'stop' });
-  await Promise.race([exited, delay(5000).then(() => relay.kill('SIGKILL'))]);
+  await raceTimeout(exited, 5000, () => relay.kill('SIGKILL'));
+}
+
+/**
+ * `work`, or `onTimeout` after `ms` if it is still pending. The timer is cleared when `work` settles first, so it
+ * keeps neither the bench's process nor its next window waiting.
+ */
+async function raceTimeout<T, U>(work: Promise<T>, ms: number, onTimeout: () => U | Promise<U>): Promise<T | U> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([work, delay(ms, undefined, { signal: timer.signal }).then(onTimeout)]);
+  } finally {
+    timer.abort();
+  }
 }
 
 /** One MQTT subscriber of both prefixes, keeping every FPS value with when it arrived, per side and machine. */
