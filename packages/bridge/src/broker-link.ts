@@ -53,7 +53,7 @@ export class BrokerLink {
       clean: true,
       keepalive: options.keepaliveSeconds,
       connectTimeout: 5000,
-      // Reconnects are ours (see #scheduleReconnect): MQTT.js retries at a fixed period.
+      // Reconnects are ours (see #closed): MQTT.js retries at a fixed period.
       reconnectPeriod: 0,
       resubscribe: false,
       queueQoSZero: false,

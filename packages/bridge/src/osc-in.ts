@@ -55,7 +55,7 @@ export class OscIn {
   #closed = false;
 
   constructor(
-    private readonly listen: OscListen,
+    listen: OscListen,
     allow: readonly OscSubnet[],
     private readonly root: string,
     private readonly submit: (request: CommandRequest, send: (result: CommandResult) => void) => void,
