@@ -185,12 +185,17 @@ describe('OSC out pace', () => {
     receiver.bind(0, '127.0.0.1');
     await once(receiver, 'listening');
     const fps: { value: unknown; at: number }[] = [];
+    let heartbeats = 0;
     receiver.on('message', (packet) => {
       const decoded = decode(packet) as { address: string; args: { value: unknown }[] };
+      if (decoded.address === '/stagelink/pace/bridge') heartbeats++;
       if (decoded.address === '/stagelink/pace/machines/node-a/fps') fps.push({ value: decoded.args[0]?.value, at: performance.now() });
     });
     const out = new OscOut([{ host: '127.0.0.1', port: receiver.address().port }], 'pace', PERIOD_MS, silentLog);
     try {
+      // The first heartbeat waits for the sending socket to bind: once it is in, the first value is not held up
+      // by that, and the gap the receiver sees is the pace's own.
+      await expect.poll(() => heartbeats, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(1);
       for (let value = 0; value < 50; value++) out.state('machines/node-a/fps', { value, average: value, alert: 'ok' });
       await expect.poll(() => fps.length, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(2);
       expect(fps.slice(0, 2).map(({ value }) => value)).toEqual([0, 49]);
