@@ -427,7 +427,8 @@ describe.skipIf(SKIP)('OSC commands from oscsend and from a sender of our own', 
         packet[at] = (packet[at] ?? 0) ^ (1 << (index % 8));
       }
       await peer.send(port, packet);
-      if (index % 50 === 0) await delay(5);
+      // Paced as a busy sender, not a flood: on a loaded machine a burst overflows the receive buffer, and UDP drops.
+      if (index % 10 === 0) await delay(5);
     }
     await expect.poll(() => (bridge.oscCounts?.bad ?? 0) - badBefore, { timeout: 10_000 }).toBeGreaterThan(300);
     expect(cues(since)).toBe(0);
