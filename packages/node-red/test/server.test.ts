@@ -145,6 +145,51 @@ describe('stagelink-server', () => {
       }
     });
 
+    it('reads no environment variable for a caller who may only read servers, and never answers its value', async () => {
+      const secret = 'http://127.0.0.1:9/secret-in-the-environment';
+      process.env['STAGELINK_EDITOR_SECRET'] = secret;
+      process.env['STAGELINK_EDITOR_HOST'] = sim.mediaServer.url;
+      try {
+        // Node-RED's adminAuth with a reader: only the `.read` permissions pass.
+        const [server, ...others] = allNodes() as ((red: { auth: unknown }) => unknown)[];
+        const asReader = (red: { auth: unknown }): unknown => {
+          red.auth = { needsPermission: (permission: string) => (_req: unknown, res: { status(code: number): { end(): void } }, next: () => void) => (permission.endsWith('.read') ? next() : res.status(401).end()) };
+          return server?.(red);
+        };
+        await helper.load([asReader, ...others], [...serverOnly(), { id: 'by-env', type: 'stagelink-server', host: '${STAGELINK_EDITOR_HOST}', followDirector: false }]);
+        for (const path of ['machines?server=new-one&host=', 'discover?host=']) {
+          const answer = await helper.request().get(`/stagelink/${path}${encodeURIComponent('${STAGELINK_EDITOR_SECRET}')}`);
+          expect(answer.status, path).toBe(403);
+          expect(JSON.stringify(answer.body), path).not.toContain('secret-in-the-environment');
+          expect((answer.body as { error: string }).error).toMatch(/needs the stagelink-server\.write permission/);
+        }
+        // The deployed server read its own host at deploy: a reader still gets its lists.
+        const deployed = await helper.request().get(`/stagelink/tracks?server=by-env&host=${encodeURIComponent('${STAGELINK_EDITOR_HOST}')}`);
+        expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+        expect((deployed.body as Choice[]).map((t) => t.name)).toContain('Intro');
+      } finally {
+        delete process.env['STAGELINK_EDITOR_SECRET'];
+        delete process.env['STAGELINK_EDITOR_HOST'];
+      }
+    });
+
+    it('says which ${NAME} is not set, and names an unreachable host as typed, for a caller who may change servers', async () => {
+      process.env['STAGELINK_EDITOR_NOWHERE'] = 'http://127.0.0.1:9';
+      try {
+        await helper.load(allNodes(), serverOnly());
+        const unset = await helper.request().get(`/stagelink/machines?server=new-one&host=${encodeURIComponent('${STAGELINK_EDITOR_UNSET}')}`);
+        expect(unset.status).toBe(400);
+        expect((unset.body as { error: string }).error).toBe("${STAGELINK_EDITOR_UNSET} is not set in the runtime's environment.");
+        const unreachable = await helper.request().get(`/stagelink/machines?server=new-one&host=${encodeURIComponent('${STAGELINK_EDITOR_NOWHERE}')}`);
+        expect(unreachable.status).toBe(502);
+        const error = (unreachable.body as { error: string }).error;
+        expect(error).toContain('${STAGELINK_EDITOR_NOWHERE}');
+        expect(error).not.toContain('127.0.0.1');
+      } finally {
+        delete process.env['STAGELINK_EDITOR_NOWHERE'];
+      }
+    });
+
     it("tries an https host with the dialog's tls-config node, so a venue CA is trusted before the server is deployed", async () => {
       const secure = await startSelfSignedServer();
       try {

@@ -134,6 +134,10 @@ async function smoke(target, tarball, sim, work) {
     await check(anonymous.status === 401, `GET /stagelink/machines without a token answered ${anonymous.status}`);
     const viewer = await fetch(`${red.url}/stagelink/machines?server=smoke-server`, { headers: { authorization: `Bearer ${await tokenFor(red.url, 'viewer')}` } });
     await check(viewer.status === 200, `GET /stagelink/machines as a reader answered ${viewer.status}`);
+    // A reader cannot have the runtime's environment read for a typed host, so no value of it comes back.
+    const envHost = await fetch(`${red.url}/stagelink/machines?server=new-one&host=${encodeURIComponent('${PATH}')}`, { headers: { authorization: `Bearer ${await tokenFor(red.url, 'viewer')}` } });
+    const envAnswer = await envHost.text();
+    await check(envHost.status === 403 && !envAnswer.includes(process.env.PATH ?? '/usr/bin'), `GET /stagelink/machines?host=\${PATH} as a reader answered ${envHost.status}: ${envAnswer}`);
   } finally {
     await red.stop();
   }

@@ -11,8 +11,8 @@ import {
   reasonOf,
   sessionMachines,
 } from '@stagelink/core';
-import { serverConnection, tlsOptions } from '../../shared/connections.js';
-import type { NodeAPI, Request, Response } from '../../shared/node-red.js';
+import { type ServerConnection, serverConnection, tlsOptions } from '../../shared/connections.js';
+import type { Node, NodeAPI, Request, Response } from '../../shared/node-red.js';
 
 /** Dropdowns must not hang the editor: a machine that does not answer in this time is reported as such. */
 const EDITOR_TIMEOUT_MS = 3000;
@@ -90,10 +90,7 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
   // The config dialog's Discover button: the director of the session that the typed host belongs to, or (with no
   // host, or none answering) one that announces itself over DNS-SD on the desk's network.
   RED.httpAdmin.get('/stagelink/discover', RED.auth.needsPermission('stagelink-server.read'), (req, res) => {
-    void discover(RED, req).then(
-      (found) => res.json(found),
-      (error: unknown) => res.status(502).json({ error: reasonOf(error) }),
-    );
+    void discover(RED, req, res).catch((error: unknown) => res.status(502).json({ error: reasonOf(error) }));
   });
 
   // The same button's list of machines that announce themselves on the desk's network (every shipping machine
@@ -120,15 +117,25 @@ export interface Discovered extends DiscoveredDirector {
   resolvable: boolean;
 }
 
-async function discover(RED: NodeAPI, req: Request): Promise<Discovered> {
+async function discover(RED: NodeAPI, req: Request, res: Response): Promise<void> {
   const text = (key: string): string => (typeof req.query[key] === 'string' ? req.query[key].trim() : '');
-  const found = await discoverDirector({
-    host: hostAsDeployed(RED, text('host'), text('server')) || 'localhost',
-    dnssd: true,
-    timeoutMs: EDITOR_TIMEOUT_MS,
-    hosts: parseHostMap(text('hosts')),
-  });
-  return { ...found, resolvable: await resolves(new URL(found.url).hostname) };
+  const typed = text('host');
+  const host = await hostAsDeployed(RED, req, typed, text('server'));
+  if (host.refusal) {
+    res.status(host.refusal.status).json({ error: host.refusal.error });
+    return;
+  }
+  try {
+    const found = await discoverDirector({
+      host: host.host || 'localhost',
+      dnssd: true,
+      timeoutMs: EDITOR_TIMEOUT_MS,
+      hosts: parseHostMap(text('hosts')),
+    });
+    res.json({ ...found, resolvable: await resolves(new URL(found.url).hostname) } satisfies Discovered);
+  } catch (error) {
+    res.status(502).json({ error: withTypedHost(reasonOf(error), host.host, typed) });
+  }
 }
 
 async function resolves(hostname: string): Promise<boolean> {
@@ -148,16 +155,29 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
   const serverId = typeof req.query.server === 'string' ? req.query.server : '';
   // The dialog's tls-config node, when the editor says which (absent: the deployed server's own).
   const tlsNode = typeof req.query.tls === 'string' ? req.query.tls : undefined;
+  const typed = typeof req.query.host === 'string' ? req.query.host.trim() : '';
   let temporary: MediaServer | undefined;
+  let host = '';
   try {
-    const host = hostAsDeployed(RED, typeof req.query.host === 'string' ? req.query.host.trim() : '', serverId);
     let client: MediaServer | undefined;
+    let connection: ServerConnection | undefined;
     try {
-      const connection = serverConnection(RED, serverId);
-      const sameTls = tlsNode === undefined || tlsNode === connection.tlsNode;
-      if ((host === '' || host === connection.host) && sameTls) client = connection.client;
+      connection = serverConnection(RED, serverId);
     } catch {
       // Not deployed yet: fall back to the host the editor sent.
+    }
+    const sameTls = connection !== undefined && (tlsNode === undefined || tlsNode === connection.tlsNode);
+    const resolved = await hostAsDeployed(RED, req, typed, serverId);
+    if (resolved.refusal) {
+      // A reader may still list what the deployed server (which read its own host at deploy) answers.
+      if (resolved.refusal.status === 403 && connection && sameTls) client = connection.client;
+      else {
+        res.status(resolved.refusal.status).json({ error: resolved.refusal.error });
+        return;
+      }
+    } else {
+      host = resolved.host;
+      if (connection && sameTls && (host === '' || host === connection.host)) client = connection.client;
     }
     if (!client) {
       if (host === '') {
@@ -171,24 +191,65 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
     }
     res.json(await lookup(client, { timeoutMs: EDITOR_TIMEOUT_MS }, req));
   } catch (error) {
-    res.status(502).json({ error: reasonOf(error) });
+    res.status(502).json({ error: withTypedHost(reasonOf(error), host, typed) });
   } finally {
     await temporary?.close().catch(() => undefined);
   }
 }
 
+/** The host to ask, or why the caller may not have it read from the environment. */
+type HostAsDeployed = { host: string; refusal?: never } | { host?: never; refusal: { status: 400 | 403; error: string } };
+
 /**
  * The host the editor sent as the deployed server reads it: `${NAME}` taken from the environment the way Node-RED
  * resolves it in a config node's settings (the deployed server node's flow and global env first, then the
- * process's), so "Test connection" and the pick lists reach the machine the flow will.
+ * process's), so "Test connection" and the pick lists reach the machine the flow will. Only for a caller who may
+ * change the server (`stagelink-server.write`): the environment holds secrets a reader must not see.
  */
-function hostAsDeployed(RED: NodeAPI, host: string, serverId: string): string {
-  if (!host.includes('${')) return host;
-  const node = serverId === '' ? undefined : (RED.nodes.getNode(serverId) ?? undefined);
-  return host
-    .replace(/\$\{([^}]+)\}/g, (_whole, name: string) => {
-      const value = RED.util.getSetting(node, name);
-      return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-    })
-    .trim();
+async function hostAsDeployed(RED: NodeAPI, req: Request, typed: string, serverId: string): Promise<HostAsDeployed> {
+  if (!typed.includes('${')) return { host: typed };
+  if (!(await mayChangeServers(RED, req))) {
+    return { refusal: { status: 403, error: `Reading ${typed} from the runtime's environment needs the stagelink-server.write permission: type the host itself, or ask an administrator.` } };
+  }
+  const node = serverId === '' ? undefined : RED.nodes.getNode(serverId);
+  const host = await new Promise<string>((resolve) => {
+    RED.util.evaluateNodeProperty(typed, 'env', node as Node<never>, {}, (error, value) => {
+      resolve(error || (typeof value !== 'string' && typeof value !== 'number') ? '' : String(value).trim());
+    });
+  });
+  if (host === '') return { refusal: { status: 400, error: `${typed} is not set in the runtime's environment.` } };
+  return { host };
+}
+
+/**
+ * Whether the caller holds `stagelink-server.write`, by Node-RED's own check (anyone may, without adminAuth). That
+ * check answers a refusal itself; here it is caught instead of sent.
+ */
+function mayChangeServers(RED: NodeAPI, req: Request): Promise<boolean> {
+  return new Promise((resolve) => {
+    const refused = (): void => resolve(false);
+    // What Node-RED's check and passport call on a response they refuse.
+    const probe: Response & Record<string, unknown> = { statusCode: 200, status: () => probe, setHeader: () => probe, json: refused, send: refused, end: refused };
+    try {
+      RED.auth.needsPermission('stagelink-server.write')(req, probe, () => resolve(true));
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
+/** An error text with the host read from the environment written back as the user typed it (`${NAME}`). */
+function withTypedHost(reason: string, host: string, typed: string): string {
+  if (host === '' || host === typed) return reason;
+  const spellings = [host];
+  try {
+    const url = new URL(host.includes('://') ? host : `http://${host}`);
+    spellings.push(url.origin, url.host, url.hostname);
+  } catch {
+    // Not a URL: only the value itself is replaced.
+  }
+  return spellings
+    .filter((spelling) => spelling !== '')
+    .sort((a, b) => b.length - a.length)
+    .reduce((text, spelling) => text.split(spelling).join(typed), reason);
 }
