@@ -76,14 +76,15 @@ describe('the server config node tells every node using it where it stands', () 
     }
   });
 
-  it('shows a broken server setting at deploy and says once in the log what is wrong', async () => {
+  it('shows a broken server setting under every node at deploy, and the server says once in the log what is wrong', async () => {
     await helper.load(allNodes(), flowOf({ host: 'ftp://10.0.0.5' }));
     for (const type of REQUEST_NODES) {
       expect(last(idOf(type)), type).toEqual({ fill: 'red', shape: 'dot', text: 'bad server setting' });
-      const errors = errorsOf(idOf(type));
-      expect(errors, type).toHaveLength(1);
-      expect(errors[0]).toMatch(/The stagelink-server setting cannot work: .*ftp/);
+      expect(errorsOf(idOf(type)), type).toEqual([]);
     }
+    const errors = errorsOf('server');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/The stagelink-server setting cannot work: .*ftp/);
   });
 
   it('shows a node with no server chosen at deploy, with what to do in the log', async () => {

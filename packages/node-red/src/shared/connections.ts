@@ -115,7 +115,7 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
     this.tlsNode = options.tlsNode ?? '';
     this.followDirector = options.followDirector;
     this.hasSmc = options.smc !== undefined;
-    this.#state = new ServerStateWatch(this.made, this.problem);
+    this.#state = new ServerStateWatch(this.made);
   }
 
   readonly #state: ServerStateWatch;

@@ -1,15 +1,11 @@
-import { isUnreachable, reasonOf, type DirectorChange, type LinkStatus, type MediaServer } from '@stagelink/core';
+import { isUnreachable, type DirectorChange, type LinkStatus, type MediaServer } from '@stagelink/core';
 
 /**
  * Where a `stagelink-server` stands, as every node that uses it shows it (as Node-RED's MQTT broker node pushes
  * connecting / connected / disconnected to its users): a setting that cannot make a client at all, not asked yet,
  * answering (with the director it follows), or not answering.
  */
-export type ServerState =
-  | { kind: 'broken'; reason: string }
-  | { kind: 'connecting' }
-  | { kind: 'connected'; director?: string }
-  | { kind: 'unreachable'; reason: string };
+export type ServerState = { kind: 'broken' } | { kind: 'connecting' } | { kind: 'connected'; director?: string } | { kind: 'unreachable' };
 
 export type ServerStateListener = (state: ServerState) => void;
 
@@ -33,21 +29,15 @@ export class ServerStateWatch {
   #probing: AbortController | undefined;
   #closed = false;
 
-  constructor(
-    private readonly client: MediaServer | undefined,
-    problem: Error | undefined,
-  ) {
-    this.#state = client ? { kind: 'connecting' } : { kind: 'broken', reason: reasonOf(problem ?? 'no client') };
-  }
-
-  get state(): ServerState {
-    return this.#state;
+  /** Without a client (a setting that cannot make one) the state is `broken` for good. */
+  constructor(private readonly client: MediaServer | undefined) {
+    this.#state = client ? { kind: 'connecting' } : { kind: 'broken' };
   }
 
   /** Tells `listener` the state now and on every change; answers what stops it. */
   watch(listener: ServerStateListener): () => void {
     this.#watchers.add(listener);
-    listener(this.#state);
+    tell(listener, this.#state);
     if (this.#watchers.size === 1) this.#start();
     return () => {
       if (!this.#watchers.delete(listener)) return;
@@ -87,6 +77,8 @@ export class ServerStateWatch {
     this.#probing = undefined;
     this.client?.live.off('status', this.#onLink);
     this.client?.off('director', this.#onDirector);
+    // Nothing was asked while no node watched: the next watcher is not shown a state from minutes ago.
+    if (this.#state.kind !== 'broken') this.#state = { kind: 'connecting' };
   }
 
   #probe(): void {
@@ -102,7 +94,7 @@ export class ServerStateWatch {
         (error: unknown) => {
           if (probing.signal.aborted) return;
           // Any answer, even a refusal, says the machine is there; only silence is unreachable.
-          if (isUnreachable(error)) this.#set({ kind: 'unreachable', reason: reasonOf(error) });
+          if (isUnreachable(error)) this.#set({ kind: 'unreachable' });
           else this.#set({ kind: 'connected', director: this.#director() });
         },
       )
@@ -110,7 +102,9 @@ export class ServerStateWatch {
         if (this.#probing !== probing) return;
         this.#probing = undefined;
         this.#schedule();
-      });
+      })
+      // #set tells each watcher apart; this only keeps a fault of this chain from reaching the process.
+      .catch(() => undefined);
   }
 
   #schedule(): void {
@@ -129,7 +123,16 @@ export class ServerStateWatch {
   #set(state: ServerState): void {
     if (this.#closed || sameState(state, this.#state)) return;
     this.#state = state;
-    for (const watcher of [...this.#watchers]) watcher(state);
+    for (const watcher of [...this.#watchers]) tell(watcher, state);
+  }
+}
+
+/** A watcher that throws (a node's status or log failing) must not stop the others, nor the runtime. */
+function tell(watcher: ServerStateListener, state: ServerState): void {
+  try {
+    watcher(state);
+  } catch {
+    // The watcher's own node is where such a fault shows; the state goes on to the other watchers.
   }
 }
 

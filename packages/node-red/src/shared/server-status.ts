@@ -12,7 +12,8 @@ export interface ServerStatusOptions {
 
 /**
  * Shows under `node` where its `stagelink-server` stands from the moment the flow is deployed, as Node-RED's MQTT
- * nodes show their broker: no server chosen or a setting that cannot work (red, and said once in the log), then
+ * nodes show their broker: no server chosen (red, and said in the log) or a setting that cannot work (red; the
+ * server node says what is wrong in the log), then
  * connecting, connected (with the director followed) or unreachable, each time that changes. Stops watching when
  * the node closes.
  */
@@ -25,15 +26,8 @@ export function showServerState(RED: NodeAPI, node: Node<never>, def: NodeDef, s
     node.error(reasonOf(error));
     return;
   }
-  let told = false;
   const unwatch = connection.watch((state: ServerState) => {
-    if (state.kind === 'broken') {
-      status.serverState({ fill: 'red', shape: 'dot', text: say('state.broken') }, 'bad');
-      if (!told) node.error(say('error.settingBroken', { reason: state.reason }));
-      told = true;
-    } else {
-      status.serverState(shownState(RED, state, options.connectedFill ?? 'green'), state.kind === 'unreachable' ? 'bad' : 'good');
-    }
+    status.serverState(shownState(state, options.connectedFill ?? 'green'), state.kind === 'broken' || state.kind === 'unreachable' ? 'bad' : 'good');
   });
   node.on('close', (_removed, done) => {
     unwatch();
@@ -41,8 +35,10 @@ export function showServerState(RED: NodeAPI, node: Node<never>, def: NodeDef, s
   });
 }
 
-function shownState(RED: NodeAPI, state: Exclude<ServerState, { kind: 'broken' }>, connectedFill: 'green' | 'yellow'): NodeStatus {
+function shownState(state: ServerState, connectedFill: 'green' | 'yellow'): NodeStatus {
   switch (state.kind) {
+    case 'broken':
+      return { fill: 'red', shape: 'dot', text: say('state.broken') };
     case 'connecting':
       return { fill: 'yellow', shape: 'ring', text: say('state.connecting') };
     case 'connected':

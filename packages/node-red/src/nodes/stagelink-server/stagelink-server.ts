@@ -1,7 +1,8 @@
+import { reasonOf } from '@stagelink/core';
 import { closeWithNode, nodeLogger, ServerConnection, tlsOptions, type ServerConfigNode } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { registerAdminEndpoints } from './admin-endpoints.js';
-import { useRuntime } from '../../shared/words.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-server`: the address of a media server (the session's director). Owns the one client and the one
@@ -45,4 +46,7 @@ function startServer(RED: NodeAPI, node: ServerConfigNode, def: NodeDef): void {
     onDirector: ({ hostname, url }) => node.log(`The director of the session is ${hostname} (${url}).`),
   });
   closeWithNode(node, node.connection, () => `the connection to ${node.connection.label}`);
+  // Said once here: every node using this server shows it in red under itself.
+  const problem = node.connection.problem;
+  if (problem) node.error(say('error.settingBroken', { reason: reasonOf(problem) }));
 }
