@@ -142,6 +142,42 @@ describe('stagelink-status', () => {
     await eventually(() => expect(states.map((msg) => msg.payload)).toEqual(['offline']));
   });
 
+  it('says nothing on its second output of a msg it cannot read: the readings are still current', async () => {
+    await helper.load(nodes, withState({ type: 'stagelink-status', operation: '', machine: '', machineType: 'str', interval: 0 }));
+    const states = collect('state');
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ operation: 'health' });
+    await out;
+    for (const msg of [{ operation: 'uptime' }, { operation: 'health', machine: { hostname: 'actor' } }]) {
+      const caught = nextMessage('caught');
+      helper.getNode('n1')?.receive(msg);
+      expect((await caught).error?.message).toMatch(/uptime|machine hostname must be text/);
+    }
+    expect(states.map((msg) => [msg.topic, msg.payload])).toEqual([['health', 'online']]);
+  });
+
+  it('tells the state of each topic apart: a project read failing does not make health readings stale', async () => {
+    await helper.load(nodes, withState({ type: 'stagelink-status', operation: '', machine: '', machineType: 'str', interval: 0 }));
+    const states = collect('state');
+    const read = async (msg: Record<string, unknown>, to: 'out' | 'caught'): Promise<void> => {
+      const answered = nextMessage(to);
+      helper.getNode('n1')?.receive(msg);
+      await answered;
+    };
+    await read({ operation: 'health' }, 'out');
+    await control(sim, { action: 'stallBody', path: '/api/session/status/project', on: true });
+    await read({ operation: 'project', timeout: 2000 }, 'caught');
+    // The next health reading is as current as the first: nothing new to say of it.
+    await read({ operation: 'health' }, 'out');
+    expect(states.map((msg) => [msg.topic, msg.payload])).toEqual([
+      ['health', 'online'],
+      ['project', 'stale'],
+    ]);
+    await control(sim, { action: 'stallBody', path: '/api/session/status/project', on: false });
+    await read({ operation: 'project' }, 'out');
+    expect(states.map((msg) => [msg.topic, msg.payload]).at(-1)).toEqual(['project', 'online']);
+  });
+
   it('reports an answer with fields of the wrong type as such, not as a TypeError (hardening)', async () => {
     // A server that speaks the envelope but fills it with the wrong types.
     const wrong = createServer((_req, res) => {

@@ -1,4 +1,15 @@
-import { InvalidInputError, isUnreachable, reasonOf, worstHealth, type CallOptions, type MediaServer, type Severity } from '@stagelink/core';
+import {
+  AbortedError,
+  ClosedError,
+  InvalidInputError,
+  isUnreachable,
+  reasonOf,
+  worstHealth,
+  type CallOptions,
+  type ClockStatus,
+  type MediaServer,
+  type Severity,
+} from '@stagelink/core';
 import { fromAnswer } from '../../shared/answer-shape.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
@@ -11,8 +22,8 @@ import { say, useRuntime } from '../../shared/words.js';
 
 const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
 
-/** What the second output says of the readings: see `tell`. */
-type ReadingState = 'online' | 'stale' | 'offline';
+/** What the second output says of the readings (see `tell`): the words of core's show clock. */
+type ReadingState = ClockStatus;
 type StatusOperation = (typeof STATUS_OPERATIONS)[number];
 
 /** Health is polled gently, every few seconds, never in a tight loop (docs/api-notes.md, "Health and FPS"). */
@@ -41,15 +52,17 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   const status = new StatusLine(node);
   showServerState(RED, node, def, status);
 
-  const read = async (msg: NodeMessage, call: CallOptions): Promise<void> => {
+  /** Reads for `msg`; `reading.operation` says what it reads as soon as that is known, for the second output. */
+  const read = async (msg: NodeMessage, call: CallOptions, reading: { operation?: StatusOperation }): Promise<void> => {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const operation = (await props.text('operation')) ?? 'health';
-    if (!(STATUS_OPERATIONS as readonly string[]).includes(operation)) {
+    if (!isStatusOperation(operation)) {
       throw new InvalidInputError(say('error.notStatusOperation', { value: operation, choices: STATUS_OPERATIONS.join(', ') }));
     }
+    reading.operation = operation;
     const machine = await props.text('machine', 'machine hostname');
-    const { payload, severity, summary } = await readStatus(server.client, operation as StatusOperation, machine, call, server.label);
+    const { payload, severity, summary } = await readStatus(server.client, operation, machine, call, server.label);
     msg.payload = payload;
     if (severity !== undefined) {
       msg.severity = severity;
@@ -63,29 +76,33 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   /**
    * Whether the last reading is current, on the second output when that changes: `online` once a read answers,
    * `stale` when a read failed although the server answered (the last reading is old), `offline` when the server
-   * could not be reached. A dashboard tile must not keep showing a green "ok" from before an outage.
+   * could not be reached. A dashboard tile must not keep showing a green "ok" from before an outage. Told per
+   * topic (the msg's, else the operation read): a tile of project readings that went stale must not hide that
+   * health readings are still current, nor the other way round.
    */
-  let lastState: ReadingState | undefined;
-  const tell = (state: ReadingState, topic: unknown, send: SendFunction, reason?: string): void => {
-    if (state === lastState) return;
-    lastState = state;
-    send([null, { topic: typeof topic === 'string' ? topic : (def.operation as string | undefined) || 'health', payload: state, ...(reason === undefined ? {} : { reason }) }]);
+  const lastStates = new Map<string, ReadingState>();
+  const tell = (state: ReadingState | undefined, msg: NodeMessage, operation: StatusOperation | undefined, send: SendFunction, reason?: string): void => {
+    if (state === undefined || work.closing) return;
+    const topic = typeof msg.topic === 'string' ? msg.topic : (operation ?? 'health');
+    if (lastStates.get(topic) === state) return;
+    lastStates.set(topic, state);
+    send([null, { topic, payload: state, ...(reason === undefined ? {} : { reason }) }]);
   };
-  const failedState = (error: unknown): ReadingState => (isUnreachable(error) ? 'offline' : 'stale');
 
   let timer: NodeJS.Timeout | undefined;
   let first: NodeJS.Immediate | undefined;
   let polling = false;
   const outage = new OutageReport(node);
   const work = handleInput(node, status, async (msg, { send, call }) => {
+    const reading: { operation?: StatusOperation } = {};
     try {
-      await read(msg, call);
+      await read(msg, call, reading);
     } catch (error) {
-      tell(failedState(error), msg.topic, send, reasonOf(error));
+      tell(failedState(error), msg, reading.operation, send, reasonOf(error));
       throw error;
     }
     // The state first: a tile that showed OFFLINE gets the reading right after it.
-    tell('online', msg.topic, send);
+    tell('online', msg, reading.operation, send);
     send([msg, null]);
   }, () => {
     clearImmediate(first);
@@ -97,16 +114,17 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     if (polling || work.closing) return;
     polling = true;
     const msg: NodeMessage = {};
+    const reading: { operation?: StatusOperation } = {};
     void work.track(
       async () => {
-        await read(msg, { signal: work.signal });
+        await read(msg, { signal: work.signal }, reading);
         outage.recovered();
-        tell('online', msg.topic, node.send.bind(node));
+        tell('online', msg, reading.operation, node.send.bind(node));
         node.send([msg, null]);
       },
       (error) => {
         status.failed(error);
-        if (!work.closing) tell(failedState(error), msg.topic, node.send.bind(node), reasonOf(error));
+        tell(failedState(error), msg, reading.operation, node.send.bind(node), reasonOf(error));
         outage.failed(error, msg);
       },
     ).finally(() => (polling = false));
@@ -118,6 +136,22 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     first = setImmediate(poll);
     timer = setInterval(poll, Math.max(MIN_POLL_SECONDS, seconds) * 1000);
   }
+}
+
+/**
+ * What a failed read says of the readings: `offline` when the server could not be reached, nothing for a failure
+ * of the msg or of the flow (an operation or machine the msg gave wrong, a deploy stopping the read: the server
+ * may be fine and the last reading current), else `stale` (an HTTP or status error, an answer out of shape, one
+ * that stalled: the reading was not renewed).
+ */
+function failedState(error: unknown): ReadingState | undefined {
+  if (isUnreachable(error)) return 'offline';
+  if (error instanceof InvalidInputError || error instanceof AbortedError || error instanceof ClosedError) return undefined;
+  return 'stale';
+}
+
+function isStatusOperation(operation: string): operation is StatusOperation {
+  return (STATUS_OPERATIONS as readonly string[]).includes(operation);
 }
 
 async function readStatus(
