@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { ConnectionError, type MediaServer } from '@stagelink/core';
+import { ConnectionError, HttpError } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PROBE_EVERY_MS, type ServerState, ServerStateWatch } from '../src/shared/server-state.js';
 
@@ -20,10 +20,12 @@ class StubClient extends EventEmitter {
   director = undefined;
 }
 
-const watchOf = (client: StubClient): ServerStateWatch => new ServerStateWatch(client as unknown as MediaServer);
+const watchOf = (client: StubClient): ServerStateWatch => new ServerStateWatch(client as unknown as ConstructorParameters<typeof ServerStateWatch>[0]);
 
 /** Lets the probe's promise chain settle, without moving the clock. */
-const settle = (): Promise<void> => vi.advanceTimersByTimeAsync(0);
+const settle = async (): Promise<void> => {
+  await vi.advanceTimersByTimeAsync(0);
+};
 
 describe('ServerStateWatch', () => {
   // Timers only: a real setImmediate lets Node report a rejection nobody handled.
@@ -78,6 +80,48 @@ describe('ServerStateWatch', () => {
     expect(shown).toEqual([{ kind: 'connecting' }]);
     await settle();
     expect(shown).toEqual([{ kind: 'connecting' }, { kind: 'unreachable' }]);
+    watch.close();
+  });
+
+  it('goes from connecting to unreachable while the server is silent, and to connected when it answers again', async () => {
+    const client = new StubClient();
+    let reachable = false;
+    client.answer = () => (reachable ? Promise.resolve({}) : Promise.reject(new ConnectionError('Could not reach 10.0.0.5')));
+    const watch = watchOf(client);
+    const shown: ServerState[] = [];
+    watch.watch((state) => shown.push(state));
+    await settle();
+    expect(shown).toEqual([{ kind: 'connecting' }, { kind: 'unreachable' }]);
+    // Silence again changes nothing: one word per change.
+    await vi.advanceTimersByTimeAsync(PROBE_EVERY_MS);
+    expect(client.asked).toBe(2);
+    expect(shown).toHaveLength(2);
+    reachable = true;
+    await vi.advanceTimersByTimeAsync(PROBE_EVERY_MS);
+    expect(shown).toEqual([{ kind: 'connecting' }, { kind: 'unreachable' }, { kind: 'connected', director: undefined }]);
+    watch.close();
+  });
+
+  it('takes a refusal as connected: only silence is unreachable', async () => {
+    const client = new StubClient();
+    client.answer = () => Promise.reject(new HttpError('answered 500', 500, undefined));
+    const watch = watchOf(client);
+    const shown: ServerState[] = [];
+    watch.watch((state) => shown.push(state));
+    await settle();
+    expect(shown).toEqual([{ kind: 'connecting' }, { kind: 'connected', director: undefined }]);
+    watch.close();
+  });
+
+  it('does not keep an answer that came after everyone stopped watching for the next watcher', async () => {
+    const client = new StubClient();
+    const watch = watchOf(client);
+    // The answer is on its way when the last watcher goes.
+    watch.watch(() => undefined)();
+    await settle();
+    const shown: ServerState[] = [];
+    watch.watch((state) => shown.push(state));
+    expect(shown).toEqual([{ kind: 'connecting' }]);
     watch.close();
   });
 

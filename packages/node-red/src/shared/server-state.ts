@@ -90,7 +90,10 @@ export class ServerStateWatch {
     client.status
       .session({ timeoutMs: PROBE_TIMEOUT_MS, signal: probing.signal })
       .then(
-        () => this.#set({ kind: 'connected', director: this.#director() }),
+        () => {
+          // An answer that lands after the last watcher went is not kept: the next one starts at connecting.
+          if (!probing.signal.aborted) this.#set({ kind: 'connected', director: this.#director() });
+        },
         (error: unknown) => {
           if (probing.signal.aborted) return;
           // Any answer, even a refusal, says the machine is there; only silence is unreachable.
