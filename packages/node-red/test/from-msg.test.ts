@@ -61,6 +61,23 @@ describe('settings the editor leaves to the msg', () => {
     expect(warningsOf('n1')).toHaveLength(1);
   });
 
+  it('warns of no ignored msg.engaged when the setting itself is read from the msg or the environment', async () => {
+    process.env.STAGELINK_TEST_ENGAGED = 'true';
+    try {
+      for (const [engaged, engagedType] of [['payload', 'msg'], ['STAGELINK_TEST_ENGAGED', 'env']]) {
+        await helper.load(nodes, flowWith(sim, savedNode('stagelink-transport', { server: 'server', command: 'engaged', transport: 'main', engaged, engagedType })));
+        const out = nextMessage('out');
+        helper.getNode('n1')?.receive({ payload: true, engaged: false });
+        await out;
+        expect(await engagedOfMain()).toBe(true);
+        expect(warningsOf('n1')).toEqual([]);
+        await helper.unload();
+      }
+    } finally {
+      delete process.env.STAGELINK_TEST_ENGAGED;
+    }
+  });
+
   it('shows msg.priority on the front screen from an OLED node added as the editor saves it, 0 when the msg has none', async () => {
     await control(sim, { action: 'login', loggedIn: true });
     const oled = savedNode('stagelink-oled-out', { server: 'server', machine: hostnames(sim).director });

@@ -27,20 +27,20 @@ export class MessageProperties {
     const type = this.def[`${name}Type`];
     if (isBlankSetting(setting, type)) return isBlank(this.msg[name]) ? undefined : this.msg[name];
     const value = await this.#evaluate(name, setting, type);
-    this.#warnIfIgnored(name, setting, type, value);
+    this.#warnIfIgnored(name, type, value);
     return value;
   }
 
   /**
    * Says once per node and setting, as Node-RED's http request node does for msg.url, that a msg property of the
    * setting's name was ignored because the node's own setting is filled in: a flow that sends msg.engaged to a
-   * node set to true would otherwise be wrong without a word.
+   * node set to true would otherwise be wrong without a word. Only a value typed into the node is such a setting:
+   * one read from the msg, a context or the environment is where the flow chose to take it from.
    */
-  #warnIfIgnored(name: string, setting: unknown, type: unknown, value: unknown): void {
+  #warnIfIgnored(name: string, type: unknown, value: unknown): void {
     const given = this.msg[name];
     if (isBlank(given) || sameValue(given, value)) return;
-    // A setting that reads msg.<name> itself, whatever it holds, ignores nothing.
-    if (type === 'msg' && setting === name) return;
+    if (!isLiteralType(type)) return;
     let warned = WARNED.get(this.node);
     if (!warned) WARNED.set(this.node, (warned = new Set()));
     if (warned.has(name)) return;
@@ -116,6 +116,13 @@ export class MessageProperties {
 
 /** The editor's "from msg" choice: the setting is left to the msg property of the same name. */
 const FROM_MSG = 'frommsg';
+
+/** Typed-input types whose setting is the value itself, as typed into the node (no type: a plain text field). */
+const LITERAL_TYPES: ReadonlySet<unknown> = new Set([undefined, '', 'str', 'num', 'bool', 'json']);
+
+function isLiteralType(type: unknown): boolean {
+  return LITERAL_TYPES.has(type);
+}
 
 /** The settings each node has already warned of, so a flow sending the same msg twice a second is not a flood. */
 const WARNED = new WeakMap<object, Set<string>>();
