@@ -1,5 +1,6 @@
 import { ClosedError, ConfirmationRequiredError, ConnectionError, InvalidInputError, LateAnswerError, StagelinkError, StalledAnswerError, TimeoutError } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
+import english from '../src/nodes/stagelink-server/locales/en-US/stagelink-server.json' with { type: 'json' };
 import type { Node, NodeStatus } from '../src/shared/node-red.js';
 import { errorSummary, StatusLine } from '../src/shared/status.js';
 
@@ -9,6 +10,15 @@ describe('the few words a failing node shows', () => {
     expect(errorSummary(new ConfirmationRequiredError('failovermachine was not sent'))).toBe('not confirmed');
     expect(errorSummary(new InvalidInputError('No track given'))).toBe('invalid input');
     expect(errorSummary(new ClosedError('The client is closed'))).toBe('closed');
+  });
+
+  it('are the catalog\'s words for every code it has words for, and no list to keep beside it', () => {
+    const summaries = Object.entries(english['stagelink-server'].summary).filter(([code]) => code !== 'failed');
+    expect(summaries.length).toBeGreaterThan(10);
+    for (const [code, words] of summaries) {
+      const error = Object.assign(new StagelinkError('something'), { code });
+      expect(errorSummary(error)).toBe(words);
+    }
   });
 
   it('say "failed" for anything else', () => {

@@ -1,5 +1,5 @@
 import { isUnreachable, StagelinkError, Throttle } from '@stagelink/core';
-import { say } from './words.js';
+import { hasWords, say } from './words.js';
 import type { Node, NodeStatus } from './node-red.js';
 
 /**
@@ -120,37 +120,18 @@ export function short(text: string): string {
   return oneLine.length <= MAX_TEXT ? oneLine : `${oneLine.slice(0, MAX_TEXT - 1)}…`;
 }
 
-/**
- * The codes with a few words of their own for the status line (`summary.<code>` in the server node's catalog, each
- * at most 20 characters); the message goes to the log. Among them: a stalled answer is a network (MTU) problem, not
- * a machine that is down; a late-landed cue was read back once and never sent again.
- */
-const SUMMARIES: ReadonlySet<string> = new Set([
-  'STAGELINK_ERR_CONNECTION',
-  'STAGELINK_ERR_TIMEOUT',
-  'STAGELINK_ERR_AUTH',
-  'STAGELINK_ERR_NOT_FOUND',
-  'STAGELINK_ERR_DRIVE_NOT_FOUND',
-  'STAGELINK_ERR_NOT_OFFERED',
-  'STAGELINK_ERR_REFUSED',
-  'STAGELINK_ERR_CONFIRMATION_REQUIRED',
-  'STAGELINK_ERR_INVALID_INPUT',
-  'STAGELINK_ERR_LIVE_UPDATE',
-  'STAGELINK_ERR_ABORTED',
-  'STAGELINK_ERR_CLOSED',
-  'STAGELINK_ERR_CONFLICT',
-  'STAGELINK_ERR_HTTP',
-  'STAGELINK_ERR_UNEXPECTED_ANSWER',
-  'STAGELINK_ERR_STALLED_ANSWER',
-  'STAGELINK_ERR_LATE_LANDED',
-  'STAGELINK_ERR_LATE_UNKNOWN',
-]);
-
 /** Failures that say the machine is there: yellow, so they never read as the red of a machine that is down. */
 const WARNINGS: ReadonlySet<string> = new Set(['STAGELINK_ERR_STALLED_ANSWER', 'STAGELINK_ERR_LATE_LANDED']);
 
+/**
+ * The few words of a failure on the status line: `summary.<code>` in the server node's catalog where it has words
+ * for the error's code (each at most 20 characters), else "failed"; the message goes to the log. Among them: a
+ * stalled answer is a network (MTU) problem, not a machine that is down; a late-landed cue was read back once and
+ * never sent again.
+ */
 export function errorSummary(error: unknown): string {
-  return say(error instanceof StagelinkError && SUMMARIES.has(error.code) ? `summary.${error.code}` : 'summary.failed');
+  const own = error instanceof StagelinkError ? `summary.${error.code}` : undefined;
+  return say(own !== undefined && hasWords(own) ? own : 'summary.failed');
 }
 
 function isWarning(error: unknown): boolean {

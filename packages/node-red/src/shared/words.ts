@@ -29,6 +29,11 @@ export function say(key: string, values: Record<string, string | number> = {}): 
   return fill(englishOf(key), values) ?? key;
 }
 
+/** Whether the catalog has words of its own for `key` (its en-US words, which every language falls back to). */
+export function hasWords(key: string): boolean {
+  return englishOf(key) !== undefined;
+}
+
 function englishOf(key: string): string | undefined {
   const found = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], english['stagelink-server']);
   return typeof found === 'string' ? found : undefined;
