@@ -57,6 +57,7 @@ describe('the show-monitor dashboard example', () => {
     const gauges = Object.fromEntries(GAUGES.map((title) => [title, collect(widget('ui-gauge', title))]));
     const tiles = Object.fromEntries(TILES.map((label) => [label, collect(widget('ui-text', label))]));
     const line = collect(widget('ui-text', 'main'));
+    const chartLines = collect(widget('ui-text', 'Chart lines'));
     const notices = collect(widget('ui-notification', 'show the link'));
     const failures = collect(widget('ui-notification', 'show the failure'));
     const last = (messages: Msg[]): Msg | undefined => messages.at(-1);
@@ -65,6 +66,9 @@ describe('the show-monitor dashboard example', () => {
     for (const title of GAUGES) await eventually(() => expect(typeof last(gauges[title] ?? [])?.payload, title).toBe('number'), 15_000);
     for (const label of TILES) await eventually(() => expect(last(tiles[label] ?? [])?.payload, label).toMatch(/^(ok|busy|warning|error|offline)$/), 15_000);
     await eventually(() => expect(last(line)).toMatchObject({ payload: expect.stringMatching(/^\w+ · .+/) as unknown, class: 'stagelink-clock-online' }));
+    // Under the chart: every machine's line, none of them stale.
+    await eventually(() => expect(last(chartLines)).toMatchObject({ class: 'stagelink-live-online' }));
+    expect(String(last(chartLines)?.payload).split(', ').sort()).toEqual([...GAUGES].sort());
 
     await sim.close();
     sim = undefined;
@@ -74,6 +78,8 @@ describe('the show-monitor dashboard example', () => {
       expect(last(gauges[title] ?? [])?.payload, title).toBeUndefined();
     }
     for (const label of TILES) await eventually(() => expect(last(tiles[label] ?? []), label).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-severity-offline' }), 20_000);
+    await eventually(() => expect(String(last(chartLines)?.payload).split(', ').sort()).toEqual(GAUGES.map((title) => `${title} (OFFLINE)`).sort()), 20_000);
+    expect(last(chartLines)?.class).toBe('stagelink-live-offline');
     await eventually(() => expect(last(line)).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-clock-offline' }), 20_000);
     await eventually(() => expect(notices.map((msg) => msg.payload)).toEqual([expect.stringMatching(/does not answer/)]), 20_000);
     // Several polls of every node fail meanwhile (health every 5 s, events every 2 s): still one notification.
