@@ -137,9 +137,10 @@ describe('stagelink-events', () => {
     await helper.setFlows(flow.filter((node) => node['id'] !== 'n1'), 'nodes');
     await eventually(() => expect(sim.live.stats()).toMatchObject({ sockets: 0, subscriptions: 0 }));
     expect(sharedClient()).toBe(shared);
+    // Its own, and those of the server's state watch, which stops with its last watcher (this node).
     expect({ director: shared.listenerCount('director'), status: shared.live.listenerCount('status') }).toEqual({
-      director: listeners.director - 1,
-      status: listeners.status - 1,
+      director: listeners.director - 2,
+      status: listeners.status - 2,
     });
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { savedNode } from './support/editor-defaults.js';
-import { allNodes, eventually, helper, hostnames, nextMessage, useSimulator } from './support/harness.js';
+import { allNodes, control, eventually, helper, hostnames, nextMessage, useSimulator } from './support/harness.js';
 
 /** The nodes that send requests through their server, each as the editor saves it when first added. */
 const REQUEST_NODES = ['stagelink-transport', 'stagelink-failover', 'stagelink-oled-out', 'stagelink-request', 'stagelink-status'] as const;
@@ -167,5 +167,64 @@ describe('a server that goes away and comes back', () => {
 
     sim = await startSimulator({ host: '127.0.0.1', port, drivePort: 0, seed: 1 });
     for (const type of REQUEST_NODES) await eventually(() => expect(last(idOf(type)), type).toEqual({ fill: 'green', shape: 'dot', text: 'connected' }), 30_000);
+  });
+});
+
+describe('live-value nodes show their server as well as their own subscription', () => {
+  let sim: Simulator;
+  useSimulator((started) => (sim = started));
+
+  /** What each node watches: the editor's defaults, with the show's transport where a node needs one. */
+  const LIVE_NODES = {
+    'stagelink-liveupdate-in': {},
+    'stagelink-liveupdate-out': { preset: 'transportBrightness', transport: 'main' },
+    'stagelink-events': {},
+    'stagelink-clock': { transport: 'main', transportType: 'str' },
+  } as const;
+  const liveTypes = Object.keys(LIVE_NODES) as (keyof typeof LIVE_NODES)[];
+
+  function liveFlow(server: Record<string, unknown>): Record<string, unknown>[] {
+    return [
+      { id: 'tab', type: 'tab', label: 'test' },
+      { id: 'server', ...savedNode('stagelink-server'), ...server },
+      ...liveTypes.map((type) => ({ id: idOf(type), z: 'tab', wires: [[], []], ...savedNode(type, { server: 'server', ...LIVE_NODES[type] }) })),
+    ];
+  }
+
+  it('shows a broken server setting from the deploy on, not what its own setup made of it', async () => {
+    await helper.load(allNodes(), liveFlow({ host: 'ftp://10.0.0.5' }));
+    // Past each node's own setup, which runs once the flow has started.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const type of liveTypes) expect(last(idOf(type)), type).toEqual({ fill: 'red', shape: 'dot', text: 'bad server setting' });
+  });
+
+  it('shows no server chosen at deploy', async () => {
+    await helper.load(allNodes(), [
+      { id: 'tab', type: 'tab', label: 'test' },
+      ...liveTypes.map((type) => ({ id: idOf(type), z: 'tab', wires: [[], []], ...savedNode(type, LIVE_NODES[type]) })),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const type of liveTypes) expect(last(idOf(type)), type).toEqual({ fill: 'red', shape: 'dot', text: 'no server chosen' });
+  });
+
+  it('shows connecting at deploy and unreachable when nothing answers at the host', async () => {
+    await helper.load(allNodes(), liveFlow({ host: `http://127.0.0.1:${await closedPort()}` }));
+    for (const type of liveTypes) {
+      expect(shown(idOf(type))[0], type).toEqual({ fill: 'yellow', shape: 'ring', text: 'connecting' });
+      await eventually(() => expect(shown(idOf(type)), type).toContainEqual({ fill: 'red', shape: 'ring', text: 'unreachable' }));
+    }
+  });
+
+  it('keeps showing its own subscription offline while the server answers but its stream is down', { timeout: 30_000 }, async () => {
+    await helper.load(allNodes(), liveFlow({ host: sim.mediaServer.url, followDirector: false }));
+    const liveIn = idOf('stagelink-liveupdate-in');
+    await eventually(() => expect(last(liveIn)?.fill).toBe('green'));
+    await control(sim, { action: 'refuseUpgrades', on: true });
+    await control(sim, { action: 'dropSockets' });
+    await eventually(() => expect(last(liveIn)).toMatchObject({ fill: 'red', shape: 'ring', text: 'offline' }));
+    // The server is asked when its stream drops, and answers: connected, which must not hide the stream being down.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    for (const type of ['stagelink-liveupdate-in', 'stagelink-liveupdate-out'] as const) expect(last(idOf(type)), type).toMatchObject({ fill: 'red', text: 'offline' });
+    await control(sim, { action: 'refuseUpgrades', on: false });
   });
 });

@@ -32,4 +32,24 @@ describe('StatusLine', () => {
     // The failure to reach the server waits for the throttle's window; the server's answer replaces it before it shows.
     expect(shown.map((status) => status.text)).toEqual(['connecting', 'play main', 'unreachable', 'connected', undefined]);
   });
+
+  it("keeps a live node's own state through the server's good news, and shows it again once the server's trouble passes", async () => {
+    const shown: NodeStatus[] = [];
+    const node = { status: (status: NodeStatus) => shown.push(status) } as unknown as Node<never>;
+    const line = new StatusLine(node, { live: true });
+    const connected = { fill: 'green', shape: 'dot', text: 'connected' } as const;
+    line.serverState({ fill: 'yellow', shape: 'ring', text: 'connecting' }, 'good');
+    line.offline();
+    // The throttle shows the first push of a quiet line at once.
+    line.serverState(connected, 'good');
+    line.serverState({ fill: 'red', shape: 'ring', text: 'unreachable' }, 'bad');
+    line.serverState(connected, 'good');
+    expect(shown.map((status) => status.text)).toEqual(['connecting', 'offline', 'unreachable', 'offline']);
+    // A setting that cannot work stays shown over whatever the node makes of it.
+    line.serverState({ fill: 'red', shape: 'dot', text: 'bad server setting' }, 'broken');
+    line.failed(new ConnectionError('nothing answered'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    line.close();
+    expect(shown.map((status) => status.text)).toEqual(['connecting', 'offline', 'unreachable', 'offline', 'bad server setting', undefined]);
+  });
 });

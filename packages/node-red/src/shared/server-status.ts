@@ -22,17 +22,22 @@ export function showServerState(RED: NodeAPI, node: Node<never>, def: NodeDef, s
   try {
     connection = serverConnection(RED, def.server);
   } catch (error) {
-    status.serverState({ fill: 'red', shape: 'dot', text: say('state.noServer') }, 'bad');
+    status.serverState({ fill: 'red', shape: 'dot', text: say('state.noServer') }, 'broken');
     node.error(reasonOf(error));
     return;
   }
   const unwatch = connection.watch((state: ServerState) => {
-    status.serverState(shownState(state, options.connectedFill ?? 'green'), state.kind === 'broken' || state.kind === 'unreachable' ? 'bad' : 'good');
+    status.serverState(shownState(state, options.connectedFill ?? 'green'), newsOf(state));
   });
   node.on('close', (_removed, done) => {
     unwatch();
     done();
   });
+}
+
+function newsOf(state: ServerState): 'good' | 'bad' | 'broken' {
+  if (state.kind === 'broken') return 'broken';
+  return state.kind === 'unreachable' ? 'bad' : 'good';
 }
 
 function shownState(state: ServerState, connectedFill: 'green' | 'yellow'): NodeStatus {

@@ -26,28 +26,36 @@ export class StatusLine {
    * not reached, or any other result. The server's good news never hides a result (a "play main", a refusal).
    */
   #own: 'none' | 'link' | 'result' = 'none';
+  /**
+   * A live node's line (a subscription's, a show clock's): what it shows of its own is a standing state (online,
+   * stale, offline) rather than the result of one msg, so the server's good news never replaces it, and once the
+   * server's trouble has passed the line goes back to it. A server setting that cannot work stays shown: nothing
+   * the node does can work until it is fixed.
+   */
+  readonly #live: boolean;
+  /** A live line's last own status, shown again when the server's trouble passes. */
+  #lastOwn: NodeStatus | undefined;
+  #serverBroken = false;
 
-  constructor(node: Node<never> | Node<Record<string, string>>, { standing }: { standing?: string } = {}) {
+  constructor(node: Node<never> | Node<Record<string, string>>, { standing, live = false }: { standing?: string; live?: boolean } = {}) {
     this.#node = node;
+    this.#live = live;
     // Texts are cut when shown, not when pushed: most pushes of a busy node are replaced before they show.
     this.#throttle = new Throttle((status) => node.status(status.text === undefined ? status : { ...status, text: short(status.text) }), STATUS_WINDOW_MS);
     this.#standing = standing;
   }
 
   ok(text: string): void {
-    this.#own = 'result';
-    this.#throttle.push({ fill: 'green', shape: 'dot', text: this.#text(text) });
+    this.#push('result', { fill: 'green', shape: 'dot', text: this.#text(text) });
   }
 
   /** Red, or yellow for a failure that says the machine is there (see WARNINGS). */
   failed(error: unknown): void {
-    this.#own = isUnreachable(error) ? 'link' : 'result';
-    this.#throttle.push({ fill: isWarning(error) ? 'yellow' : 'red', shape: 'dot', text: this.#text(errorSummary(error)) });
+    this.#push(isUnreachable(error) ? 'link' : 'result', { fill: isWarning(error) ? 'yellow' : 'red', shape: 'dot', text: this.#text(errorSummary(error)) });
   }
 
   warning(text: string): void {
-    this.#own = 'result';
-    this.#throttle.push({ fill: 'yellow', shape: 'dot', text: this.#text(text) });
+    this.#push('result', { fill: 'yellow', shape: 'dot', text: this.#text(text) });
   }
 
   /** The standing word alone, as a warning: what the node shows before its first message. */
@@ -56,19 +64,16 @@ export class StatusLine {
   }
 
   working(text: string): void {
-    this.#own = 'result';
-    this.#throttle.push({ fill: 'blue', shape: 'ring', text: this.#text(text) });
+    this.#push('result', { fill: 'blue', shape: 'ring', text: this.#text(text) });
   }
 
   connecting(): void {
-    this.#own = 'link';
-    this.#throttle.push({ fill: 'yellow', shape: 'ring', text: this.#text(say('status.connecting')) });
+    this.#push('link', { fill: 'yellow', shape: 'ring', text: this.#text(say('status.connecting')) });
   }
 
   /** Never leave a value on screen that looks live while it is not. */
   offline(text = say('status.offline')): void {
-    this.#own = 'link';
-    this.#throttle.push({ fill: 'red', shape: 'ring', text: this.#text(text) });
+    this.#push('link', { fill: 'red', shape: 'ring', text: this.#text(text) });
   }
 
   /**
@@ -76,25 +81,27 @@ export class StatusLine {
    * answers, other values may flow), and never the last value as if it were live.
    */
   stale(text = say('status.stale')): void {
-    this.#own = 'result';
-    this.#throttle.push({ fill: 'yellow', shape: 'ring', text: this.#text(text) });
+    this.#push('result', { fill: 'yellow', shape: 'ring', text: this.#text(text) });
   }
 
   show(status: NodeStatus): void {
-    this.#own = 'result';
-    this.#throttle.push({ ...status, text: status.text === undefined ? undefined : this.#text(status.text) });
+    this.#push('result', { ...status, text: status.text === undefined ? undefined : this.#text(status.text) });
   }
 
   /**
    * Where the node's server stands (see showServerState): shown at once, past the throttle, as it changes seldom,
    * replacing an update still waiting. Good news (connecting, connected) never replaces a result of the node's own
-   * other than a failure to reach the server; bad news (unreachable, a broken setting) always shows.
+   * other than a failure to reach the server; bad news (unreachable, a broken setting) always shows. On a live
+   * line (see #live) good news never replaces the node's own state, and ends the server's trouble by showing it again.
    */
-  serverState(status: NodeStatus, news: 'good' | 'bad'): void {
+  serverState(status: NodeStatus, news: 'good' | 'bad' | 'broken'): void {
+    this.#serverBroken = news === 'broken';
+    if (news === 'good' && this.#live && this.#lastOwn !== undefined) {
+      if (this.#own === 'none') this.#showNow(this.#lastOwn, 'result');
+      return;
+    }
     if (news === 'good' && this.#own === 'result') return;
-    this.#own = 'none';
-    this.#throttle.cancel();
-    this.#node.status({ ...status, text: status.text === undefined ? undefined : short(this.#text(status.text)) });
+    this.#showNow({ ...status, text: status.text === undefined ? undefined : this.#text(status.text) }, 'none');
   }
 
   clear(): void {
@@ -108,6 +115,23 @@ export class StatusLine {
   close(): void {
     this.#throttle.close();
     this.#node.status({});
+  }
+
+  #push(own: 'link' | 'result', status: NodeStatus): void {
+    this.#own = own;
+    if (!this.#live) {
+      this.#throttle.push(status);
+      return;
+    }
+    this.#lastOwn = status;
+    if (!this.#serverBroken) this.#throttle.push(status);
+  }
+
+  /** Past the throttle, replacing an update still waiting: for the server's state, which changes seldom. */
+  #showNow(status: NodeStatus, own: 'none' | 'result'): void {
+    this.#own = own;
+    this.#throttle.cancel();
+    this.#node.status({ ...status, text: status.text === undefined ? undefined : short(status.text) });
   }
 
   #text(text: string): string {

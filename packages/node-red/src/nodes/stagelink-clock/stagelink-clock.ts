@@ -4,6 +4,7 @@ import { handleInput } from '../../shared/input.js';
 import { MessageProperties, missing } from '../../shared/msg-override.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
 import { OutageReport } from '../../shared/outage.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { ClockFeed } from './clock-feed.js';
 import { clockSettingsOf, type ClockSettings } from './clock-settings.js';
@@ -24,7 +25,9 @@ export default function register(RED: NodeAPI): void {
 }
 
 function startClock(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
-  const status = new StatusLine(node);
+  // The server's state (connecting, unreachable, a setting that cannot work) as well as this node's own.
+  const status = new StatusLine(node, { live: true });
+  showServerState(RED, node, def, status);
   const outage = new OutageReport(node);
   let settings: ClockSettings | Error;
   try {

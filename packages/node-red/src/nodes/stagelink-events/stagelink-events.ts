@@ -3,6 +3,7 @@ import { serverConnection, type ServerConnection } from '../../shared/connection
 import { NodeWork } from '../../shared/input.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { OutageReport } from '../../shared/outage.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { eventSettingsOf, type EventSettings } from './event-settings.js';
 import { MachineLive } from './machine-live.js';
@@ -28,7 +29,9 @@ export default function register(RED: NodeAPI): void {
 }
 
 function startEvents(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
-  const status = new StatusLine(node);
+  // The server's state (connecting, unreachable, a setting that cannot work) as well as this node's own.
+  const status = new StatusLine(node, { live: true });
+  showServerState(RED, node, def, status);
   const work = new NodeWork();
   let stop = (): void => undefined;
   // Started once the whole flow has, so a Catch node later in the flow hears of a setting that cannot work.

@@ -3,6 +3,7 @@ import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import type { ContextStore, Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
 import { OutageReport } from '../../shared/outage.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { liveRequestOf } from './live-request.js';
 import { say, useRuntime } from '../../shared/words.js';
@@ -27,7 +28,9 @@ export default function register(RED: NodeAPI): void {
 const TARGET_SETTINGS = ['preset', 'machine', 'workload', 'instance', 'transport', 'object', 'properties', 'interval', 'topic'] as const;
 
 function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
-  const status = new StatusLine(node);
+  // The server's state (connecting, unreachable, a setting that cannot work) as well as this node's own.
+  const status = new StatusLine(node, { live: true });
+  showServerState(RED, node, def, status);
   const samples = Math.floor(Number(def.average));
   const averages = new Map<string, RollingAverage>();
   const outage = new OutageReport(node);

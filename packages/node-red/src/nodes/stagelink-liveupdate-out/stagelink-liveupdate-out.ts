@@ -3,6 +3,7 @@ import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { OutageReport } from '../../shared/outage.js';
+import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { liveRequestOf } from '../stagelink-liveupdate-in/live-request.js';
 import { say, useRuntime } from '../../shared/words.js';
@@ -22,7 +23,9 @@ export default function register(RED: NodeAPI): void {
 }
 
 function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
-  const status = new StatusLine(node);
+  // The server's state (connecting, unreachable, a setting that cannot work) as well as this node's own.
+  const status = new StatusLine(node, { live: true });
+  showServerState(RED, node, def, status);
   let subscription: LiveSubscription | undefined;
   let problem: Error | undefined;
   /** What the status shows once the stream is up: the last value written, so a reconnect does not hide it. */
