@@ -47,7 +47,7 @@ export {
 } from './media-server/transport-commands.js';
 export { endpointNamed, transportCommandNamed, failoverOperationNamed, type OperationWord } from './media-server/operation-names.js';
 export { PLAYMODES, PLAYMODE_LABELS, isPlaying, toPlaymode, playmodeToSend, type Playmode, type RequestedPlaymode } from './media-server/playmode.js';
-export { readPowerStatus, type HardwareApi, type OledResult } from './media-server/hardware.js';
+export { powerFaultOf, readPowerStatus, type HardwareApi, type OledResult } from './media-server/hardware.js';
 export {
   MachineHardware,
   parseSmcMap,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthError, MediaServer, NotOfferedError, SmcClient, readPowerStatus } from '../src/index.js';
+import { AuthError, MediaServer, NotOfferedError, SmcClient, powerFaultOf, readPowerStatus } from '../src/index.js';
 import { json, ok, startScriptedServer } from './support/scripted-server.js';
 
 const open: { close(): Promise<void> | void }[] = [];
@@ -83,6 +83,12 @@ describe('the hardware family on a management address', () => {
     const flags = { 'System Power': 'on', 'Power Overload': false, 'Main Power Fault': 'false', 'Power Control Fault': 'true' };
     expect(readPowerStatus(flags)).toEqual({ systemPower: 'on', powerOverload: false, mainPowerFault: false, powerControlFault: true });
     expect(readPowerStatus({ message: 'Chassis Power is on' })).toEqual({ message: 'Chassis Power is on', systemPower: 'on' });
+  });
+
+  it('tells a power fault, none, or unknown when the answer reports no fault flag', () => {
+    expect(powerFaultOf(readPowerStatus({ 'System Power': 'on', 'Power Overload': false, 'Main Power Fault': 'true', 'Power Control Fault': false }))).toBe(true);
+    expect(powerFaultOf(readPowerStatus({ 'System Power': 'on', 'Power Overload': false, 'Main Power Fault': 'false', 'Power Control Fault': false }))).toBe(false);
+    expect(powerFaultOf(readPowerStatus({ message: 'Chassis Power is on' }))).toBeUndefined();
   });
 });
 

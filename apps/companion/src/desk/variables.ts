@@ -46,7 +46,7 @@ export function variableDefinitions(show: Show): CompanionVariableDefinitions {
   }
   for (const watch of show.power.values()) {
     definitions[`smc_${watch.id}_power`] = { name: `${watch.hostname}: power from its SMC (on, off)` };
-    definitions[`smc_${watch.id}_power_fault`] = { name: `${watch.hostname}: a power fault reported by its SMC` };
+    definitions[`smc_${watch.id}_power_fault`] = { name: `${watch.hostname}: a power fault reported by its SMC (empty when the SMC does not report faults)` };
   }
   return definitions;
 }
@@ -67,7 +67,8 @@ export function variableValues(show: Show, frameRate: number, link: LinkWord): C
   for (const watch of show.power.values()) {
     const power = freshnessOfPoll(watch.status.state);
     values[`smc_${watch.id}_power`] = shown(power, () => watch.status.value?.systemPower ?? '');
-    values[`smc_${watch.id}_power_fault`] = shown(power, () => watch.fault === true);
+    // The documents' answer reports no fault flags: unknown (''), never a claim that there is no fault.
+    values[`smc_${watch.id}_power_fault`] = shown(power, () => watch.fault ?? '');
   }
   const list = freshnessOfPoll(show.transportList.state);
   for (const transport of show.transports.values()) {

@@ -3,7 +3,7 @@
  * seconds (never from the director): whether the machine is on, and the power faults the SMC reports (shipping
  * SMCs report overload, main power and power control faults; the documents' answer only says on or off).
  */
-import { type MediaServer, type PowerStatus, variableIdOf } from '@stagelink/core';
+import { type MediaServer, type PowerStatus, powerFaultOf, variableIdOf } from '@stagelink/core';
 import { Poll } from './poll.js';
 
 /** A machine's power changes by a press here or at the rack: a few seconds is soon enough, and light on the SMC. */
@@ -32,11 +32,10 @@ export class PowerWatch {
     this.status.refresh();
   }
 
-  /** True when the SMC reports any power fault; false when it reports none or does not report faults. */
+  /** True when the SMC reports a power fault, false when it reports none, undefined when it does not report faults. */
   get fault(): boolean | undefined {
     const status = this.status.value;
-    if (!status) return undefined;
-    return status.powerOverload === true || status.mainPowerFault === true || status.powerControlFault === true;
+    return status ? powerFaultOf(status) : undefined;
   }
 
   close(): void {

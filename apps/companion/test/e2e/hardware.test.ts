@@ -193,6 +193,15 @@ describe('hardware and routing actions', () => {
     await host.waitFor(() => host.feedback(fault) === true, 'power fault feedback on');
   });
 
+  it.runIf(dialect === 'spec')('shows the power fault unknown, not clear, when the SMC reports no fault flags', async () => {
+    const id = variableIdOf(director);
+    const fault = host.placeFeedback('power_fault', { machine: director });
+    await host.waitFor(() => host.variables.get(`smc_${id}_power`) === 'on', 'power on');
+
+    expect(host.variables.get(`smc_${id}_power_fault`)).toBe('');
+    await host.waitFor(() => host.feedback(fault) === false, 'power fault feedback off');
+  });
+
   it('offers hardware presets for each machine with an SMC in the settings, each kept by Companion', () => {
     const id = variableIdOf(director);
     expect(host.presets.structure.map(({ id: section }) => section)).toContain('hardware');

@@ -229,3 +229,13 @@ export function readPowerStatus(answer: unknown): PowerStatus {
   }
   return status;
 }
+
+/**
+ * Whether the SMC reports a power fault: true when any fault flag is set, false when it reports them all clear,
+ * undefined when it reports none of them (the documents' answer says only on or off): unknown, not healthy.
+ */
+export function powerFaultOf(status: PowerStatus): boolean | undefined {
+  const flags = Object.values(POWER_FLAGS).map((field) => status[field]);
+  if (flags.some((flag) => flag === true)) return true;
+  return flags.some((flag) => flag === false) ? false : undefined;
+}
