@@ -21,7 +21,7 @@ import { CLOCK_FEEDBACK_IDS, CLOCK_TICK_MS, clockFeedbackInputs, clockValues, cl
 import { changedFeedbacks, feedbackInputs, type FeedbackInputs } from './desk/feedback-inputs.js';
 import { clockFeedbackDefinitions, feedbackDefinitions, FEEDBACK_IDS } from './desk/feedbacks.js';
 import { presetDefinitions } from './desk/presets.js';
-import { showActions } from './desk/show-actions.js';
+import { HARDWARE_ACTION_IDS, showActions } from './desk/show-actions.js';
 import { transportActions } from './desk/transport-actions.js';
 import { type LinkWord, variableDefinitions, variableValues } from './desk/variables.js';
 import { type ConnectionStatus, connectionStatus, LIVE_DOWN_MESSAGE, MTU_MESSAGE } from './show/connection-status.js';
@@ -29,9 +29,6 @@ import { playStateKey } from './show/play-state.js';
 import { Show } from './show/show.js';
 
 export { UpgradeScripts } from './upgrades.js';
-
-/** The actions that act on one machine's hardware through its management controller, named in their `machine`. */
-const HARDWARE_ACTION_IDS: ReadonlySet<string> = new Set(['oled_message', 'smc_power', 'smc_ledstrip', 'smc_whoami']);
 
 interface ModuleTypes {
   config: ModuleConfig;
@@ -65,10 +62,12 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   /** Every transport's play state at the last look: the live stream changes it between the other changes. */
   #playState = '';
   /**
-   * Machines whose management controller refused the account at their last hardware action, with its words: the
-   * status says so until a hardware action on that machine goes through, or the settings change.
+   * Machines whose management controller refused the account, at a hardware action or a power read, with its
+   * words: the status says so until a hardware action on that machine goes through, or the settings change. A
+   * power read that answers clears only a refusal a power read gave: shipping SMCs answer reads without the
+   * account, so it says nothing of an action's refusal.
    */
-  readonly #refusedLogins = new Map<string, string>();
+  readonly #refusedLogins = new Map<string, { message: string; byRead: boolean }>();
 
   async init(config: ModuleConfig, _isFirstInit: boolean, secrets: ModuleSecrets): Promise<void> {
     this.#start(config, secrets);
@@ -100,6 +99,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         server: reading.server,
         logger: { warn: (message) => this.log('warn', message), debug: (message) => this.log('debug', message) },
         onChange: (structure) => this.#schedule(structure),
+        onSmcLogin: (hostname, refusal) => this.#onSmcRead(hostname, refusal),
       });
     } catch (error) {
       // Core checks the settings again when it builds the client: whatever it refuses is a setting to fix.
@@ -221,11 +221,15 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
             const machine = named?.toLowerCase();
             try {
               await action.callback(event, context);
-              if (machine !== undefined && this.#refusedLogins.delete(machine)) this.#schedule(false);
+              if (machine !== undefined && this.#refusedLogins.delete(machine)) {
+                // The account is taken now: a power read stopped by a refusal goes again.
+                this.#show?.powerOf(machine)?.refresh();
+                this.#schedule(false);
+              }
             } catch (error) {
               this.log('warn', failureOf(action.name, error));
-              if (machine !== undefined && error instanceof AuthError) {
-                this.#refusedLogins.set(machine, `The management controller of ${named} refused the account (${reasonOf(error)}): check the SMC user and password in the settings.`);
+              if (named !== undefined && error instanceof AuthError) {
+                this.#refusedLogins.set(named.toLowerCase(), { message: refusedLoginMessage(named, error), byRead: false });
                 this.#schedule(false);
               }
               throw error;
@@ -234,6 +238,21 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         },
       ]),
     );
+  }
+
+  /** What a power read said of a machine's account: a refusal shows in the status; an answer clears a read's refusal. */
+  #onSmcRead(hostname: string, refusal: AuthError | undefined): void {
+    const machine = hostname.toLowerCase();
+    if (refusal) {
+      if (this.#refusedLogins.has(machine)) return;
+      this.log('warn', `Reading the power of ${hostname}: ${reasonOf(refusal)} Its power is not read again until a hardware action on it goes through or the settings change.`);
+      this.#refusedLogins.set(machine, { message: refusedLoginMessage(hostname, refusal), byRead: true });
+    } else if (this.#refusedLogins.get(machine)?.byRead === true) {
+      this.#refusedLogins.delete(machine);
+    } else {
+      return;
+    }
+    this.#schedule(false);
   }
 
   /** A feedback that cannot be worked out shows nothing: it never throws into Companion. */
@@ -274,7 +293,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         linkDown: show.server.linkDown,
         live: show.server.live.status,
         liveWasUp: show.linkWasUp,
-        refusedLogin: this.#refusedLogins.values().next().value,
+        refusedLogin: this.#refusedLogins.values().next().value?.message,
       }),
     );
     this.#playState = playStateKey(show);
@@ -321,4 +340,8 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     this.#status = status;
     this.updateStatus(status.status, status.message);
   }
+}
+
+function refusedLoginMessage(machine: string, error: AuthError): string {
+  return `The management controller of ${machine} refused the account (${reasonOf(error)}): check the SMC user and password in the settings.`;
 }

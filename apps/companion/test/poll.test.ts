@@ -56,4 +56,30 @@ describe('Poll', () => {
 
     expect(reads.started()).toBe(2);
   });
+
+  it('asks no more after a failure that stops it, until a refresh', async () => {
+    let reads = 0;
+    const refused = new Error('refused');
+    // A read every millisecond: were it not stopped, many would follow the refusal at once.
+    let refusedSeen = false;
+    poll = new Poll(
+      async () => {
+        reads += 1;
+        return reads === 1 ? Promise.reject(refused) : Promise.resolve(reads);
+      },
+      1,
+      () => {
+        if (poll?.state.kind === 'failed') refusedSeen = true;
+      },
+      (error) => error === refused,
+    );
+    poll.start();
+    await until(() => refusedSeen, 'the refusal');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reads).toBe(1);
+
+    poll.refresh();
+
+    await until(() => poll?.value !== undefined && reads > 2, 'reads going again after the refresh');
+  });
 });

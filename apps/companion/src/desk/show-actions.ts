@@ -42,6 +42,9 @@ export type PowerOperation = keyof typeof POWER_OPERATIONS;
 
 export const LED_MODES = ['static', 'colour_id', 'rainbow'] as const;
 
+/** The actions that act on one machine's hardware through its management controller, named in their `machine`. */
+export const HARDWARE_ACTION_IDS: ReadonlySet<string> = new Set(['oled_message', 'smc_power', 'smc_ledstrip', 'smc_whoami']);
+
 /** Fires `fire` now, or on the second press when core says the operation needs a confirmation. */
 async function confirmed(arming: Arming, spec: EndpointSpec, key: string, controlId: string, fire: () => Promise<unknown>): Promise<void> {
   if (needsConfirmation(spec) && !arming.press(key, controlId)) return;

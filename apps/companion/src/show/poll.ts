@@ -1,7 +1,8 @@
 /**
  * One read of the server asked again and again (the session, its health, the transports): the last answer, or the
  * last failure, for the variables and feedbacks built on it. A read starts only once the one before settled, so a
- * slow server is never asked twice at once; closing it aborts the read in flight.
+ * slow server is never asked twice at once; closing it aborts the read in flight. A failure that asking again would
+ * make worse (an account refused) stops it until a refresh.
  */
 export type PollState<T> = { kind: 'waiting' } | { kind: 'answered'; value: T } | { kind: 'failed'; error: unknown; value: T | undefined };
 
@@ -18,6 +19,8 @@ export class Poll<T> {
     private readonly intervalMs: number,
     /** Told after every read, answered or failed. */
     private readonly onChange: () => void,
+    /** A failure after which asking again would do harm: no read follows it until a refresh. */
+    private readonly stopsAfter: (error: unknown) => boolean = () => false,
   ) {}
 
   get state(): PollState<T> {
@@ -69,7 +72,8 @@ export class Poll<T> {
       this.#abort = undefined;
       const again = this.#again;
       this.#again = false;
-      if (!this.#closed) this.#timer = setTimeout(() => void this.#readNow(), again ? 0 : this.intervalMs);
+      const stopped = !again && this.#state.kind === 'failed' && this.stopsAfter(this.#state.error);
+      this.#timer = this.#closed || stopped ? undefined : setTimeout(() => void this.#readNow(), again ? 0 : this.intervalMs);
     }
     this.onChange();
   }

@@ -3,11 +3,14 @@
  * seconds (never from the director): whether the machine is on, and the power faults the SMC reports (shipping
  * SMCs report overload, main power and power control faults; the documents' answer only says on or off).
  */
-import { type MediaServer, type PowerStatus, powerFaultOf, variableIdOf } from '@stagelink/core';
+import { AuthError, type MediaServer, type PowerStatus, powerFaultOf, variableIdOf } from '@stagelink/core';
 import { Poll } from './poll.js';
 
 /** A machine's power changes by a press here or at the rack: a few seconds is soon enough, and light on the SMC. */
 export const POWER_EVERY_MS = 5000;
+
+/** Told after each read that says whether the SMC takes the account: the refusal, or undefined once it answered. */
+export type LoginOutcome = (refusal: AuthError | undefined) => void;
 
 export class PowerWatch {
   readonly status: Poll<PowerStatus>;
@@ -18,16 +21,28 @@ export class PowerWatch {
     readonly hostname: string,
     server: MediaServer,
     onChange: () => void,
+    onLogin: LoginOutcome,
   ) {
     this.id = variableIdOf(hostname);
-    this.status = new Poll(async (signal) => server.hardwareOf(hostname).chassis.powerStatus({ signal }), POWER_EVERY_MS, onChange);
+    this.status = new Poll(
+      async (signal) => server.hardwareOf(hostname).chassis.powerStatus({ signal }),
+      POWER_EVERY_MS,
+      () => {
+        const state = this.status.state;
+        if (state.kind === 'answered') onLogin(undefined);
+        else if (state.kind === 'failed' && state.error instanceof AuthError) onLogin(state.error);
+        onChange();
+      },
+      // Asking again with an account the SMC refused could lock it out: the poll waits for a press or new settings.
+      (error) => error instanceof AuthError,
+    );
   }
 
   start(): void {
     this.status.start();
   }
 
-  /** Reads again now, after a power action. */
+  /** Reads again now, after a hardware action (one that went through also wakes a poll stopped by a refusal). */
   refresh(): void {
     this.status.refresh();
   }

@@ -5,6 +5,7 @@
  * transports follow the session as it changes; their variable ids are given once and kept for the session.
  */
 import {
+  type AuthError,
   CueLane,
   InvalidInputError,
   type HealthEntry,
@@ -34,6 +35,11 @@ export interface ShowOptions {
   logger: Logger;
   /** Told when anything shown may have changed; `structure` when machines or transports came or went. */
   onChange: (structure: boolean) => void;
+  /**
+   * Told when a machine's SMC refused the account at a power read (`refusal`), or answered one (undefined): by
+   * hostname as the settings give it.
+   */
+  onSmcLogin?: (hostname: string, refusal: AuthError | undefined) => void;
   /** Builds the client; tests may pass their own. */
   create?: (options: MediaServerOptions) => MediaServer;
 }
@@ -89,7 +95,10 @@ export class Show {
       if (status === 'online') this.#linkWasUp = true;
       this.#changed(false);
     });
-    for (const hostname of Object.keys(options.server.smcs ?? {})) this.power.set(hostname, new PowerWatch(hostname, this.server, () => this.#changed(false)));
+    for (const hostname of Object.keys(options.server.smcs ?? {})) {
+      const onLogin = (refusal: AuthError | undefined) => (this.#closed ? undefined : options.onSmcLogin?.(hostname, refusal));
+      this.power.set(hostname, new PowerWatch(hostname, this.server, () => this.#changed(false), onLogin));
+    }
     this.server.live.on('problem', (problem) => options.logger.warn(`Live updates: ${problem.message}`));
     this.server.on('director', ({ hostname, previous }) => {
       if (previous !== undefined) options.logger.warn(`The director moved from ${previous} to ${hostname}: cues and live values follow it.`);

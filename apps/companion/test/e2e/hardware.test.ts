@@ -293,6 +293,31 @@ describe('hardware and routing actions', () => {
     }
   });
 
+  // Shipping SMCs answer power reads without the account; the documents put power status behind the login.
+  it.runIf(dialect === 'spec')('says authentication_failure when a power read is refused, and reads no more until a press goes through', async () => {
+    const refused = host;
+    const reads = () => landed.filter(({ method, path }) => method === 'GET' && path === '/api/chassis/power/status');
+    await control(sim, { action: 'login', loggedIn: false });
+    const beforeRefusal = reads().length;
+    await refused.waitFor(() => refused.status?.status === 'authentication_failure', 'authentication_failure from a power read', 20_000);
+    expect(refused.status?.message).toContain(director);
+    expect(refused.status?.message).toMatch(/SMC user and password/);
+    const refusedReads = reads().slice(beforeRefusal);
+    expect(refusedReads.map(({ status }) => status)).toContain(401);
+
+    // Longer than the power read's 5 s interval: a poll that went on would have asked again.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect(reads().length - beforeRefusal).toBeLessThanOrEqual(refusedReads.length);
+    expect(reads().slice(beforeRefusal).filter(({ status }) => status === 401).length).toBeLessThanOrEqual(2);
+    expect(refused.status?.status).toBe('authentication_failure');
+
+    await control(sim, { action: 'login', loggedIn: true });
+    await refused.runAction('smc_whoami', { machine: director });
+    await refused.waitFor(() => refused.status?.status === 'ok', 'ok once a press went through');
+    const afterPress = reads().length;
+    await refused.waitFor(() => reads().length > afterPress, 'power read again after the press', 20_000);
+  }, 60_000);
+
   it('applies the default routing at one press: core does not ask to confirm it', async () => {
     const actor = sim.state.machines.sessionInfo().actors[0]?.name ?? '';
     await host.runAction('failovermachine', { machine: actor });
