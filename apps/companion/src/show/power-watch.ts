@@ -3,7 +3,7 @@
  * seconds (never from the director): whether the machine is on, and the power faults the SMC reports (shipping
  * SMCs report overload, main power and power control faults; the documents' answer only says on or off).
  */
-import { AuthError, type MediaServer, type PowerStatus, powerFaultOf, variableIdOf } from '@stagelink/core';
+import { AuthError, type MediaServer, type PowerStatus, powerFaultOf } from '@stagelink/core';
 import { Poll } from './poll.js';
 
 /** A machine's power changes by a press here or at the rack: a few seconds is soon enough, and light on the SMC. */
@@ -14,16 +14,15 @@ export type LoginOutcome = (refusal: AuthError | undefined) => void;
 
 export class PowerWatch {
   readonly status: Poll<PowerStatus>;
-  /** The variable id of the machine, from its hostname. */
-  readonly id: string;
 
   constructor(
     readonly hostname: string,
+    /** The variable id of the machine, given once for the session. */
+    readonly id: string,
     server: MediaServer,
     onChange: () => void,
     onLogin: LoginOutcome,
   ) {
-    this.id = variableIdOf(hostname);
     this.status = new Poll(
       async (signal) => server.hardwareOf(hostname).chassis.powerStatus({ signal }),
       POWER_EVERY_MS,

@@ -80,6 +80,8 @@ export class Show {
   readonly sections = new Map<string, number>();
   readonly #machineIds = new VariableIds();
   readonly #transportIds = new VariableIds();
+  /** SMC lines named ACTOR-01 and ACTOR.01 must not share variables. */
+  readonly #smcIds = new VariableIds();
   #linkWasUp = false;
   #closed = false;
 
@@ -97,7 +99,7 @@ export class Show {
     });
     for (const hostname of Object.keys(options.server.smcs ?? {})) {
       const onLogin = (refusal: AuthError | undefined) => (this.#closed ? undefined : options.onSmcLogin?.(hostname, refusal));
-      this.power.set(hostname, new PowerWatch(hostname, this.server, () => this.#changed(false), onLogin));
+      this.power.set(hostname, new PowerWatch(hostname, this.#smcIds.idOf(hostname), this.server, () => this.#changed(false), onLogin));
     }
     this.server.live.on('problem', (problem) => options.logger.warn(`Live updates: ${problem.message}`));
     this.server.on('director', ({ hostname, previous }) => {

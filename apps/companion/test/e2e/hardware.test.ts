@@ -318,6 +318,17 @@ describe('hardware and routing actions', () => {
     await refused.waitFor(() => reads().length > afterPress, 'power read again after the press', 20_000);
   }, 60_000);
 
+  it('gives SMC lines whose names differ only in punctuation variables of their own', async () => {
+    const address = sim.smc?.url ?? sim.mediaServer.url;
+    const { config, secrets } = smcSettings(sim, `ACTOR-01=${address}\nACTOR.01=${address}`);
+    await host.configUpdated(configFor(sim, config), secrets);
+    await untilReady(host);
+
+    expect(host.variableDefinitions['smc_actor_01_power']?.name).toMatch(/^ACTOR-01:/);
+    expect(host.variableDefinitions['smc_actor_01_2_power']?.name).toMatch(/^ACTOR\.01:/);
+    await host.waitFor(() => host.variables.get('smc_actor_01_power') === 'on' && host.variables.get('smc_actor_01_2_power') === 'on', 'both machines\' power');
+  });
+
   it('applies the default routing at one press: core does not ask to confirm it', async () => {
     const actor = sim.state.machines.sessionInfo().actors[0]?.name ?? '';
     await host.runAction('failovermachine', { machine: actor });
