@@ -368,6 +368,7 @@ describe('hardware actions in a session whose director moves', () => {
 
     await control(from, { action: 'moveDirector', to: next.hostname });
     await module.waitFor(() => module.variables.get('director') === next.hostname, `director ${next.hostname}`, 20_000);
+    const moved = requests.landed.length;
 
     await module.runAction('oled_message', { machine: first.hostname, message: 'Powering down' });
     await module.runAction('smc_power', { machine: first.hostname, power: 'off' });
@@ -376,5 +377,8 @@ describe('hardware actions in a session whose director moves', () => {
     const writes = (path: string) => requests.landed.filter((request) => request.method === 'POST' && request.path === path).map(({ server, status }) => ({ server, status }));
     expect(writes('/api/oled/notification')).toEqual([{ server: first.smcUrl ?? first.url, status: 201 }]);
     expect(writes('/api/chassis/power/off')).toEqual([{ server: first.smcUrl ?? first.url, status: 200 }]);
+    // The power of the old director is still read from its own SMC: a read that followed the director would not.
+    const powerReads = () => requests.landed.slice(moved).filter(({ method, path }) => method === 'GET' && path === '/api/chassis/power/status');
+    await module.waitFor(() => powerReads().some(({ server }) => server === (first.smcUrl ?? first.url)), `a power read on ${first.hostname}'s SMC`, 20_000);
   });
 });
