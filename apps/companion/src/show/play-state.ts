@@ -13,14 +13,25 @@ export interface PlayState {
   track: string;
 }
 
-/** The transport's play state and how fresh it is; the state is there only when it is live. */
+/**
+ * The transport's play state and how fresh it is; the state is there only when it is live. A multitransport shows
+ * its first member's playmode and track (core's clock of a multitransport is its first member's too), and plays
+ * while any member plays.
+ */
 export function playStateOf(show: Show, name: string): { freshness: Freshness; state?: PlayState } {
-  const clock = show.watchOf(name)?.clock;
+  const members = show.transports.has(name) ? undefined : show.multitransports.find((multi) => multi.name === name)?.members;
+  const [first, ...others] = (members ?? [name]).map((each) => transportPlayState(show, each));
+  if (!first?.state || others.length === 0) return first ?? { freshness: 'stale' };
+  return { freshness: first.freshness, state: { ...first.state, playing: first.state.playing || others.some(({ state }) => state?.playing === true) } };
+}
+
+function transportPlayState(show: Show, name: string): { freshness: Freshness; state?: PlayState } {
+  const clock = show.transports.get(name)?.clock;
   if (clock?.status === 'online' && clock.playmode !== 'Unknown') {
     return { freshness: 'live', state: { playmode: clock.playmode, playing: clock.playing, track: clock.track.name } };
   }
   const list = freshnessOfPoll(show.transportList.state);
-  const entry = show.transportNamed(show.transports.has(name) ? name : (show.multitransports.find((multi) => multi.name === name)?.members[0] ?? name));
+  const entry = show.transportNamed(name);
   if (list !== 'live') return { freshness: list };
   if (!entry) return { freshness: 'stale' };
   return { freshness: 'live', state: { playmode: toPlaymode(entry.playmode), playing: isPlaying(entry), track: entry.currentTrack.name } };

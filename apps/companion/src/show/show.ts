@@ -13,6 +13,7 @@ import {
   MediaServer,
   type MediaServerOptions,
   type Multitransport,
+  multitransportMembers,
   type SessionInfo,
   sessionMachines,
   type Track,
@@ -124,12 +125,14 @@ export class Show {
     this.#changed(false);
   }
 
-  /** The multitransports of the last transports list, each with the names of its member transports. */
+  /**
+   * The multitransports of the last transports list, each with the names of its member transports (listed by uid
+   * or by name: core reads both).
+   */
   get multitransports(): { name: string; members: string[] }[] {
     const list = this.transportList.state.kind === 'waiting' ? undefined : this.transportList.state.value;
     if (!list) return [];
-    const nameOf = new Map(list.transports.map((transport) => [transport.uid, transport.name]));
-    return list.multitransports.map((multi) => ({ name: multi.name, members: multi.transports.flatMap((uid) => nameOf.get(uid) ?? []) }));
+    return list.multitransports.map((multi) => ({ name: multi.name, members: multitransportMembers(list.transports, multi).map((transport) => transport.name) }));
   }
 
   /**

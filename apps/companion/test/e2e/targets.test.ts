@@ -29,6 +29,20 @@ describe('transport targets', () => {
     await host.waitFor(() => host.feedback(playing) === true, `the playing feedback of ${multi.name}`);
   });
 
+  withReadyModule('lights a multitransport playing while any member plays, not only its first', async ({ sim, host }) => {
+    const [multi] = sim.state.transports.multitransportList();
+    const [first, second] = sim.state.transports.list().filter((transport) => multi?.transports.includes(transport.uid));
+    if (!multi || !first || !second) throw new Error('the session has a multitransport of two transports');
+    const playing = host.placeFeedback('playing', { transport: multi.name });
+    await host.runAction('stop', { transport: first.name });
+    await host.runAction('play', { transport: second.name });
+
+    await host.waitFor(() => host.feedback(playing) === true, `${multi.name} playing while ${second.name} plays`);
+
+    await host.runAction('stop', { transport: second.name });
+    await host.waitFor(() => host.feedback(playing) === false, `${multi.name} stopped once no member plays`);
+  });
+
   withReadyModule('sends a cue for the active transport to the one the director reports active at the press', async ({ sim, host }) => {
     const [first, second] = sim.state.transports.list();
     if (!first || !second) throw new Error('the session has two transports');
