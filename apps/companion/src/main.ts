@@ -177,7 +177,8 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     const actions = { ...transportActions(this.#current, choices), ...showActions(this.#current, this.#arming, choices, () => this.#smcs) };
     this.setActionDefinitions(this.#guardActions(actions));
     const smcMachines = Object.keys(this.#smcs).map(byName);
-    const feedbackChoices = { transports: [...choices.transports, ...choices.multitransports], machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines, smcMachines };
+    const transportIds = transports.map(({ id, name }) => ({ id, label: name }));
+    const feedbackChoices = { transports: [...choices.transports, ...choices.multitransports], transportIds, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines, smcMachines };
     this.setFeedbackDefinitions(
       this.#guardFeedbacks({
         ...feedbackDefinitions(this.#current, this.#arming, feedbackChoices, () => this.#link(), () => this.#frameRate),

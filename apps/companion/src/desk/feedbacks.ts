@@ -15,7 +15,10 @@ import { PLAYMODE_CHOICES } from './transport-actions.js';
 import type { LinkWord } from './variables.js';
 
 export interface FeedbackChoices {
+  /** Transports and multitransports, by name. */
   transports: DropdownChoice<string>[];
+  /** Transports by variable id, for the stale feedback: a multitransport has no values of its own. */
+  transportIds: DropdownChoice<string>[];
   /** Machines by variable id. */
   machines: DropdownChoice<string>[];
   /** Machine names, for the armed feedback (failover takes a name). */
@@ -107,7 +110,7 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
           type: 'dropdown',
           id: 'subject',
           label: 'Value of',
-          choices: [{ id: '', label: 'anything shown' }, ...choices.machines.map(({ id, label }) => ({ id: `machine_${id}`, label })), ...choices.transports.map(({ id, label }) => ({ id: `transport_${id}`, label }))],
+          choices: [{ id: '', label: 'anything shown' }, ...choices.machines.map(({ id, label }) => ({ id: `machine_${id}`, label })), ...choices.transportIds.map(({ id, label }) => ({ id: `transport_${id}`, label }))],
           default: '',
         },
       ],

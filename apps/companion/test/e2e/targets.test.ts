@@ -43,6 +43,26 @@ describe('transport targets', () => {
     await host.waitFor(() => host.feedback(playing) === false, `${multi.name} stopped once no member plays`);
   });
 
+  withReadyModule('offers the stale feedback each transport by its variable id, and no multitransport (it has no values)', async ({ sim, host }) => {
+    const [multi] = sim.state.transports.multitransportList();
+    if (!multi) throw new Error('the session has a multitransport');
+    // A name that is not its own variable id: the feedback must find the transport the picker offers.
+    const spaced = sim.state.transports.list().find((transport) => transport.name !== variableIdOf(transport.name));
+    if (!spaced) throw new Error('the session has a transport whose name is not its variable id');
+    const subjects = () => {
+      const definition = host.feedbacks['stale'];
+      const picker = definition ? definition.options.find((option) => option.id === 'subject') : undefined;
+      return (picker as { choices?: { id: string; label: string }[] } | undefined)?.choices ?? [];
+    };
+    await host.waitFor(() => subjects().some(({ label }) => label === spaced.name), `${spaced.name} in the stale picker`);
+
+    expect(subjects().filter(({ label, id }) => label.startsWith(multi.name) || id === `transport_${multi.name}` || id === `transport_${variableIdOf(multi.name)}`)).toEqual([]);
+    const offered = subjects().find(({ label }) => label === spaced.name)?.id;
+    expect(offered).toBe(`transport_${variableIdOf(spaced.name)}`);
+    const stale = host.placeFeedback('stale', { subject: offered });
+    await host.waitFor(() => host.feedback(stale) === false, `${spaced.name} not stale while its values are live`);
+  });
+
   withReadyModule('sends a cue for the active transport to the one the director reports active at the press', async ({ sim, host }) => {
     const [first, second] = sim.state.transports.list();
     if (!first || !second) throw new Error('the session has two transports');
