@@ -33,7 +33,6 @@ export const SENDING_FACE_DELAY_MS = 150;
 export const PRESS_WAITS_FOR_HOST_MS = 3000;
 /** How long a "hold to fire" key must stay down before its cue goes. */
 export const HOLD_TO_FIRE_MS = 600;
-export { OUTCOME_SHOWN_MS as LATE_OUTCOME_SHOWN_MS } from './key-outcomes.js';
 
 /** What the log says after the cue's name and server. */
 const OUTCOME_LOG: Record<KeyOutcome, string> = {

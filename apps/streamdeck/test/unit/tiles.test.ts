@@ -1,8 +1,9 @@
 import { ConnectionError, InvalidInputError, LateAnswerError, StalledAnswerError, type HealthEntry } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HealthTile } from '../../src/tiles/health-tile.js';
+import { OUTCOME_SHOWN_MS } from '../../src/tiles/key-outcomes.js';
 import { TileRegistry } from '../../src/tiles/tile-registry.js';
-import { HOLD_TO_FIRE_MS, LATE_OUTCOME_SHOWN_MS, TransportTile } from '../../src/tiles/transport-tile.js';
+import { HOLD_TO_FIRE_MS, TransportTile } from '../../src/tiles/transport-tile.js';
 import { host, keyRecorder, quietLogger, settle, stubPool, stubServer, transportList } from './stubs.js';
 
 /** What core says when the list's headers came and its body stopped (an MTU mismatch on the show network). */
@@ -240,7 +241,7 @@ describe('transport tiles', () => {
     expect([key.oks, key.alerts]).toEqual(flashes);
     expect(server.transport.send).toHaveBeenCalledTimes(1);
     expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`^GO TO TRACK Intro on http://10\\.0\\.0\\.5: ${outcome === 'landed' ? 'landed late' : 'outcome unknown'}.*not sent again`)));
-    await vi.advanceTimersByTimeAsync(LATE_OUTCOME_SHOWN_MS);
+    await vi.advanceTimersByTimeAsync(OUTCOME_SHOWN_MS);
     expect(key.latest).toContain('>Intro<');
     expect(key.latest).not.toContain(`>${words[1]}<`);
     late.dispose();
