@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SharedPoll } from '../../src/state/connection/shared-poll.js';
 import { LevelChanger, type LevelChangerOptions } from '../../src/state/levels/level-changer.js';
 
 /** A server whose answers the test releases one by one. */
@@ -157,5 +158,31 @@ describe('LevelChanger', () => {
     changer.turn(1, 0.1);
     await server.answer(2, new Error('refused'));
     expect(writing).toEqual([true, false, true, false]);
+  });
+});
+
+describe('LevelChanger fed by a SharedPoll', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('takes a poll sent after a change landed when the wall clock has stepped back (NTP): both are timed on the monotonic clock', async () => {
+    // setImmediate stays real: the manual server's answers settle on it.
+    vi.useFakeTimers({ now: new Date('2026-03-29T01:00:00Z'), toFake: ['Date', 'setTimeout', 'clearTimeout', 'performance'] });
+    const { server, changer } = changerAt(0.5);
+    changer.turn(1, 0.1);
+    await server.answer(0);
+    expect(changer.value).toBe(0.6);
+
+    // The computer's clock is set back an hour after the change landed; someone else then moves the level.
+    vi.setSystemTime(Date.now() - 3_600_000);
+    await vi.advanceTimersByTimeAsync(100);
+    const poll = new SharedPoll(() => Promise.resolve(0.7), { intervalMs: 1000 });
+    const stop = poll.watch((state) => {
+      if (state.status === 'online') changer.known(state.value, state.requestedAt);
+    });
+    await vi.advanceTimersByTimeAsync(10);
+    stop();
+    poll.dispose();
+
+    expect(changer.value).toBe(0.7);
   });
 });

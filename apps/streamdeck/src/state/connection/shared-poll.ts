@@ -6,7 +6,7 @@
 
 export type PollState<T> =
   | { status: 'connecting' }
-  | { status: 'online'; value: T; /** When the request that fetched this value was sent (ms since epoch). */ requestedAt: number }
+  | { status: 'online'; value: T; /** When the request that fetched this value was sent (ms, monotonic: `performance.now()`). */ requestedAt: number }
   | { status: 'offline'; error: unknown };
 
 export type PollListener<T> = (state: PollState<T>) => void;
@@ -87,7 +87,7 @@ export class SharedPoll<T> {
     if (this.#inFlight) return;
     const controller = new AbortController();
     this.#inFlight = controller;
-    const requestedAt = Date.now();
+    const requestedAt = performance.now();
     this.fetch(controller.signal).then(
       (value) => this.#settle(controller, { status: 'online', value, requestedAt }),
       (error: unknown) => this.#settle(controller, { status: 'offline', error }),

@@ -18,7 +18,7 @@ export interface LevelChangerOptions {
   onFailure(error: unknown): void;
   /** A write went out (true) or the last one landed or failed with nothing left to send (false). */
   onWriting?(writing: boolean): void;
-  /** Clock for ordering polls against changes (ms since epoch). */
+  /** Clock for ordering polls against changes: the polls' own, monotonic (`performance.now()`), so a wall-clock step cannot reorder them. */
   now?: () => number;
   /** Where a push at 0 goes back to, when it is kept beyond this changer (see LevelMemory). */
   returnLevel?: ReturnLevel;
@@ -122,7 +122,7 @@ export class LevelChanger {
   #landed(value: number): void {
     this.#inFlight = false;
     this.#confirmed = value;
-    this.#settledAt = (this.options.now ?? Date.now)();
+    this.#settledAt = (this.options.now ?? (() => performance.now()))();
     if (this.#target === value) this.#target = undefined;
     this.#sendNext();
     if (!this.#inFlight) this.#showWriting(false);
