@@ -103,7 +103,7 @@ async function connection(server: MediaServer, move: DirectorMove | undefined, t
     const followed = new URL(server.origin).hostname === new URL(server.host).hostname ? '' : t('inspector.followedFrom', { host: new URL(server.host).hostname });
     const machines = t(count === 1 ? 'inspector.machines.one' : 'inspector.machines.other', { count });
     const connected = t('inspector.connected', { director, followed, machines });
-    const moved = move && Date.now() - move.at < DIRECTOR_MOVE_NOTICE_MS ? ` ${t('inspector.directorMoved', { to: move.to, from: move.from })}` : '';
+    const moved = move && performance.now() - move.at < DIRECTOR_MOVE_NOTICE_MS ? ` ${t('inspector.directorMoved', { to: move.to, from: move.from })}` : '';
     return { state: 'online', message: `${connected}${moved}` };
   } catch (error) {
     return failure(error, t);

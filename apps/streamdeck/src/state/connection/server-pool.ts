@@ -46,6 +46,7 @@ export interface ServerLease {
 export interface DirectorMove {
   from: string;
   to: string;
+  /** When the module saw it (ms, monotonic: `performance.now()`), to tell how long ago. */
   at: number;
 }
 
@@ -204,7 +205,7 @@ export class ServerPool {
     // The operator is told when the director moves (the inspector says so for a while; core logs it); keys
     // just follow it.
     const onDirector = ({ hostname, previous }: DirectorChange): void => {
-      if (previous !== undefined) entry.directorMove = { from: previous, to: hostname, at: Date.now() };
+      if (previous !== undefined) entry.directorMove = { from: previous, to: hostname, at: performance.now() };
     };
     server.on('director', onDirector);
     this.#entries.set(key, entry);
