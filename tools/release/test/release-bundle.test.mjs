@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { loadPackedModule } from '@stagelink/companion/testing';
 import { startNodeRed, writeSettings } from '@stagelink/node-red/testing';
 import { zipEntries } from '@stagelink/streamdeck/packed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,5 +153,16 @@ describe('installed with the network cut off', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'stagelink-mediaserver', 'package.json'), 'utf8'));
     const manifest = JSON.parse(readFileSync(join(dir, 'stagelink-mediaserver', 'companion', 'manifest.json'), 'utf8'));
     expect({ version: pkg.version, dependencies: pkg.dependencies, manifest: manifest.version }).toEqual({ version: release.version, dependencies: {}, manifest: release.version });
+  });
+
+  it("imports as Companion's \"Import module package\" takes it: unpacked, its manifest's entry loads the module class", async () => {
+    const packed = await loadPackedModule(pathOf('companion'));
+    try {
+      expect(packed.manifest).toMatchObject({ id: 'stagelink-mediaserver', version: release.version, runtime: { type: 'node22' } });
+      expect(typeof packed.ModuleClass).toBe('function');
+      expect(packed.upgradeScripts.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dirname(packed.dir), { recursive: true, force: true });
+    }
   });
 });
