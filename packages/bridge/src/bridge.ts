@@ -26,6 +26,7 @@ import { RetainedState, type StatePayload } from './retained-state.js';
 import { SessionPoller, type PollRound } from './session-poller.js';
 import { readFailureReason, STALE_REASONS, type StaleReason } from './stale-reasons.js';
 import { HaDiscovery } from './ha-discovery.js';
+import { BridgeMetrics } from './metrics.js';
 import { OscIn, type OscInCounts } from './osc-in.js';
 import { OscOut } from './osc-out.js';
 import { oscBridgeName, OscTransportNames } from './osc-state.js';
@@ -44,6 +45,8 @@ export interface Bridge {
   readonly options: Omit<ResolvedBridgeOptions, 'password' | 'log'>;
   /** What the OSC listener saw (packets refused, bad, duplicate, commands taken); undefined without --osc-listen. */
   readonly oscCounts: Readonly<OscInCounts> | undefined;
+  /** Where Prometheus scrapes the bridge (`http://127.0.0.1:9464/metrics`); undefined without --metrics or when its port was taken. */
+  readonly metricsUrl: string | undefined;
   /** Says `offline`, closes the broker connection and the session's client. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -53,20 +56,22 @@ export interface Bridge {
  * Resolves at once, broker or session reachable or not: both are retried for as long as the bridge runs.
  * OptionError for options that cannot be used.
  */
-export function startBridge(options: BridgeOptions): Promise<Bridge> {
+export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const resolved = resolveOptions(options);
   const bridge = new SessionBridge(resolved);
   const shown: Partial<ResolvedBridgeOptions> = { ...resolved };
   delete shown.password;
   delete shown.log;
-  return Promise.resolve({
+  const metricsUrl = await bridge.metrics?.listening;
+  return {
     topics: bridge.topics,
+    metricsUrl,
     options: shown as Bridge['options'],
     get oscCounts() {
       return bridge.oscCounts;
     },
     close: () => bridge.close(),
-  });
+  };
 }
 
 /** One machine's live values: FPS (local preset on the director, remote on the others) and failover takeover. */
@@ -99,6 +104,7 @@ class SessionBridge {
   readonly #ha: HaDiscovery | undefined;
   readonly #recorder: ShowRecorder | undefined;
   readonly #showLog: ShowLogFeed | undefined;
+  readonly metrics: BridgeMetrics | undefined;
   readonly #oscTransports = new OscTransportNames();
   #director: string | undefined;
   #closing: Promise<void> | undefined;
@@ -118,6 +124,7 @@ class SessionBridge {
       this.#logged(this.topics.director, { subject: 'director' });
       this.#logged(this.topics.sessionHealth, { subject: 'health' });
     }
+    this.metrics = options.metrics ? new BridgeMetrics(options.metrics, options.prefix, log) : undefined;
     this.#summary = new DashboardSummary(1000 / options.fpsHz, (payload) => this.#publish(this.topics.summary, { ...payload }));
     this.#mediaServer = new MediaServer({
       host: options.server,
@@ -158,7 +165,11 @@ class SessionBridge {
           options.oscListen,
           options.oscAllow,
           `/stagelink/${oscName}`,
-          (request, send) => this.#commands.submit(request, send),
+          (request, send) =>
+            this.#commands.submit(request, (result) => {
+              this.metrics?.command(result, 'osc');
+              send(result);
+            }),
           (segment) => this.#oscTransports.nameOf(segment),
           log,
         )
@@ -210,6 +221,7 @@ class SessionBridge {
       await this.#link.close();
       await this.#mediaServer.close();
       await this.#recorder?.close();
+      await this.metrics?.close();
       this.options.log.info('bridge stopped', { prefix: this.options.prefix });
     })();
     return this.#closing;
@@ -223,6 +235,7 @@ class SessionBridge {
     if (json === undefined) return;
     this.#link.publishRetained(topic, json);
     this.#oscOut?.state(topic.slice(this.topics.prefix.length + 1), payload);
+    this.metrics?.state(topic.slice(this.topics.prefix.length + 1), payload);
     this.#summarise(topic, payload);
     this.#showLog?.published(topic, payload);
   }
@@ -255,6 +268,7 @@ class SessionBridge {
   }
 
   #reply(topic: string, result: CommandResult, correlationData?: Buffer): void {
+    this.metrics?.command(result, 'mqtt');
     this.#link.publishResult(topic, JSON.stringify(result), correlationData);
   }
 
@@ -291,6 +305,7 @@ class SessionBridge {
       this.#failing.delete(what);
       return;
     }
+    this.metrics?.pollError(what);
     const reason = reasonOf(result.reason);
     if (before !== reason) this.options.log.warn('read failed', { what, reason });
     this.#failing.set(what, reason);
@@ -428,6 +443,7 @@ class SessionBridge {
   #liveStatus(status: LinkStatus): void {
     this.options.log.info('live update', { status });
     this.#showLog?.link(status);
+    this.metrics?.liveStatus(status);
     if (status === 'online') return;
     for (const watch of this.#machines.values()) {
       watch.average.reset();

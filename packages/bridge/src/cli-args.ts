@@ -34,6 +34,7 @@ JSON) and takes cues from it.
   --ha-discovery [prefix]     Home Assistant MQTT discovery under this prefix (default homeassistant)
   --ha-discovery-mode <mode>  device (one config per device, default) or entity (one per entity, e.g. openHAB)
   --record <dir>              record the show log into this folder, one file per show day (docs/show-log.md)
+  --metrics [ADDR:]PORT       serve Prometheus metrics on http://ADDR:PORT/metrics (default address 127.0.0.1)
   --log-format text|json      log lines on stderr (default text)
   --help                      this text`;
 
@@ -72,6 +73,7 @@ const VALUE_FLAGS = new Set([
   'osc-allow',
   'ha-discovery-mode',
   'record',
+  'metrics',
 ]);
 /** Flags whose value may be left out: the next argument is theirs unless it is another flag. */
 const OPTIONAL_VALUE_FLAGS = new Set(['ha-discovery']);
@@ -152,6 +154,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       ...optional('haDiscovery', values.has('ha-discovery') ? values.get('ha-discovery') || true : undefined),
       ...optional('haDiscoveryMode', values.get('ha-discovery-mode')),
       ...optional('record', values.get('record')),
+      ...optional('metrics', values.get('metrics')),
     },
     ...optional('passwordFile', values.get('password-file')),
     tlsFiles: {

@@ -2,6 +2,7 @@ import type { HostMap } from '@stagelink/core';
 import { silentLog, type BridgeLog } from './log.js';
 import { isIP } from 'node:net';
 import type { HaDiscoveryMode } from './ha-discovery.js';
+import { metricsListenOf, type MetricsListen } from './metrics.js';
 import type { OscTarget } from './osc-out.js';
 import { checkPrefix, defaultPrefix } from './topics.js';
 
@@ -73,6 +74,8 @@ export interface BridgeOptions {
   haDiscoveryMode?: HaDiscoveryMode;
   /** Record the show log (`docs/show-log.md`) into this folder: one file per show day. */
   record?: string;
+  /** Serve Prometheus metrics on `/metrics` here: `[addr:]port` (default address 127.0.0.1; port 0 for any free one). */
+  metrics?: string;
   log?: BridgeLog;
 }
 
@@ -103,6 +106,7 @@ export interface ResolvedBridgeOptions {
   haDiscovery: string | undefined;
   haDiscoveryMode: HaDiscoveryMode;
   record: string | undefined;
+  metrics: MetricsListen | undefined;
   log: BridgeLog;
 }
 
@@ -153,6 +157,7 @@ export function resolveOptions(options: BridgeOptions): ResolvedBridgeOptions {
     haDiscovery: haDiscoveryOf(options.haDiscovery),
     haDiscoveryMode: haModeOf(options.haDiscoveryMode),
     record: recordDirOf(options.record),
+    metrics: options.metrics === undefined ? undefined : metricsOf(options.metrics),
     log: options.log ?? silentLog,
   };
 }
@@ -237,4 +242,10 @@ function recordDirOf(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.trim() === '') throw new OptionError('--record takes the folder the show log is written to, e.g. /var/log/stagelink.');
   return value.trim();
+}
+
+function metricsOf(value: unknown): MetricsListen {
+  const listen = typeof value === 'string' ? metricsListenOf(value) : undefined;
+  if (!listen) throw new OptionError(`--metrics takes [address:]port, e.g. 9464 (loopback) or 10.0.0.5:9464 (got ${JSON.stringify(value)}).`);
+  return listen;
 }
