@@ -62,7 +62,6 @@ export class BridgeMetrics {
   readonly #fpsAverage: Gauge<'machine'>;
   readonly #healthSeverity: Gauge<'machine'>;
   readonly #healthState: Gauge<'machine' | 'severity'>;
-  readonly #sessionSeverity: Gauge;
   readonly #takeover: Gauge<'machine'>;
   readonly #playing: Gauge<'transport'>;
   readonly #machineStale: Gauge<'machine' | 'value'>;
@@ -86,7 +85,6 @@ export class BridgeMetrics {
     this.#fpsAverage = gauge('stagelink_fps_average', "The rolling average behind a machine's FPS alert class.", ['machine']);
     this.#healthSeverity = gauge('stagelink_health_severity', "A machine's worst health severity: 0 ok, 1 busy, 2 warning, 3 error, 4 offline.", ['machine']);
     this.#healthState = gauge('stagelink_health_state', "1 for a machine's current health severity, 0 for the others.", ['machine', 'severity']);
-    this.#sessionSeverity = gauge('stagelink_session_health_severity', "The session's worst health severity: 0 ok, 1 busy, 2 warning, 3 error, 4 offline.");
     this.#takeover = gauge('stagelink_takeover', 'Whether a failover takeover is in progress for a machine (1) or not (0).', ['machine']);
     this.#playing = gauge('stagelink_transport_playing', 'Whether a transport is playing (1) or not (0).', ['transport']);
     this.#machineStale = gauge('stagelink_machine_stale', "1 while a machine's value (fps, health, takeover) is stale: its last value is held.", ['machine', 'value']);
@@ -131,6 +129,7 @@ export class BridgeMetrics {
   state(topic: string, payload: StatePayload): void {
     if (typeof payload !== 'object') return;
     const stale = payload.stale === true ? 1 : 0;
+    // The session's own health is left out: its worst severity is max(stagelink_health_severity).
     const [family, name, part] = topic.split('/');
     if (family === 'machines' && name !== undefined) {
       if (part !== 'fps' && part !== 'health' && part !== 'takeover') return;
@@ -149,8 +148,6 @@ export class BridgeMetrics {
     } else if (family === 'transports' && name !== undefined && (part === 'state' || part === 'clock')) {
       if (part === 'state' && typeof payload.playing === 'boolean') this.#playing.set({ transport: name }, payload.playing ? 1 : 0);
       this.#transportStale.set({ transport: name, value: part }, stale);
-    } else if (family === 'session' && name === 'health' && typeof payload.severity === 'string') {
-      this.#sessionSeverity.set(severityRank(payload.severity));
     } else if (family === 'director' && name === undefined) {
       this.#director.reset();
       this.#director.set({ hostname: typeof payload.hostname === 'string' ? payload.hostname : '', url: typeof payload.url === 'string' ? payload.url : '' }, 1);

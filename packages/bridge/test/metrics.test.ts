@@ -2,10 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { severityRank } from '@stagelink/core';
 import { simControl, type ControlRequest } from '@stagelink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandOutcome, HEALTH_SEVERITIES, metricsListenOf } from '../src/metrics.js';
-import { startBridge, type Bridge, type BridgeLog, type LogFields } from '../src/index.js';
+import { startBridge, type Bridge, type BridgeLog } from '../src/index.js';
+import type { LogFields } from '../src/log.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { metricNamesOf, sampleValue, scrape, scrapeUntil, type Sample } from './support/metrics.js';
 import { startVenue, type TestVenue } from './support/venue.js';
@@ -29,6 +31,10 @@ describe('the metrics flag and results, without a session', () => {
       code: 'STAGELINK_BRIDGE_ERR_OPTION',
       message: expect.stringContaining('--metrics takes [address:]port') as string,
     });
+  });
+
+  it("numbers health severities by core's ranking", () => {
+    expect(HEALTH_SEVERITIES.map((severity) => severityRank(severity))).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('counts each command result as refused, failed, late (landed or unknown), ok or duplicate', () => {
