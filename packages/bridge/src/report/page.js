@@ -1,0 +1,105 @@
+/* global document, window, uPlot */
+// The show report's charts, run in the page (inlined by render-html.ts after uPlot): one chart per machine from
+// the JSON the page embeds. Times are drawn at the log's own offset, whatever the viewer's zone: the x values are
+// the wall-clock time as if it were UTC, and uPlot is told to read them as UTC.
+(function drawShowReport() {
+  'use strict';
+  var model = JSON.parse(document.getElementById('stagelink-report-data').textContent);
+  var offsetSeconds = model.offsetMinutes * 60;
+  var HEALTH_COLOURS = { ok: '#2e9d4a', ready: '#2e9d4a', busy: '#3b7dd8', warning: '#e0a100', error: '#d12f2f', offline: '#6b6b6b' };
+  var toX = function (at) { return at / 1000 + offsetSeconds; };
+  var utc = function (seconds) { return uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'); };
+  var spanEnd = function (span) { return span.end === null ? model.to : span.end; };
+  var stepped = uPlot.paths.stepped({ align: 1 });
+  var charts = [];
+
+  function width() {
+    var main = document.querySelector('main');
+    return Math.max(480, Math.min(1400, (main ? main.clientWidth : window.innerWidth) - 8));
+  }
+
+  /** Stale and offline time shaded across the plot, under the FPS lines. */
+  function shade(u, spans, fill) {
+    var ctx = u.ctx;
+    var top = u.bbox.top;
+    var height = u.bbox.height;
+    ctx.save();
+    ctx.fillStyle = fill;
+    spans.forEach(function (span) {
+      var left = u.valToPos(toX(span.start), 'x', true);
+      var right = u.valToPos(toX(spanEnd(span)), 'x', true);
+      ctx.fillRect(left, top, Math.max(2, right - left), height);
+    });
+    ctx.restore();
+  }
+
+  /** Director moves, commands and restarts of the recording: a line across the plot. */
+  function drawMarkers(u) {
+    var ctx = u.ctx;
+    ctx.save();
+    ctx.lineWidth = Math.max(1, window.devicePixelRatio || 1);
+    model.markers.forEach(function (marker) {
+      var x = Math.round(u.valToPos(toX(marker.at), 'x', true));
+      ctx.strokeStyle = marker.kind === 'director' ? '#7a3db8' : marker.kind === 'recording' ? '#444444' : marker.ok ? '#1f5fbf' : '#d12f2f';
+      ctx.setLineDash(marker.kind === 'command' ? [] : [4, 3]);
+      ctx.beginPath();
+      ctx.moveTo(x, u.bbox.top);
+      ctx.lineTo(x, u.bbox.top + u.bbox.height);
+      ctx.stroke();
+    });
+    ctx.restore();
+  }
+
+  /** The health band under a chart: one coloured block per span of severity, lined up with the plot. */
+  function drawHealthBand(u, band, spans) {
+    var ratio = window.devicePixelRatio || 1;
+    band.style.marginLeft = u.bbox.left / ratio + 'px';
+    band.style.width = u.bbox.width / ratio + 'px';
+    band.textContent = '';
+    spans.forEach(function (span) {
+      var left = Math.max(0, u.valToPos(toX(span.start), 'x'));
+      var right = Math.min(u.bbox.width / ratio, u.valToPos(toX(spanEnd(span)), 'x'));
+      if (right <= left) return;
+      var block = document.createElement('span');
+      block.className = 'health-span';
+      block.style.left = left + 'px';
+      block.style.width = Math.max(1, right - left) + 'px';
+      block.style.background = HEALTH_COLOURS[String(span.severity).toLowerCase()] || HEALTH_COLOURS.warning;
+      block.title = span.severity + (span.states ? ': ' + span.states : '');
+      band.appendChild(block);
+    });
+  }
+
+  model.machines.forEach(function (machine, index) {
+    var section = document.querySelector('[data-machine-index="' + index + '"]');
+    if (!section) return;
+    var target = section.querySelector('.chart');
+    var band = section.querySelector('.health-band');
+    var stale = machine.stale.filter(function (span) { return span.subject === 'fps'; });
+    var highest = machine.fps.avg.reduce(function (max, value) { return value === null ? max : Math.max(max, value); }, 0);
+    var options = {
+      width: width(),
+      height: 180,
+      tzDate: utc,
+      cursor: { sync: { key: 'stagelink-report' }, drag: { x: true, y: false } },
+      scales: { x: { time: true, min: toX(model.from), max: toX(model.to) }, y: { range: [0, Math.max(30, Math.ceil(highest / 10) * 10 + 5)] } },
+      series: [
+        {},
+        { label: 'FPS (average)', stroke: '#1f5fbf', width: 1.5, paths: stepped, points: { show: false } },
+        { label: 'FPS (lowest)', stroke: '#d12f2f', width: 1, dash: [3, 2], paths: stepped, points: { show: false } },
+      ],
+      axes: [{}, { label: 'FPS', size: 50 }],
+      hooks: {
+        drawClear: [function (u) { shade(u, model.offline, 'rgba(60, 60, 60, 0.22)'); shade(u, stale, 'rgba(224, 161, 0, 0.25)'); }],
+        draw: [function (u) { drawMarkers(u); drawHealthBand(u, band, machine.health); }],
+      },
+    };
+    var data = [machine.fps.t.map(toX), machine.fps.avg, machine.fps.min];
+    charts.push(new uPlot(options, data, target));
+  });
+
+  window.addEventListener('resize', function () {
+    charts.forEach(function (chart) { chart.setSize({ width: width(), height: 180 }); });
+  });
+  document.body.setAttribute('data-charts-drawn', String(charts.length));
+})();
