@@ -13,7 +13,7 @@ const DAY = '2026-11-27';
 /** A record at `21:MM:SS` (or `HH:MM:SS`) on the show day, at +01:00 as a venue in Paris writes it. */
 function at(time: string, entry: ShowLogEntry | { kind: 'log'; v: number; source: string; day: string; session?: string }): ShowLogRecord {
   const clock = time.length === 5 ? `21:${time}` : time;
-  return { t: `${DAY}T${clock}.000+01:00`, ...entry } as ShowLogRecord;
+  return { t: `${DAY}T${clock}.000+01:00`, ...entry };
 }
 const instant = (clock: string) => Date.parse(`${DAY}T${clock}+01:00`);
 const LOG = { kind: 'log', v: 1, source: 'stagelink-bridge 0.3.0', session: 'main stage', day: DAY } as const;
