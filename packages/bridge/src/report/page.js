@@ -11,6 +11,9 @@
   var utc = function (seconds) { return uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'); };
   var spanEnd = function (span) { return span.end === null ? model.to : span.end; };
   var stepped = uPlot.paths.stepped({ align: 1 });
+  var shortWindow = model.to - model.from <= 10 * 60 * 1000;
+  var tickFormat = uPlot.fmtDate(shortWindow ? '{HH}:{mm}:{ss}' : '{HH}:{mm}');
+  var fullFormat = uPlot.fmtDate('{YYYY}-{MM}-{DD} {HH}:{mm}:{ss}');
   var charts = [];
 
   function width() {
@@ -84,12 +87,14 @@
       cursor: { sync: { key: 'stagelink-report' }, drag: { x: true, y: false } },
       scales: { x: { time: true, min: toX(model.from), max: toX(model.to) }, y: { range: [0, Math.max(30, Math.ceil(highest / 10) * 10 + 5)] } },
       series: [
-        {},
+        { label: 'Time', value: function (u, value) { return value === null ? '--' : fullFormat(utc(value)); } },
         { label: 'FPS (average)', stroke: '#1f5fbf', width: 1.5, paths: stepped, points: { show: false } },
         { label: 'FPS (lowest)', stroke: '#d12f2f', width: 1, dash: [3, 2], paths: stepped, points: { show: false } },
       ],
-      axes: [{}, { label: 'FPS', size: 50 }],
+      axes: [{ values: function (u, splits) { return splits.map(function (split) { return tickFormat(utc(split)); }); } }, { label: 'FPS', size: 50 }],
       hooks: {
+        // The band goes right under the plot and its time axis, above the legend.
+        init: [function (u) { u.root.querySelector('.u-wrap').after(band); }],
         drawClear: [function (u) { shade(u, model.offline, 'rgba(60, 60, 60, 0.22)'); shade(u, stale, 'rgba(224, 161, 0, 0.25)'); }],
         draw: [function (u) { drawMarkers(u); drawHealthBand(u, band, machine.health); }],
       },

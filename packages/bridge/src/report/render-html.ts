@@ -59,6 +59,10 @@ ${model.machines.length === 0 ? '<p class="none">No machine in the log for this 
 <h2>Incidents (${model.incidents.length})</h2>
 ${incidentsTable(model.incidents, at)}
 </section>
+<section id="events">
+<h2>Director moves and recording restarts</h2>
+${eventsList(model, at)}
+</section>
 <section id="commands">
 <h2>Commands (${model.commands.length})</h2>
 ${commandsTable(model.commands, at)}
@@ -127,6 +131,12 @@ function commandsTable(commands: readonly CommandRow[], at: (instant: number) =>
       `<td>${escapeHtml(command.id ?? '')}</td></tr>`,
   );
   return `<table><thead><tr><th>time</th><th>command</th><th>for</th><th>via</th><th>outcome</th><th>error</th><th>answered in</th><th>id</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody></table>`;
+}
+
+function eventsList(model: ReportModel, at: (instant: number) => string): string {
+  const events = model.markers.filter((marker) => marker.kind !== 'command');
+  if (events.length === 0) return '<p class="none">The director did not move and the recording ran through.</p>';
+  return `<ul class="events">\n${events.map((event) => `<li><span class="time">${at(event.at)}</span> ${escapeHtml(event.label)}</li>`).join('\n')}\n</ul>`;
 }
 
 function cssName(text: string): string {
