@@ -16,10 +16,12 @@
   var fullFormat = uPlot.fmtDate('{YYYY}-{MM}-{DD} {HH}:{mm}:{ss}');
   var charts = [];
 
+  /** Read once for all the charts: reading it between two charts would lay the whole page out again each time. */
   function width() {
     var main = document.querySelector('main');
     return Math.max(480, Math.min(1400, (main ? main.clientWidth : window.innerWidth) - 8));
   }
+  var chartWidth = width();
 
   /** Stale and offline time shaded across the plot, under the FPS lines. */
   function shade(u, spans, fill) {
@@ -36,18 +38,31 @@
     ctx.restore();
   }
 
-  /** Director moves, commands and restarts of the recording: a line across the plot. */
+  /** Director moves, commands and restarts of the recording: a line across the plot, one path per kind. */
+  var MARKER_STYLES = [
+    { colour: '#7a3db8', dash: [4, 3], test: function (marker) { return marker.kind === 'director'; } },
+    { colour: '#444444', dash: [4, 3], test: function (marker) { return marker.kind === 'recording'; } },
+    { colour: '#1f5fbf', dash: [], test: function (marker) { return marker.kind === 'command' && marker.ok; } },
+    { colour: '#d12f2f', dash: [], test: function (marker) { return marker.kind === 'command' && !marker.ok; } },
+  ].map(function (style) {
+    style.markers = model.markers.filter(style.test);
+    return style;
+  });
+
   function drawMarkers(u) {
     var ctx = u.ctx;
     ctx.save();
     ctx.lineWidth = Math.max(1, window.devicePixelRatio || 1);
-    model.markers.forEach(function (marker) {
-      var x = Math.round(u.valToPos(toX(marker.at), 'x', true));
-      ctx.strokeStyle = marker.kind === 'director' ? '#7a3db8' : marker.kind === 'recording' ? '#444444' : marker.ok ? '#1f5fbf' : '#d12f2f';
-      ctx.setLineDash(marker.kind === 'command' ? [] : [4, 3]);
+    MARKER_STYLES.forEach(function (style) {
+      if (style.markers.length === 0) return;
+      ctx.strokeStyle = style.colour;
+      ctx.setLineDash(style.dash);
       ctx.beginPath();
-      ctx.moveTo(x, u.bbox.top);
-      ctx.lineTo(x, u.bbox.top + u.bbox.height);
+      style.markers.forEach(function (marker) {
+        var x = Math.round(u.valToPos(toX(marker.at), 'x', true));
+        ctx.moveTo(x, u.bbox.top);
+        ctx.lineTo(x, u.bbox.top + u.bbox.height);
+      });
       ctx.stroke();
     });
     ctx.restore();
@@ -81,7 +96,7 @@
     var stale = machine.stale.filter(function (span) { return span.subject === 'fps'; });
     var highest = machine.fps.avg.reduce(function (max, value) { return value === null ? max : Math.max(max, value); }, 0);
     var options = {
-      width: width(),
+      width: chartWidth,
       height: 180,
       tzDate: utc,
       cursor: { sync: { key: 'stagelink-report' }, drag: { x: true, y: false } },
@@ -104,7 +119,8 @@
   });
 
   window.addEventListener('resize', function () {
-    charts.forEach(function (chart) { chart.setSize({ width: width(), height: 180 }); });
+    chartWidth = width();
+    charts.forEach(function (chart) { chart.setSize({ width: chartWidth, height: 180 }); });
   });
   document.body.setAttribute('data-charts-drawn', String(charts.length));
 })();
