@@ -13,6 +13,7 @@ import { nodeRedCue } from './benchmarks/node-red-cue.js';
 import { pacedSubscriptions } from './benchmarks/paced-subscriptions.js';
 import { reconnect } from './benchmarks/reconnect.js';
 import { showClock } from './benchmarks/show-clock.js';
+import { showReport } from './benchmarks/show-report.js';
 import { soak } from './benchmarks/soak.js';
 import { streamdeckTiles } from './benchmarks/streamdeck-tiles.js';
 import { machineInfo } from './harness/machine.js';
@@ -21,7 +22,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, dialStripRate, bridgeFanout, bridgeSummary, bridgeVenueIo, bridgeRecord, companionLive, companionFeedbackChecks, showClock];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, dialStripRate, bridgeFanout, bridgeSummary, bridgeVenueIo, bridgeRecord, companionLive, companionFeedbackChecks, showClock, showReport];
 
 /** Run only when named: `pnpm bench soak --minutes 6`. */
 const ON_REQUEST: readonly Benchmark[] = [soak];
