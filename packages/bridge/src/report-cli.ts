@@ -29,9 +29,9 @@ async function main(argv: readonly string[]): Promise<number> {
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stderr.write(
-      `stagelink-report: wrote ${resolve(command.output)} (${(bytes / 1024).toFixed(0)} KiB): ${model.machines.length} machines, ` +
-        `${model.incidents.length} incidents, ${model.commands.length} commands from ${model.records.toLocaleString('en-US')} records` +
-        `${model.skipped > 0 ? ` (${model.skipped} unreadable lines skipped)` : ''} in ${seconds} s\n`,
+      `stagelink-report: wrote ${resolve(command.output)} (${(bytes / 1024).toFixed(0)} KiB): ${count(model.machines.length, 'machine')}, ` +
+        `${count(model.incidents.length, 'incident')}, ${count(model.commands.length, 'command')} from ${count(model.records, 'record')}` +
+        `${model.skipped > 0 ? ` (${count(model.skipped, 'unreadable line')} skipped)` : ''} in ${seconds} s\n`,
     );
     return 0;
   } catch (error) {
@@ -42,6 +42,10 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`stagelink-report: could not write the report: ${reasonOf(error)}\n`);
     return 1;
   }
+}
+
+function count(value: number, unit: string): string {
+  return `${value.toLocaleString('en-US')} ${unit}${value === 1 ? '' : 's'}`;
 }
 
 runCommandLine('stagelink-report', main);

@@ -89,7 +89,7 @@ describe('stagelink-report', () => {
     const output = join(dir, 'report.html');
     const run = await runReport([dir, '-o', output]);
     expect(run.stderr).toContain(`wrote ${output}`);
-    expect(run.stderr).toContain('1 unreadable lines skipped');
+    expect(run.stderr).toContain('(1 unreadable line skipped)');
     expect(run.code).toBe(0);
     const html = await readFile(output, 'utf8');
     const model = embeddedModel(html);
