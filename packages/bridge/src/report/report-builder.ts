@@ -38,6 +38,7 @@ export class ReportBuilder {
   readonly #sessionHealth: HealthSpan[] = [];
   readonly #offline: (Span & { status: string })[] = [];
   readonly #transportStale: (StaleSpan & { transport: string })[] = [];
+  readonly #sessionStale: StaleSpan[] = [];
   readonly #markers: Marker[] = [];
   readonly #commands: CommandRow[] = [];
   readonly #sources = new Set<string>();
@@ -159,6 +160,8 @@ export class ReportBuilder {
     for (const span of transportStale) {
       incidents.push({ machine: `transport ${span.transport}`, state: 'stale', start: span.start, end: span.end, durationMs: durationOf(span), detail: `${span.subject}: ${span.reason}` });
     }
+    const sessionStale = this.#sessionStale.filter(overlaps);
+    for (const span of sessionStale) incidents.push({ machine: 'session', state: 'stale', start: span.start, end: span.end, durationMs: durationOf(span), detail: `${span.subject}: ${span.reason}` });
     incidents.sort((a, b) => a.start - b.start || a.machine.localeCompare(b.machine));
     return {
       v: REPORT_MODEL_VERSION,
@@ -174,6 +177,7 @@ export class ReportBuilder {
       sessionHealth,
       offline,
       transportStale,
+      sessionStale,
       markers: this.#markers,
       incidents,
       commands: this.#commands,
@@ -210,6 +214,8 @@ export class ReportBuilder {
       if (record.subject === 'fps') machine.steps.push({ at, value: null });
     } else if (record.transport !== undefined) {
       this.#transportStale.push(Object.assign(span, { transport: record.transport }));
+    } else {
+      this.#sessionStale.push(span);
     }
   }
 

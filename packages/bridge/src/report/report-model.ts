@@ -113,6 +113,8 @@ export interface ReportModel {
   offline: (Span & { status: string })[];
   /** Stale spans of transports' values (playmode, clock). */
   transportStale: (StaleSpan & { transport: string })[];
+  /** Stale spans of the session's own health (a `stale` record naming neither a machine nor a transport). */
+  sessionStale: StaleSpan[];
   markers: Marker[];
   incidents: Incident[];
   commands: CommandRow[];

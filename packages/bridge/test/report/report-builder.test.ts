@@ -37,12 +37,16 @@ describe('the show report model', () => {
       at('02:00', { kind: 'stale', subject: 'clock', transport: 'main', reason: 'subscription quiet' }),
       at('02:20', { kind: 'clock', transport: 'main', status: 'playing', playing: true, time: 12 }),
       at('03:00', { kind: 'fps', machine: 'node-a', value: 60 }),
+      at('04:00', { kind: 'stale', subject: 'health', reason: 'health read failed' }),
+      at('04:06', { kind: 'health', severity: 'ok' }),
     ]);
     const nodeA = model.machines.find((machine) => machine.name === 'node-a');
     expect(nodeA?.stale).toEqual([{ start: instant('21:01:00'), end: instant('21:01:45'), subject: 'fps', reason: 'no value for 3 s' }]);
     expect(model.incidents).toEqual([
       { machine: 'node-a', state: 'stale', start: instant('21:01:00'), end: instant('21:01:45'), durationMs: 45_000, detail: 'fps: no value for 3 s' },
       { machine: 'transport main', state: 'stale', start: instant('21:02:00'), end: instant('21:02:20'), durationMs: 20_000, detail: 'clock: subscription quiet' },
+      // The session's own health: a stale record naming neither a machine nor a transport.
+      { machine: 'session', state: 'stale', start: instant('21:04:00'), end: instant('21:04:06'), durationMs: 6_000, detail: 'health: health read failed' },
     ]);
   });
 
