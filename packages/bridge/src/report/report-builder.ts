@@ -198,7 +198,8 @@ export class ReportBuilder {
     const open = spans.at(-1);
     if (open?.end === null && open.severity === record.severity) return;
     if (open?.end === null) open.end = at;
-    const states = (record.states ?? []).map(({ name, severity, detail }) => `${name} (${severity})${detail ? `: ${detail}` : ''}`).join('; ');
+    // The states behind the severity: those at ok or ready say nothing about it.
+    const states = (record.states ?? []).filter((state) => severityRank(state.severity) > 0).map(({ name, severity, detail }) => `${name} (${severity})${detail ? `: ${detail}` : ''}`).join('; ');
     spans.push({ start: at, end: null, severity: record.severity, states });
   }
 

@@ -17,7 +17,7 @@ export interface Span {
 /** A machine's (or the session's) health severity from one change to the next, with the states behind it. */
 export interface HealthSpan extends Span {
   severity: string;
-  /** The states the record gave, `name (severity): detail`, joined. */
+  /** The states behind it (those worse than ok), `name (severity): detail`, joined. */
   states: string;
 }
 

@@ -77,7 +77,7 @@ describe('the show report model', () => {
     const model = build([
       at('00:00', LOG),
       at('00:05', { kind: 'health', machine: 'node-a', severity: 'ok' }),
-      at('03:00', { kind: 'health', machine: 'node-a', severity: 'warning', states: [{ name: 'Temperature', severity: 'warning', detail: 'GPU 84 °C' }] }),
+      at('03:00', { kind: 'health', machine: 'node-a', severity: 'warning', states: [{ name: 'Output', severity: 'ok', detail: 'All outputs running' }, { name: 'Temperature', severity: 'warning', detail: 'GPU 84 °C' }] }),
       at('03:30', { kind: 'health', machine: 'node-a', severity: 'warning', states: [{ name: 'Temperature', severity: 'warning', detail: 'GPU 85 °C' }] }),
       at('04:00', { kind: 'health', machine: 'node-a', severity: 'error', states: [{ name: 'Temperature', severity: 'error' }] }),
       at('05:00', { kind: 'health', machine: 'node-a', severity: 'ok' }),
