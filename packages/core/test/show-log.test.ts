@@ -48,14 +48,18 @@ describe('ShowRecorder', () => {
   it('keeps FPS at most 4 a second per machine and a running clock once a second, changes at once', async () => {
     const start = new Date(2026, 10, 27, 21, 0, 0).getTime();
     const { recorder, at } = recorderAt(new Date(start));
+    let keptA = 0;
     for (let ms = 0; ms < 1000; ms += 50) {
       at(new Date(start + ms));
-      recorder.record({ kind: 'fps', machine: 'node-a', value: 60 });
+      if (recorder.record({ kind: 'fps', machine: 'node-a', value: 60 })) keptA++;
       recorder.record({ kind: 'fps', machine: 'node-b', value: 59 });
       recorder.record({ kind: 'clock', transport: 'main', status: 'online', playing: true, track: 'show', time: ms / 1000, section: ms < 600 ? 0 : 1 });
     }
     await recorder.close();
+    expect(recorder.record({ kind: 'link', status: 'online' }), 'a closed recorder keeps nothing').toBe(false);
     const records = await readAll(dir);
+    // What record() answered is what was written: a writer's count of records is the file's.
+    expect(keptA).toBe(4);
     expect(records.filter((record) => record.kind === 'fps' && record.machine === 'node-a')).toHaveLength(4);
     expect(records.filter((record) => record.kind === 'fps' && record.machine === 'node-b')).toHaveLength(4);
     // The first tick, and the section change at 0.6 s: not the 18 ticks between.

@@ -46,14 +46,18 @@ export class ShowRecorder {
     this.#options = options;
   }
 
-  /** Writes an entry, stamped with the time now, unless it is an FPS value or clock tick that comes too soon. */
-  record(entry: ShowLogEntry): void {
-    if (this.#closed) return;
+  /**
+   * Writes an entry, stamped with the time now, unless it is an FPS value or clock tick that comes too soon.
+   * Answers whether it is kept (false: thinned, or the recorder is closed), so a writer can count what it wrote.
+   */
+  record(entry: ShowLogEntry): boolean {
+    if (this.#closed) return false;
     const now = this.#options.now?.() ?? new Date();
-    if (!this.#keeps(entry, now.getTime())) return;
+    if (!this.#keeps(entry, now.getTime())) return false;
     const file = this.#fileFor(now);
     const line = JSON.stringify({ t: localIso(now), ...entry });
     void file.then((opened) => opened?.appendLine(line));
+    return true;
   }
 
   /** Resolves once every entry recorded so far is written. */
