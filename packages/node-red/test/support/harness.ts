@@ -28,6 +28,7 @@ export const NODE_TYPES = [
   'stagelink-request',
   'stagelink-events',
   'stagelink-clock',
+  'stagelink-record',
 ] as const;
 
 /** The node modules as Node-RED loads them: dist/nodes/<type>.js. */
