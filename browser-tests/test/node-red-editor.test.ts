@@ -65,6 +65,14 @@ describe('the Node-RED editor', () => {
   });
 
   /** The first node of a type (and name) on the flow shown. */
+  /** The node of that type on the flow shown, or (for a node no example flow of `pnpm start` holds) a new one on a flow of its own. */
+  async function exampleOrNewNode(type: string): Promise<string> {
+    const [id] = await editor.nodesOnFlow(type);
+    if (id) return id;
+    await editor.addFlow();
+    return editor.dropFromPalette(type, 300, 120);
+  }
+
   async function exampleNode(type: string, name?: string): Promise<string> {
     const [id] = await editor.nodesOnFlow(type, name);
     if (!id) throw new Error(`The example flow shown has no ${type} node${name === undefined ? '' : ` named "${name}"`}.`);
@@ -170,7 +178,7 @@ describe('the Node-RED editor', () => {
   it('opens the dialog of every stagelink node without a script error', async () => {
     for (const type of NODE_TYPES.filter((type) => !CONFIG_TYPES.includes(type))) {
       await editor.showFlow(FLOW_OF[type] ?? SHOW_FLOW);
-      await editor.editNode(await exampleNode(type), '#node-input-name');
+      await editor.editNode(await exampleOrNewNode(type), '#node-input-name');
       // A dropdown's choices are worded from the node's catalog as the dialog opens: a missing entry shows its key.
       const choices = await editor.topTray().locator('option').evaluateAll((options) => options.map((option) => option.textContent ?? ''));
       expect(choices.filter((text) => /^stagelink-[\w-]+\.[\w.]+$/.test(text)), `the choices of ${type}`).toEqual([]);
