@@ -36,7 +36,9 @@ export class ReportBuilder {
   readonly #machines = new Map<string, MachineState>();
   readonly #openStale = new Map<string, StaleSpan & { transport?: string; machine?: string }>();
   readonly #sessionHealth: HealthSpan[] = [];
-  readonly #offline: (Span & { status: string })[] = [];
+  readonly #offline: (Span & { status: string; startUp?: true })[] = [];
+  /** Whether the link of the run being read has been online yet: before that, `connecting` is the run starting. */
+  #runOnline = false;
   readonly #transportStale: (StaleSpan & { transport: string })[] = [];
   readonly #sessionStale: StaleSpan[] = [];
   readonly #markers: Marker[] = [];
@@ -80,6 +82,7 @@ export class ReportBuilder {
         this.#sources.add(record.source);
         if (record.session !== undefined) this.#sessions.add(record.session);
         this.#days.add(record.day);
+        this.#runOnline = false;
         // A run that starts again has seen nothing of the time between: no value is known until written again.
         if (this.#logRecords++ > 0) {
           for (const machine of this.#machines.values()) machine.steps.push({ at, value: null });
@@ -155,7 +158,8 @@ export class ReportBuilder {
     const sessionHealth = this.#sessionHealth.filter(overlaps);
     for (const span of sessionHealth.filter(isIncident)) incidents.push(healthIncident('session', span, durationOf(span)));
     const offline = this.#offline.filter(overlaps);
-    for (const span of offline) incidents.push({ machine: 'all', state: 'offline', start: span.start, end: span.end, durationMs: durationOf(span), detail: `live link ${span.status}: no live value seen` });
+    // A run connecting at its start is shaded, not an incident: every start of the bridge would list one.
+    for (const span of offline.filter((span) => !span.startUp)) incidents.push({ machine: 'all', state: 'offline', start: span.start, end: span.end, durationMs: durationOf(span), detail: `live link ${span.status}: no live value seen` });
     const transportStale = this.#transportStale.filter(overlaps);
     for (const span of transportStale) {
       incidents.push({ machine: `transport ${span.transport}`, state: 'stale', start: span.start, end: span.end, durationMs: durationOf(span), detail: `${span.subject}: ${span.reason}` });
@@ -232,11 +236,13 @@ export class ReportBuilder {
     const open = this.#offline.at(-1);
     const isOpen = open?.end === null;
     if (status === 'online') {
+      this.#runOnline = true;
       if (open && isOpen) open.end = at;
       return;
     }
     if (isOpen) return;
-    this.#offline.push({ start: at, end: null, status });
+    const startUp = status === 'connecting' && !this.#runOnline;
+    this.#offline.push({ start: at, end: null, status, ...(startUp ? { startUp: true as const } : {}) });
     for (const machine of this.#machines.values()) machine.steps.push({ at, value: null });
   }
 

@@ -73,6 +73,21 @@ describe('the show report model', () => {
     expect(valueAt('21:00:31')).toBe(50);
   });
 
+  it("shades a run's first connecting without listing it as an incident, while a later loss of the link is one", () => {
+    const model = build([
+      at('00:00', LOG),
+      at('00:00', { kind: 'link', status: 'connecting' }),
+      at('00:01', { kind: 'link', status: 'online' }),
+      at('00:20', { kind: 'link', status: 'connecting' }),
+      at('00:25', { kind: 'link', status: 'online' }),
+    ]);
+    expect(model.offline.map(({ start, end }) => [start, end])).toEqual([
+      [instant('21:00:00'), instant('21:00:01')],
+      [instant('21:00:20'), instant('21:00:25')],
+    ]);
+    expect(model.incidents.map(({ state, start }) => [state, start])).toEqual([['offline', instant('21:00:20')]]);
+  });
+
   it('makes health spans from changes of severity, and an incident of each warning or worse', () => {
     const model = build([
       at('00:00', LOG),
