@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, LIVE_PRESET_PARAMETERS, livePresetRequest, livePresets } from '../src/index.js';
+import { fpsMachineOf, InvalidInputError, LIVE_PRESET_PARAMETERS, livePresetRequest, livePresets } from '../src/index.js';
 
 describe('live presets named by settings', () => {
   it('describe the parameters of every preset', () => {
@@ -20,5 +20,14 @@ describe('live presets named by settings', () => {
     expect(() => livePresetRequest('remoteFps', () => '  ')).toThrow(/remoteFps preset needs the hostname of the machine to watch/);
     expect(() => livePresetRequest('failoverTakeover', () => undefined)).toThrow(InvalidInputError);
     expect(() => livePresetRequest('toString', () => 'x')).toThrow(/"toString" is not a live-update preset/);
+  });
+});
+
+describe('fpsMachineOf', () => {
+  it("reads the machine back from the FPS presets' objects, in both dialects' monitor names", () => {
+    expect(fpsMachineOf(livePresets.localFps().object)).toEqual({ local: true });
+    expect(fpsMachineOf(livePresets.remoteFps('ACTOR01').object)).toEqual({ hostname: 'ACTOR01' });
+    expect(fpsMachineOf(livePresets.remoteFps('actor01').remoteMonitor?.objectFor('ACTOR01:d3') ?? '')).toEqual({ hostname: 'ACTOR01' });
+    expect(fpsMachineOf(livePresets.cpu().object)).toBeUndefined();
   });
 });

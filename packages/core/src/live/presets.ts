@@ -83,6 +83,17 @@ export const livePresets = {
 
 export type LivePresetName = keyof typeof livePresets;
 
+/**
+ * Which machine's FPS a live object is, read back from the expressions `localFps` and `remoteFps` make: `local`
+ * for the machine subscribed to, the hostname of a remote monitor (its node as documented, `ACTOR01:svc`, or as
+ * shipping directors list it, `ACTOR01:d3`), undefined for any other object.
+ */
+export function fpsMachineOf(object: string): { local: true } | { hostname: string } | undefined {
+  const remote = /findRemoteMonitor\("([^":]+)(?::[^"]*)?",\s*"fps"\)/.exec(object)?.[1];
+  if (remote !== undefined) return { hostname: remote };
+  return /findLocalMonitor\("fps"\)/.test(object) ? { local: true } : undefined;
+}
+
 function checkHostname(hostname: string): string {
   if (typeof hostname !== 'string' || !/^[A-Za-z0-9.-]+$/.test(hostname)) {
     throw new InvalidInputError(`"${String(hostname)}" is not a machine hostname (letters, digits, dots and dashes).`);

@@ -1,4 +1,4 @@
-import { isPlaying, worstHealth, type HealthEntry, type ShowLogEntry, type StaleSubject } from '@stagelink/core';
+import { fpsMachineOf, isPlaying, worstHealth, type HealthEntry, type ShowLogEntry, type StaleSubject } from '@stagelink/core';
 import type { NodeDef, NodeMessage } from '../../shared/node-red.js';
 
 /** What the record node knows besides the msg: the machine a local monitor runs on, a sender's settings. */
@@ -17,9 +17,6 @@ const LINK_STATUSES: ReadonlySet<unknown> = new Set(['connecting', 'online', 'of
 /** Failover operations that act (the others read settings): a command of the show. */
 const FAILOVER_COMMANDS: ReadonlySet<unknown> = new Set(['failovermachine', 'restoremachine', 'applydefaultrouting']);
 
-const LOCAL_FPS = /findLocalMonitor\("fps"\)/;
-/** A remote FPS monitor by its node, as documented (`ACTOR01:svc`) or as shipping directors list it (`ACTOR01:d3`). */
-const REMOTE_FPS = /findRemoteMonitor\("([^":]+)(?::[^"]*)?",\s*"fps"\)/;
 
 type Payload = Record<string, unknown>;
 
@@ -94,7 +91,9 @@ export class ShowLogEntries {
   #liveValue(msg: NodeMessage, object: string): ShowLogEntry[] | undefined {
     const value = typeof msg.sample === 'number' ? msg.sample : msg.payload;
     if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
-    const machine = REMOTE_FPS.exec(object)?.[1] ?? (LOCAL_FPS.test(object) ? this.context.localMachine() : undefined);
+    const fps = fpsMachineOf(object);
+    if (!fps) return undefined;
+    const machine = 'hostname' in fps ? fps.hostname : this.context.localMachine();
     if (machine === undefined) return undefined;
     if (typeof msg.topic === 'string') this.#fpsMachines.set(msg.topic, machine);
     const average = typeof msg.sample === 'number' && typeof msg.payload === 'number' ? { average: msg.payload } : {};
