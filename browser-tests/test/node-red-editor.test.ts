@@ -22,6 +22,8 @@ const NODE_TYPES = Object.keys((JSON.parse(readFileSync(join(NODE_RED_PACKAGE, '
 /** Config nodes live in the configuration sidebar, not the palette. */
 const CONFIG_TYPES = ['stagelink-server', 'stagelink-drive'];
 const SERVER_NAME = 'show director';
+/** A port nothing listens on: a connection to it is refused at once. */
+const NOWHERE = 'http://127.0.0.1:9';
 const ASSET_FLOW = 'stagelink: asset versions';
 const SHOW_FLOW = 'stagelink: show control';
 const MONITOR_FLOW = 'stagelink: show monitor';
@@ -151,6 +153,30 @@ describe('the Node-RED editor', () => {
       await editor.cancelTray();
     } finally {
       await hostile.close();
+    }
+  });
+
+  it('says why a list could not be loaded in the editor\'s language, German here, whatever the runtime speaks', async () => {
+    const german = await NodeRedEditor.open(browser, demo.red.url, { locale: 'de' });
+    try {
+      await german.addFlow();
+      const transport = await german.dropFromPalette('stagelink-transport', 440, 120);
+      await german.editNode(transport, '#node-input-command');
+      await german.page.locator('#node-input-btn-server-add').click();
+      await german.page.locator('#node-config-input-host').fill(NOWHERE);
+      await german.confirmTray();
+
+      await german.page.locator('#stagelink-pick-transport').click();
+      const notice = german.page.locator('.red-ui-notification', { hasText: 'die Liste konnte nicht geladen werden' });
+      await notice.waitFor();
+      const text = (await notice.textContent()) ?? '';
+      expect(text).toMatch(/GET http:\/\/127\.0\.0\.1:9\/\S+: nicht gesendet: der Server ist nicht erreichbar \(ECONNREFUSED\)/);
+      expect(text).not.toContain('Could not reach');
+      await saveScreenshot(notice, 'node-red-list-failed-de');
+      await german.cancelTray();
+      expect(german.pageErrors).toEqual([]);
+    } finally {
+      await german.page.close();
     }
   });
 

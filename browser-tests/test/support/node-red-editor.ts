@@ -41,8 +41,9 @@ export class NodeRedEditor {
     page.on('websocket', (socket) => socket.on('framereceived', (frame) => this.#received.push(Promise.resolve(String(frame.payload)))));
   }
 
-  static async open(browser: Browser, url: string): Promise<NodeRedEditor> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  /** `locale` is the browser's language, which the editor speaks (e.g. `de`); en-US unless given. */
+  static async open(browser: Browser, url: string, { locale = 'en-US' }: { locale?: string } = {}): Promise<NodeRedEditor> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale });
     page.setDefaultTimeout(LONG_WAIT_MS);
     const editor = new NodeRedEditor(page);
     await page.goto(`${url}/`);

@@ -71,6 +71,8 @@ export class StatusError extends kind(StagelinkError, 'StatusError', 'STAGELINK_
     readonly statusCode: number,
     readonly details: unknown[],
     context?: RequestContext,
+    /** The refusal's reason in the server's own words, wherever the server put it; undefined when it gave none. */
+    readonly reason?: string,
   ) {
     super(message, context);
   }

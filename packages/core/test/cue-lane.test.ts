@@ -64,12 +64,13 @@ describe('CueLane', () => {
     const log: string[] = [];
     const slow = manualCue(log, 'slow');
     const first = lane.send(slow.run);
-    link.down = { since: new Date(), reason: 'connect ECONNREFUSED' };
+    const refusal = new ConnectionError('connect ECONNREFUSED');
+    link.down = { since: new Date(), reason: refusal.message, error: refusal };
 
     const refused = lane.send(() => Promise.resolve('late'));
     await expect(refused).rejects.toBeInstanceOf(ConnectionError);
     await expect(refused).rejects.toThrow(/http:\/\/10\.0\.0\.5 was not sent: .*ECONNREFUSED/);
-    expect((await refused.catch((error: unknown) => error)) as ConnectionError).toMatchObject({ mayHaveReachedServer: false });
+    expect((await refused.catch((error: unknown) => error)) as ConnectionError).toMatchObject({ mayHaveReachedServer: false, cause: refusal });
 
     slow.fail(new Error('timed out'));
     await expect(first).rejects.toThrow('timed out');

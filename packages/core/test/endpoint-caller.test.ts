@@ -54,6 +54,7 @@ describe('answers that are not the API speaking (hardening)', () => {
     const failure = ms.transport.play({ name: 'main' });
     await expect(failure).rejects.toBeInstanceOf(StatusError);
     await expect(failure).rejects.toThrow(/refused by the server: no reason given \(status code 5\)/);
+    await expect(failure).rejects.toMatchObject({ reason: undefined });
   });
 
   it('still takes hardware answers, which have no envelope, as they are', async () => {

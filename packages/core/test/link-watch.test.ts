@@ -30,9 +30,11 @@ describe('cues while the server does not answer', () => {
   it('are refused without being sent while it still does not answer, and go out the moment it answers again', async () => {
     const { client, serverBack } = await afterRefusedCue();
     expect(client.linkDown?.reason).toMatch(/ECONNREFUSED/);
-    await expect(client.transport.play({ name: 'main' })).rejects.toThrow(
-      /POST .*\/play was not sent: the server has not answered since .* A cue is never held back to land late/,
-    );
+    const refused = client.transport.play({ name: 'main' });
+    await expect(refused).rejects.toThrow(/POST .*\/play was not sent: the server has not answered since .* A cue is never held back to land late/);
+    // What took the link down travels with the refusal, for a front end to name it in its own words.
+    await expect(refused).rejects.toMatchObject({ cause: client.linkDown?.error });
+    expect((client.linkDown?.error as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
 
     const back = await serverBack();
     await client.transport.play({ name: 'main' });

@@ -152,6 +152,7 @@ describe('refusals and commands a build lacks', () => {
     const failure = ms.transport.setSpeed({ transport: { name: 'main' }, speed: 2 });
     await expect(failure).rejects.toBeInstanceOf(StatusError);
     await expect(failure).rejects.toThrow(`refused by the server: ${reason} (status code 1000)`);
+    await expect(failure).rejects.toMatchObject({ reason, statusCode: 1000 });
   });
 
   it('falls back to a detail\'s value, the documents\' shape', async () => {

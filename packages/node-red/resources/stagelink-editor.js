@@ -8,8 +8,22 @@
   var SOURCES = ['msg', 'flow', 'global', 'env'];
 
   // Words the shared helpers show, from the server config node's catalog (loaded with every stagelink node).
+  var CATALOG = '@stagelink/node-red/stagelink-server:stagelink-server.';
   var say = function (key, values) {
-    return RED._('@stagelink/node-red/stagelink-server:stagelink-server.editor.' + key, values);
+    return RED._(CATALOG + 'editor.' + key, values);
+  };
+
+  // A failed admin request's words ({ key, values } in the same catalog) in the editor's language, which may not
+  // be the runtime's; null where the catalog has none (an older runtime's key), so the runtime's text is shown.
+  var sayFailure = function (words) {
+    if (!words || typeof words.key !== 'string') return null;
+    var key = CATALOG + words.key;
+    var values = words.values || {};
+    var text = RED._(key, values);
+    // i18next answers a missing key with the key, with or without its namespace.
+    if (!text || key.slice(-text.length) === text) return null;
+    // Words that go on from the request start a sentence without it (as the runtime's do).
+    return values.lead === '' ? text.charAt(0).toUpperCase() + text.slice(1) : text;
   };
 
   // The choice that leaves a setting to the msg property of the same name (the runtime reads a blank setting the
@@ -103,8 +117,8 @@
       $.getJSON('stagelink/' + list, query)
         .done(function (items) { done(null, items); })
         .fail(function (xhr) {
-          var message = xhr.responseJSON && xhr.responseJSON.error ? xhr.responseJSON.error : xhr.statusText || say('noAnswer');
-          done(new Error(message));
+          var answer = xhr.responseJSON || {};
+          done(new Error(sayFailure(answer.words) || answer.error || xhr.statusText || say('noAnswer')));
         });
     }
   };

@@ -1,53 +1,80 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPackage, NODE_RED_4_RED_JS, writeSettings } from '../scripts/lib/testing.mjs';
+import { installPackage, startNodeRed, writeSettings } from '../scripts/lib/testing.mjs';
 import { savedNode } from './support/editor-defaults.js';
+
+/** A port nothing listens on: a connection to it is refused at once. */
+const NOWHERE = 'http://127.0.0.1:9';
+
+interface RunningNodeRed {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
 
 /**
  * The nodes' runtime words in a real Node-RED whose `lang` is German, as a German venue runs it: its registry
  * loads the package's catalogs and its translator answers for them (the test helper's translator answers keys).
+ * Its own words and core's failures (a server that cannot be reached) are said in German.
  */
 describe('a real Node-RED set to German', () => {
   let userDir: string;
-  let nodeRed: ChildProcess;
-  let output = '';
+  let nodeRed: RunningNodeRed;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     userDir = mkdtempSync(join(tmpdir(), 'stagelink-nr-de-'));
     installPackage(userDir);
     writeSettings(userDir, { settings: { lang: 'de' } });
+    const cue = (id: string, server?: string) => ({ id, z: 'tab', ...savedNode('stagelink-transport', { command: 'play', transport: 'main', ...(server ? { server } : {}) }), wires: [[]] });
     const flow = [
       { id: 'tab', type: 'tab', label: 'Show' },
-      { id: 'go', type: 'inject', z: 'tab', once: true, onceDelay: 0.2, repeat: '', props: [{ p: 'payload' }], payload: '', payloadType: 'date', wires: [['cue']] },
-      { id: 'cue', z: 'tab', ...savedNode('stagelink-transport', { command: 'play', transport: 'main' }), wires: [[]] },
+      { id: 'nowhere', ...savedNode('stagelink-server', { host: NOWHERE }) },
+      { id: 'go', type: 'inject', z: 'tab', once: true, onceDelay: 0.2, repeat: '', props: [{ p: 'payload' }], payload: '', payloadType: 'date', wires: [['cue', 'lost']] },
+      cue('cue'),
+      cue('lost', 'nowhere'),
     ];
     writeFileSync(join(userDir, 'flows.json'), JSON.stringify(flow));
-    // Started here rather than by startNodeRed, which waits for the English start-up lines.
-    nodeRed = spawn(process.execPath, [NODE_RED_4_RED_JS, '--userDir', userDir, '--settings', join(userDir, 'settings.js')], { cwd: userDir, stdio: ['ignore', 'pipe', 'pipe'] });
-    nodeRed.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    nodeRed.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  });
+    nodeRed = await startNodeRed({ userDir, waitForFlows: true });
+  }, 120_000);
 
   afterAll(async () => {
-    if (nodeRed && nodeRed.exitCode === null) {
-      const exited = once(nodeRed, 'exit');
-      nodeRed.kill('SIGINT');
-      await exited;
-    }
+    await nodeRed?.stop();
     if (userDir) rmSync(userDir, { recursive: true, force: true });
   });
 
-  it('logs a node error in German', async () => {
-    const deadline = Date.now() + 60_000;
-    while (!output.includes('Flows sind gestartet') || !output.includes('InvalidInputError')) {
-      if (Date.now() > deadline || nodeRed.exitCode !== null) throw new Error(`Node-RED did not start its flow in German:\n${output.slice(-3000)}`);
+  async function logged(what: string, line: RegExp): Promise<string> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const found = nodeRed.output().split('\n').find((text) => line.test(text));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`Node-RED did not log ${what}:\n${nodeRed.output().slice(-3000)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    expect(output).toContain('[stagelink-transport:cue] InvalidInputError: Kein Medienserver eingerichtet: öffne den Node und wähle oder lege einen stagelink-server an.');
-    expect(output).not.toContain('No media server configured');
-  }, 90_000);
+  }
+
+  it('logs its own words for a node error in German', async () => {
+    const line = await logged('the missing server at the cue', /\[stagelink-transport:cue\] InvalidInputError/);
+    expect(line).toContain('InvalidInputError: Kein Medienserver eingerichtet: öffne den Node und wähle oder lege einen stagelink-server an.');
+    expect(nodeRed.output()).not.toContain('No media server configured');
+  });
+
+  it('logs a failure core reports, a server that cannot be reached, in German with the request it was about', async () => {
+    const line = await logged('the refused connection', /\[stagelink-transport:lost\].*ConnectionError/);
+    expect(line).toContain(`ConnectionError: POST ${NOWHERE}/api/session/transport/play: `);
+    expect(line).toContain('nicht gesendet: der Server ist nicht erreichbar (ECONNREFUSED)');
+    expect(line).not.toContain('Could not reach');
+  });
+
+  it('answers the editor\'s lists in German, with the words for an editor in another language', async () => {
+    const answer = await fetch(`${nodeRed.url}/stagelink/transports?server=x&host=${encodeURIComponent(NOWHERE)}`);
+    expect(answer.status).toBe(502);
+    const body = (await answer.json()) as { error: string; words: { key: string; values: Record<string, string> } };
+    expect(body.error).toMatch(/^GET http:\/\/127\.0\.0\.1:9\/\S+: nicht gesendet: der Server ist nicht erreichbar \(ECONNREFUSED\)/);
+    expect(body.words.key).toBe('errorText.STAGELINK_ERR_CONNECTION_UNSENT');
+    expect(body.words.values.message).toMatch(/^Could not reach 127\.0\.0\.1:9/);
+    const none = await fetch(`${nodeRed.url}/stagelink/transports`);
+    expect(((await none.json()) as { error: string }).error).toBe('Wähle zuerst einen stagelink-server (oder gib seinen Host ein).');
+  });
 });

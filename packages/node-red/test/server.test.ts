@@ -184,7 +184,9 @@ describe('stagelink-server', () => {
         expect(unreachable.status).toBe(502);
         const error = (unreachable.body as { error: string }).error;
         expect(error).toContain('${STAGELINK_EDITOR_NOWHERE}');
-        expect(error).not.toContain('127.0.0.1');
+        // Nor in the words the editor says it with in its own language.
+        expect(JSON.stringify(unreachable.body)).not.toContain('127.0.0.1');
+        expect(unreachable.body).toMatchObject({ words: { values: { lead: expect.stringContaining('${STAGELINK_EDITOR_NOWHERE}') as string } } });
       } finally {
         delete process.env['STAGELINK_EDITOR_NOWHERE'];
       }
@@ -214,9 +216,13 @@ describe('stagelink-server', () => {
       const unreachable = await helper.request().get('/stagelink/transports?server=x&host=http%3A%2F%2F127.0.0.1%3A9');
       expect(unreachable.status).toBe(502);
       expect((unreachable.body as { error: string }).error).toMatch(/Could not reach 127\.0\.0\.1:9/);
+      // With its catalog words and facts, for an editor in another language than the runtime's.
+      expect(unreachable.body).toMatchObject({
+        words: { key: 'errorText.STAGELINK_ERR_CONNECTION_UNSENT', values: { lead: expect.stringMatching(/^GET http:\/\/127\.0\.0\.1:9\//) as string, because: ' (ECONNREFUSED)' } },
+      });
       const nothing = await helper.request().get('/stagelink/transports');
       expect(nothing.status).toBe(400);
-      expect((nothing.body as { error: string }).error).toMatch(/Choose a stagelink-server/);
+      expect(nothing.body).toEqual({ error: 'Choose a stagelink-server (or type its host) first.', words: { key: 'admin.chooseServer', values: {} } });
     });
 
     it('discovers the director of the session a typed host belongs to, and says whether its name resolves here', async () => {

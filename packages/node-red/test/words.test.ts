@@ -1,26 +1,9 @@
 import { ConnectionError } from '@stagelink/core';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Node, NodeStatus } from '../src/shared/node-red.js';
 import { StatusLine } from '../src/shared/status.js';
 import { say, useRuntime } from '../src/shared/words.js';
-
-type Catalog = Record<string, unknown>;
-const catalogOf = (language: string): Catalog =>
-  JSON.parse(readFileSync(new URL(`../src/nodes/stagelink-server/locales/${language}/stagelink-server.json`, import.meta.url), 'utf8')) as Catalog;
-
-/** What Node-RED's i18n answers for a namespaced key: the words of the runtime's language, or the key itself. */
-function runtimeIn(language: string): { _: (key: string, values?: Record<string, string | number>) => string } {
-  const catalog = catalogOf(language);
-  return {
-    _: (key, values = {}) => {
-      const [namespace, path] = key.split(':');
-      if (namespace !== '@stagelink/node-red/stagelink-server' || !path) return key;
-      const found = path.split('.').reduce<unknown>((node, part) => (node as Catalog | undefined)?.[part], catalog);
-      return typeof found === 'string' ? found.replace(/__(\w+)__/g, (whole, name: string) => String(values[name] ?? whole)) : key;
-    },
-  };
-}
+import { catalogOf, runtimeIn } from './support/runtime-words.js';
 
 /** The short status forms: their words without the values filled in. */
 function shortForms(language: string): [string, string][] {

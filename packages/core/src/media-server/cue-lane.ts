@@ -120,7 +120,7 @@ export class CueLane {
     return new ConnectionError(
       `The cue to ${this.#name} was not sent: the server has not answered since ${down.since.toLocaleTimeString()} (${down.reason}). Send it again once the server answers.`,
       undefined,
-      { mayHaveReachedServer: false },
+      { cause: down.error, mayHaveReachedServer: false },
     );
   }
 }

@@ -176,11 +176,13 @@ function resultOf<T>(spec: EndpointSpec, { status, body, context }: HttpResponse
     const envelope = envelopeOf(body);
     if (!envelope) throw notTheApi(status, body, context);
     if (envelope.code !== 0) {
+      const reason = refusalReason(envelope);
       throw new StatusError(
-        `${context.method} ${context.url} was refused by the server: ${refusalReason(envelope) ?? 'no reason given'} (status code ${envelope.code}).`,
+        `${context.method} ${context.url} was refused by the server: ${reason ?? 'no reason given'} (status code ${envelope.code}).`,
         envelope.code,
         Array.isArray(envelope.details) ? envelope.details : [],
         context,
+        reason,
       );
     }
   }

@@ -4,6 +4,8 @@ import { AbortedError, ClosedError, ConnectionError, isUnreachable, reasonOf, ty
 export interface LinkDown {
   since: Date;
   reason: string;
+  /** The failure that took the link down: a refusal while it lasts names it as its cause. */
+  error: Error;
 }
 
 /**
@@ -31,7 +33,7 @@ export class LinkWatch {
   observe(outcome: unknown): void {
     if (outcome instanceof AbortedError || outcome instanceof ClosedError) return;
     if (outcome === undefined || !isUnreachable(outcome)) this.#down = undefined;
-    else this.#down ??= { since: new Date(), reason: reasonOf(outcome) };
+    else this.#down ??= { since: new Date(), reason: reasonOf(outcome), error: outcome };
   }
 
   /** Resolves when the cue may go; throws, without sending, while the server still does not answer. */
@@ -43,7 +45,7 @@ export class LinkWatch {
     throw new ConnectionError(
       `${context.method} ${context.url} was not sent: the server has not answered since ${down.since.toLocaleTimeString()} (${down.reason}). A cue is never held back to land late: send it again once the server answers.`,
       context,
-      { mayHaveReachedServer: false },
+      { cause: down.error, mayHaveReachedServer: false },
     );
   }
 

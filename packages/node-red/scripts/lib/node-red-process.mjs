@@ -8,6 +8,10 @@ import { dirname, join } from 'node:path';
 /** The Node-RED 4.1 this package is developed against, for callers that bring no other runtime. */
 export const NODE_RED_4_RED_JS = join(dirname(createRequire(import.meta.url).resolve('node-red/package.json')), 'red.js');
 
+/** Node-RED's start-up lines in English and in German (a runtime whose `lang` is `de`). */
+const LISTENING = /(?:Server now running at|Server wird jetzt auf) (http:\/\/[^\s/]+)\//;
+const FLOWS_STARTED = /Started flows|Flows sind gestartet/;
+
 /** A long hardening run at debug level prints far more than a failure message needs. */
 const KEPT_OUTPUT_CHARS = 2_000_000;
 
@@ -85,8 +89,8 @@ export function startNodeRed({
       void stop().then(() => reject(new Error(`Node-RED ${reason}\n--- Node-RED log ---\n${kept.slice(-3000)}`)));
     };
     const watch = () => {
-      const url = /Server now running at (http:\/\/[^\s/]+)\//.exec(kept)?.[1];
-      if (!url || (waitForFlows && !kept.includes('Started flows'))) return;
+      const url = LISTENING.exec(kept)?.[1];
+      if (!url || (waitForFlows && !FLOWS_STARTED.test(kept))) return;
       settle();
       resolve({ url, pid: child.pid, output, running, stop, exited, child });
     };

@@ -4,13 +4,13 @@ import {
   MediaServer,
   parseHostMap,
   parseSmcMap,
-  reasonOf,
   type DirectorChange,
   type Logger,
   type SmcAccounts,
   type SmcOptions,
   type TlsOptions,
 } from '@stagelink/core';
+import { sayError, sayingError } from './error-words.js';
 import type { Node, NodeAPI } from './node-red.js';
 import { ServerStateWatch, type ServerStateListener } from './server-state.js';
 import { say } from './words.js';
@@ -67,8 +67,8 @@ class ConfigConnection<Client extends { close(): Promise<void> }> {
 
   /** The shared client; throws the configuration problem when there is none. */
   get client(): Client {
-    if (this.#closing) throw new InvalidInputError(say('error.stopped', { name: this.name }));
-    if (!this.#client) throw this.#problem ?? new InvalidInputError(say('error.notConfigured', { name: this.name }));
+    if (this.#closing) throw sayingError(InvalidInputError, 'error.stopped', { name: this.name });
+    if (!this.#client) throw this.#problem ?? sayingError(InvalidInputError, 'error.notConfigured', { name: this.name });
     return this.#client;
   }
 
@@ -147,7 +147,7 @@ export class DriveConnection extends ConfigConnection<DriveClient> {
     tls?: TlsOptions,
   ) {
     super(`stagelink-drive ${baseUrl}`, () => {
-      if (!token) throw new InvalidInputError(say('error.noToken'));
+      if (!token) throw sayingError(InvalidInputError, 'error.noToken');
       return new DriveClient({ baseUrl, token, ...(tls ? { tls } : {}) });
     });
   }
@@ -155,13 +155,13 @@ export class DriveConnection extends ConfigConnection<DriveClient> {
 
 /**
  * Closes a config node's connection when Node-RED closes the node (a deploy that replaces it, or a stop). A close
- * that fails is logged and never holds up the deploy. `what` names the connection in that log line.
+ * that fails is logged and never holds up the deploy. `what` names the connection's other end in that log line.
  */
 export function closeWithNode(node: Node<never>, connection: { close(): Promise<void> }, what: () => string): void {
   node.on('close', (_removed, done) => {
     connection
       .close()
-      .catch((error: unknown) => node.warn(`Closing ${what()} failed: ${reasonOf(error)}`))
+      .catch((error: unknown) => node.warn(say('log.closingFailed', { what: what(), reason: sayError(error) })))
       .finally(done);
   });
 }
@@ -182,13 +182,13 @@ export interface DriveConfigNode extends Node<never> {
 export function serverConnection(RED: NodeAPI, id: unknown): ServerConnection {
   const node = typeof id === 'string' && id !== '' ? RED.nodes.getNode(id) : undefined;
   if (isConfigNode<ServerConfigNode>(node, 'stagelink-server')) return node.connection;
-  throw new InvalidInputError(say('error.noServer'));
+  throw sayingError(InvalidInputError, 'error.noServer');
 }
 
 export function driveConnection(RED: NodeAPI, id: unknown): DriveConnection {
   const node = typeof id === 'string' && id !== '' ? RED.nodes.getNode(id) : undefined;
   if (isConfigNode<DriveConfigNode>(node, 'stagelink-drive')) return node.connection;
-  throw new InvalidInputError(say('error.noDrive'));
+  throw sayingError(InvalidInputError, 'error.noDrive');
 }
 
 function isConfigNode<T extends { connection: unknown }>(node: unknown, type: string): node is T {

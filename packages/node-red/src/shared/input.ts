@@ -1,7 +1,8 @@
-import { AbortedError, InvalidInputError, reasonOf, type CallOptions } from '@stagelink/core';
+import { AbortedError, InvalidInputError, type CallOptions } from '@stagelink/core';
 import { setMaxListeners } from 'node:events';
 import type { DoneFunction, Node, NodeMessage, SendFunction } from './node-red.js';
 import type { StatusLine } from './status.js';
+import { inRuntimeLanguage, sayError, sayingError } from './error-words.js';
 import { say } from './words.js';
 
 /** How long a close handler lets requests in flight finish (a cue should complete) before aborting them. */
@@ -29,10 +30,10 @@ export function timeoutOf(msg: NodeMessage): number | undefined {
   if (timeout === undefined || timeout === null || timeout === '') return undefined;
   const ms = typeof timeout === 'string' ? Number(timeout) : timeout;
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
-    throw new InvalidInputError(say('error.timeoutRange', { min: MIN_TIMEOUT_MS, max: MAX_TIMEOUT_MS, got: JSON.stringify(timeout) ?? typeof timeout }));
+    throw sayingError(InvalidInputError, 'error.timeoutRange', { min: MIN_TIMEOUT_MS, max: MAX_TIMEOUT_MS, got: JSON.stringify(timeout) ?? typeof timeout });
   }
   if (ms < MIN_TIMEOUT_MS) {
-    throw new InvalidInputError(say('error.timeoutFloor', { ms, seconds: ms * 1000, min: MIN_TIMEOUT_MS }));
+    throw sayingError(InvalidInputError, 'error.timeoutFloor', { ms, seconds: ms * 1000, min: MIN_TIMEOUT_MS });
   }
   return ms;
 }
@@ -91,15 +92,13 @@ export class NodeWork {
       await Promise.race([Promise.all(this.#running), grace]);
       clearTimeout(timer);
     }
-    this.#controller.abort(new AbortedError('The node was stopped by a deploy or shutdown.'));
+    this.#controller.abort(sayingError(AbortedError, 'error.stoppedByDeploy'));
     await Promise.all(this.#running);
   }
 
   #explain(error: unknown): Error {
     if (this.#closing && error instanceof AbortedError) {
-      return new AbortedError(
-        `Stopped by a deploy or shutdown before the answer came: the request may or may not have been carried out. ${error.message}`,
-      );
+      return new AbortedError(`${say('error.stoppedMidway')} ${sayError(error)}`);
     }
     if (error instanceof Error) return error;
     return new Error(`stagelink: ${String(error)}`);
@@ -140,7 +139,7 @@ export function handleInput(
         await onClose?.();
         await work.close();
       } catch (error) {
-        node.warn(`stagelink: closing failed: ${reasonOf(error)}`);
+        node.warn(say('log.closingNodeFailed', { reason: sayError(error) }));
       } finally {
         status.close();
         done();
@@ -162,16 +161,17 @@ const OBJECT_MEMBERS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(O
  */
 export function reportFailure(node: Node<never>, done: DoneFunction, error: Error, msg: NodeMessage): void {
   const routable = withoutShadowingKeys(msg);
+  const worded = inRuntimeLanguage(error);
   try {
-    done(error);
+    done(worded);
     return;
   } catch {
     // Routing failed on the msg's own keys: try again with the copy.
   }
   try {
-    node.error(error, routable);
+    node.error(worded, routable);
   } catch {
-    node.error(error);
+    node.error(worded);
   }
 }
 

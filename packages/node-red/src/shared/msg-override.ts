@@ -1,4 +1,5 @@
 import { InvalidInputError, reasonOf, type Ref } from '@stagelink/core';
+import { sayingError } from './error-words.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './node-red.js';
 import { say } from './words.js';
 
@@ -52,7 +53,7 @@ export class MessageProperties {
     if (typeof type !== 'string' || type === '' || type === 'str') return Promise.resolve(setting);
     return new Promise((resolve, reject) => {
       const fail = (error: unknown): void =>
-        reject(new InvalidInputError(say('error.unreadable', { name, type: String(type), setting: settingText(setting), reason: reasonOf(error) })));
+        reject(sayingError(InvalidInputError, 'error.unreadable', { name, type: String(type), setting: settingText(setting), reason: reasonOf(error) }));
       try {
         this.RED.util.evaluateNodeProperty(setting, type, this.node, this.msg, (error, result) => {
           if (error) fail(error);
@@ -105,7 +106,7 @@ export class MessageProperties {
   async ref(name: string, what = name): Promise<Ref | undefined> {
     const refs = await this.refs(name, what);
     if (refs === undefined) return undefined;
-    if (refs.length !== 1 || !refs[0]) throw new InvalidInputError(say('error.notOne', { what, count: refs.length }));
+    if (refs.length !== 1 || !refs[0]) throw sayingError(InvalidInputError, 'error.notOne', { what, count: refs.length });
     return refs[0];
   }
 
@@ -184,21 +185,21 @@ function given<T>(value: T | undefined, name: string, what: string): T {
 }
 
 export function missing(name: string, what: string): InvalidInputError {
-  return new InvalidInputError(say('error.missing', { what, name }));
+  return sayingError(InvalidInputError, 'error.missing', { what, name });
 }
 
 export function asText(value: unknown, what: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new InvalidInputError(say('error.notText', { what, got: describe(value) }));
+  throw sayingError(InvalidInputError, 'error.notText', { what, got: describe(value) });
 }
 
 export function asNumber(value: unknown, what: string): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  throw new InvalidInputError(say('error.notNumber', { what, got: describe(value) }));
+  throw sayingError(InvalidInputError, 'error.notNumber', { what, got: describe(value) });
 }
 
 export function asBoolean(value: unknown, what: string): boolean | undefined {
@@ -206,7 +207,7 @@ export function asBoolean(value: unknown, what: string): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 'true') return true;
   if (value === 'false') return false;
-  throw new InvalidInputError(say('error.notBoolean', { what, got: describe(value) }));
+  throw sayingError(InvalidInputError, 'error.notBoolean', { what, got: describe(value) });
 }
 
 function asRef(item: unknown, by: 'name' | 'uid', what: string): Ref {
@@ -214,13 +215,13 @@ function asRef(item: unknown, by: 'name' | 'uid', what: string): Ref {
   if (typeof item === 'number') {
     // A uint64 uid loses digits as a JS number: only safe integers can be taken as uids.
     if (by === 'uid' && !Number.isSafeInteger(item)) {
-      throw new InvalidInputError(say('error.inexactUid', { what, uid: item }));
+      throw sayingError(InvalidInputError, 'error.inexactUid', { what, uid: item });
     }
     return by === 'uid' ? { uid: String(item) } : { name: String(item) };
   }
   // Core checks a { uid } / { name } object before anything is sent, with the same words for a uid given as a number.
   if (typeof item === 'object' && item !== null && !Array.isArray(item)) return item;
-  throw new InvalidInputError(say('error.notRef', { what, got: describe(item) }));
+  throw sayingError(InvalidInputError, 'error.notRef', { what, got: describe(item) });
 }
 
 function describe(value: unknown): string {

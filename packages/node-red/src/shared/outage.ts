@@ -1,4 +1,6 @@
+import { inRuntimeLanguage } from './error-words.js';
 import type { Node, NodeMessage } from './node-red.js';
+import { say } from './words.js';
 
 /**
  * The rule for work a node repeats on its own (polls, live updates): a failure is reported to Catch nodes once
@@ -20,14 +22,14 @@ export class OutageReport {
     this.#failures++;
     if (this.#since !== undefined) return;
     this.#since = Date.now();
-    this.node.error(error, msg);
+    this.node.error(inRuntimeLanguage(error), msg);
   }
 
   /** Ends the outage, if there was one, with a line in the log. */
   recovered(): void {
     if (this.#since === undefined) return;
     const seconds = Math.round((Date.now() - this.#since) / 1000);
-    this.node.log(`stagelink: working again after ${seconds} s (${this.#failures} failed attempt${this.#failures === 1 ? '' : 's'}).`);
+    this.node.log(say(this.#failures === 1 ? 'log.workingAgainOnce' : 'log.workingAgain', { seconds, failures: this.#failures }));
     this.#since = undefined;
     this.#failures = 0;
   }

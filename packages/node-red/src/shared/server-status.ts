@@ -1,6 +1,6 @@
-import { reasonOf } from '@stagelink/core';
 import { driveConnection, serverConnection } from './connections.js';
 import type { Node, NodeAPI, NodeDef, NodeStatus } from './node-red.js';
+import { sayError } from './error-words.js';
 import type { ServerState } from './server-state.js';
 import type { StatusLine } from './status.js';
 import { say } from './words.js';
@@ -23,7 +23,7 @@ export function showServerState(RED: NodeAPI, node: Node<never>, def: NodeDef, s
     connection = serverConnection(RED, def.server);
   } catch (error) {
     status.serverState({ fill: 'red', shape: 'dot', text: say('state.noServer') }, 'broken');
-    node.error(reasonOf(error));
+    node.error(sayError(error));
     return;
   }
   const unwatch = connection.watch((state: ServerState) => {
@@ -64,11 +64,11 @@ export function showDriveProblem(RED: NodeAPI, node: Node<never>, def: NodeDef, 
     connection = driveConnection(RED, def.drive);
   } catch (error) {
     status.serverState({ fill: 'red', shape: 'dot', text: say('state.noDrive') }, 'bad');
-    node.error(reasonOf(error));
+    node.error(sayError(error));
     return;
   }
   const problem = connection.problem;
   if (!problem) return;
   status.serverState({ fill: 'red', shape: 'dot', text: say('state.brokenDrive') }, 'bad');
-  node.error(say('error.driveBroken', { reason: reasonOf(problem) }));
+  node.error(say('error.driveBroken', { reason: sayError(problem) }));
 }

@@ -53,7 +53,7 @@ export class ClockFeed {
         this.#statusChanged();
       },
       onError: (error) => {
-        if (!this.#seen) outlets.status.show({ fill: 'red', shape: 'dot', text: error.message });
+        if (!this.#seen) outlets.status.failed(error);
         outlets.problem(error);
         // A server that cannot be reached to find the transport is as offline as a link that dropped.
         if (isUnreachable(error)) this.#onLink('offline');

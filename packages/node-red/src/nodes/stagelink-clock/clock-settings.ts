@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@stagelink/core';
+import { sayingError } from '../../shared/error-words.js';
 import type { NodeDef } from '../../shared/node-red.js';
-import { say } from '../../shared/words.js';
 
 export interface ClockSettings {
   /** Most snapshots a second on the first output. */
@@ -23,7 +23,7 @@ function rateOf(setting: unknown): number {
   if (setting === undefined || setting === null || setting === '') return DEFAULT_RATE;
   const rate = Number(setting);
   if (!Number.isFinite(rate) || rate <= 0 || rate > MAX_RATE) {
-    throw new InvalidInputError(say('error.clockRate', { max: MAX_RATE, got: JSON.stringify(setting) ?? typeof setting }));
+    throw sayingError(InvalidInputError, 'error.clockRate', { max: MAX_RATE, got: JSON.stringify(setting) ?? typeof setting });
   }
   return rate;
 }
@@ -32,13 +32,13 @@ function rateOf(setting: unknown): number {
 export function thresholdsOf(setting: unknown): number[] {
   if (setting === undefined || setting === null) return thresholdsOf(DEFAULT_THRESHOLDS);
   if (typeof setting !== 'string' && typeof setting !== 'number') {
-    throw new InvalidInputError(say('error.warnAtFormat', { got: JSON.stringify(setting) ?? typeof setting }));
+    throw sayingError(InvalidInputError, 'error.warnAtFormat', { got: JSON.stringify(setting) ?? typeof setting });
   }
   const text = String(setting).trim();
   if (text === '') return [];
   const values = text.split(/[\s,;]+/).filter((part) => part !== '').map(Number);
   if (values.some((value) => !Number.isFinite(value) || value <= 0)) {
-    throw new InvalidInputError(say('error.warnAtPositive', { got: JSON.stringify(setting) ?? typeof setting }));
+    throw sayingError(InvalidInputError, 'error.warnAtPositive', { got: JSON.stringify(setting) ?? typeof setting });
   }
   return [...new Set(values)].sort((a, b) => a - b);
 }

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Ref } from '@stagelink/core';
+import { inRuntimeLanguage, sayError } from '../../shared/error-words.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties, missing } from '../../shared/msg-override.js';
@@ -55,7 +56,7 @@ function startClock(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       },
       status,
       // Core tells each problem of a clock once; a clock that keeps failing is told to Catch once per outage.
-      problem: (error) => outage.failed(error, { topic: feed?.name ?? refText(ref), payload: error.message }),
+      problem: (error) => outage.failed(error, { topic: feed?.name ?? refText(ref), payload: sayError(error) }),
       recovered: () => outage.recovered(),
     });
     return true;
@@ -95,7 +96,7 @@ function startClock(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       },
       (error) => {
         status.failed(error);
-        node.error(error, { topic: 'setup', payload: error.message } satisfies NodeMessage);
+        node.error(inRuntimeLanguage(error), { topic: 'setup', payload: sayError(error) } satisfies NodeMessage);
       },
     );
   });

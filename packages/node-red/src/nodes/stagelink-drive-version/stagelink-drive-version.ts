@@ -1,4 +1,5 @@
 import { InvalidInputError, type Version } from '@stagelink/core';
+import { sayingError } from '../../shared/error-words.js';
 import { driveConnection } from '../../shared/connections.js';
 import { handleInput, type InputContext } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
@@ -34,7 +35,7 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
     const props = new MessageProperties(RED, node, def, msg);
     const operation = (await props.text('operation')) ?? 'list';
     if (!(DRIVE_OPERATIONS as readonly string[]).includes(operation)) {
-      throw new InvalidInputError(say('error.notDriveOperation', { value: operation, choices: DRIVE_OPERATIONS.join(', ') }));
+      throw sayingError(InvalidInputError, 'error.notDriveOperation', { value: operation, choices: DRIVE_OPERATIONS.join(', ') });
     }
     const driveId = await props.requiredText('driveId', 'drive id');
     const contentId = await props.requiredText('contentId', 'content id');
@@ -43,7 +44,7 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
 
     if (operation === 'list') {
       const listMode = (await props.text('listMode')) ?? 'all';
-      if (listMode !== 'all' && listMode !== 'pages') throw new InvalidInputError(say('error.listMode', { got: listMode }));
+      if (listMode !== 'all' && listMode !== 'pages') throw sayingError(InvalidInputError, 'error.listMode', { got: listMode });
       const perPage = await props.number('perPage', 'versions per page');
       await list(client.versions.list({ driveId, contentId, perPage, ...call }).pages(), listMode, msg, context, status);
       return;

@@ -26,5 +26,5 @@ function startDrive(RED: NodeAPI, node: DriveConfigNode, def: NodeDef): void {
   const baseUrl = typeof def.baseUrl === 'string' ? def.baseUrl.trim() : '';
   const { token } = (node as unknown as Node<DriveCredentials>).credentials;
   node.connection = new DriveConnection(baseUrl, token, tlsOptions(RED, def.tls));
-  closeWithNode(node, node.connection, () => `the drive client of ${baseUrl}`);
+  closeWithNode(node, node.connection, () => baseUrl);
 }

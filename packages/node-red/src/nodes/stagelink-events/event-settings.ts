@@ -1,6 +1,6 @@
 import { ALERT_AVERAGE_WINDOW, InvalidInputError } from '@stagelink/core';
+import { sayingError } from '../../shared/error-words.js';
 import type { NodeDef } from '../../shared/node-red.js';
-import { say } from '../../shared/words.js';
 
 /** What an operator reacts to, one checkbox each in the editor. */
 export const EVENT_KINDS = ['director', 'playmode', 'track', 'health', 'takeover', 'fps', 'stale', 'connection'] as const;
@@ -41,6 +41,6 @@ export function eventSettingsOf(def: NodeDef): EventSettings {
 function numberSetting(value: unknown, fallback: number, what: string): number {
   if (value === undefined || value === null || value === '') return fallback;
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new InvalidInputError(say('error.notPositive', { what, got: JSON.stringify(value) ?? typeof value }));
+  if (!Number.isFinite(number) || number <= 0) throw sayingError(InvalidInputError, 'error.notPositive', { what, got: JSON.stringify(value) ?? typeof value });
   return number;
 }

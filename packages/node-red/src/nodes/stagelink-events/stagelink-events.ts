@@ -1,4 +1,5 @@
-import { reasonOf, type DirectorChange, type LiveStatus, type MediaServer, type SessionMachine } from '@stagelink/core';
+import { type DirectorChange, type LiveStatus, type MediaServer, type SessionMachine } from '@stagelink/core';
+import { inRuntimeLanguage, sayError } from '../../shared/error-words.js';
 import { serverConnection, type ServerConnection } from '../../shared/connections.js';
 import { NodeWork } from '../../shared/input.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
@@ -41,7 +42,7 @@ function startEvents(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       stop = watchShow(node, server, server.client, eventSettingsOf(def), status, work);
     } catch (error) {
       status.failed(error);
-      node.error(error, { topic: 'setup', payload: reasonOf(error) });
+      node.error(inRuntimeLanguage(error), { topic: 'setup', payload: sayError(error) });
     }
   });
   node.on('close', (_removed: boolean, done: () => void) => {
@@ -72,7 +73,7 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
       if (showing === 'watching') showWatching();
     },
     value: () => liveOutage.recovered(),
-    problem: (error) => liveOutage.failed(error, { topic: 'live', payload: error.message }),
+    problem: (error) => liveOutage.failed(error, { topic: 'live', payload: sayError(error) }),
   });
   const missing = new MissingMachines(node, settings.machines);
   const watching = { machines: 0, transports: 0 };
@@ -85,7 +86,7 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
 
   const onReading = (reading: SessionReading): void => {
     events.connection(reading.reached ? 'online' : 'offline');
-    if (reading.problem) pollOutage.failed(reading.problem, { topic: 'connection', payload: reasonOf(reading.problem) });
+    if (reading.problem) pollOutage.failed(reading.problem, { topic: 'connection', payload: sayError(reading.problem) });
     else pollOutage.recovered();
     if (reading.session) {
       const machines = machinesOf(reading.session, settings.machines);
@@ -119,7 +120,7 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
       .track(async () => onReading(await readSession(client, wants, call)), (error) => {
         showing = 'problem';
         status.failed(error);
-        pollOutage.failed(error, { topic: 'connection', payload: reasonOf(error) });
+        pollOutage.failed(error, { topic: 'connection', payload: sayError(error) });
       })
       .finally(() => (polling = false));
   };
@@ -166,7 +167,7 @@ class MissingMachines {
     for (const hostname of this.wanted) {
       if (present.has(hostname) || this.#told.has(hostname)) continue;
       this.#told.add(hostname);
-      this.node.warn(`stagelink-events: the session has no machine "${hostname}": it is not watched.`);
+      this.node.warn(say('log.noSuchMachine', { hostname }));
     }
   }
 }

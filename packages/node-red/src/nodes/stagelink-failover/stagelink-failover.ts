@@ -1,4 +1,5 @@
 import { ConfirmationRequiredError, FAILOVER_OPERATIONS, failoverOperationNamed, InvalidInputError, type CallOptions, type FailoverOperation, type MediaServer } from '@stagelink/core';
+import { sayingError } from '../../shared/error-words.js';
 import { fromAnswer } from '../../shared/answer-shape.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
@@ -34,11 +35,11 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const name = (await props.text('operation')) ?? 'settings';
     const operation = failoverOperationNamed(name);
     if (!operation) {
-      throw new InvalidInputError(say('error.notFailoverOperation', { value: name, choices: Object.keys(FAILOVER_OPERATIONS).join(', ') }));
+      throw sayingError(InvalidInputError, 'error.notFailoverOperation', { value: name, choices: Object.keys(FAILOVER_OPERATIONS).join(', ') });
     }
     // What moves the show to other machines is sent only when confirmed or when the node is armed.
     if (FAILOVER_OPERATIONS[operation].movesShow && !takeConfirmation(msg) && !armed) {
-      throw new ConfirmationRequiredError(say('error.failoverNotConfirmed', { operation }));
+      throw sayingError(ConfirmationRequiredError, 'error.failoverNotConfirmed', { operation });
     }
     const { payload, summary } = await run(server.client, operation, props, call);
     msg.payload = payload;

@@ -1,6 +1,6 @@
 import { InvalidInputError, isLivePresetName, livePresetRequest, livePresets, type LivePresetName, type LiveRequest } from '@stagelink/core';
+import { sayingError } from '../../shared/error-words.js';
 import type { NodeDef } from '../../shared/node-red.js';
-import { say } from '../../shared/words.js';
 
 /** Preset names are core's `livePresets`; `custom` takes the object and property expressions from the node. */
 export type LiveSource = LivePresetName | 'custom';
@@ -12,7 +12,7 @@ export const MIN_INTERVAL_MS = 20;
 export function liveRequestOf(def: NodeDef): LiveRequest {
   const source = typeof def.preset === 'string' && def.preset !== '' ? def.preset : 'localFps';
   if (source !== 'custom' && !isLivePresetName(source)) {
-    throw new InvalidInputError(say('error.notPreset', { value: source, choices: Object.keys(livePresets).join(', ') }));
+    throw sayingError(InvalidInputError, 'error.notPreset', { value: source, choices: Object.keys(livePresets).join(', ') });
   }
   const request = source === 'custom' ? customRequest(def) : livePresetRequest(source, (parameter) => def[parameter]);
   const interval = Number(def.interval);
@@ -29,7 +29,7 @@ function customRequest(def: NodeDef): LiveRequest {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '');
-  if (object === '') throw new InvalidInputError(say('error.customObject'));
-  if (properties.length === 0) throw new InvalidInputError(say('error.customProperties'));
+  if (object === '') throw sayingError(InvalidInputError, 'error.customObject');
+  if (properties.length === 0) throw sayingError(InvalidInputError, 'error.customProperties');
   return { object, properties, updateFrequencyMs: 100 };
 }

@@ -1,4 +1,5 @@
 import { InvalidInputError, RollingAverage, type LiveStatus, type LiveSubscription, type LiveValue } from '@stagelink/core';
+import { sayingError } from '../../shared/error-words.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import type { ContextStore, Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
@@ -112,7 +113,7 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
     } else if (msg.action === 'subscribe') {
       subscribe({ ...def, ...targetOf(msg) });
     } else {
-      throw new InvalidInputError(say('error.action', { got: JSON.stringify(msg.action) ?? typeof msg.action }));
+      throw sayingError(InvalidInputError, 'error.action', { got: JSON.stringify(msg.action) ?? typeof msg.action });
     }
   }, () => {
     // Releases this node's server subscription (and the socket, when it was the last): nothing leaks.

@@ -1,4 +1,5 @@
-import { InvalidInputError, LiveUpdateError, reasonOf, type LiveStatus, type LiveSubscription } from '@stagelink/core';
+import { InvalidInputError, LiveUpdateError, type LiveStatus, type LiveSubscription } from '@stagelink/core';
+import { sayError, sayingError } from '../../shared/error-words.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
@@ -52,7 +53,7 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
   const onError = (error: Error): void => {
     problem = error;
     status.failed(error);
-    outage.failed(error, { topic: 'setup', payload: reasonOf(error) });
+    outage.failed(error, { topic: 'setup', payload: sayError(error) });
   };
 
   // A write goes by the server's id for the property, so the node subscribes once the whole flow has started, or
@@ -76,9 +77,9 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
   const start = setImmediate(subscribe);
 
   handleInput(node, status, async (msg, { send }) => {
-    if (msg.payload === undefined || msg.payload === null) throw new InvalidInputError(say('error.noValue'));
+    if (msg.payload === undefined || msg.payload === null) throw sayingError(InvalidInputError, 'error.noValue');
     subscribe();
-    if (!subscription) throw problem ?? new LiveUpdateError(say('error.notSubscribed'));
+    if (!subscription) throw problem ?? sayingError(LiveUpdateError, 'error.notSubscribed');
     await subscription.set(msg.payload);
     written = display(msg.payload);
     showReady();

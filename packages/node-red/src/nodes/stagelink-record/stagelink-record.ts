@@ -2,6 +2,7 @@ import { reasonOf, ShowRecorder } from '@stagelink/core';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import nodeRedPackage from '../../../package.json';
+import { inRuntimeLanguage, sayError } from '../../shared/error-words.js';
 import { serverConnection, type ServerConnection } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
 import { StatusLine } from '../../shared/status.js';
@@ -44,7 +45,7 @@ function startRecord(RED: NodeAPI & FlowsAPI, node: Node<never>, def: NodeDef): 
     failing = true;
     status.show({ fill: 'red', shape: 'dot', text: say(folder === '' ? 'status.noFolder' : 'status.cannotWrite') });
     // Once per deploy, with a msg so Catch nodes hear of it: the status stays red.
-    node.error(error, { topic: 'setup', payload: reasonOf(error) });
+    node.error(inRuntimeLanguage(error), { topic: 'setup', payload: sayError(error) });
   };
 
   const show = (): void => {

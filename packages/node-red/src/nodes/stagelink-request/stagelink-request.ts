@@ -1,4 +1,5 @@
 import { ConfirmationRequiredError, endpointNamed, InvalidInputError, needsConfirmation, type EndpointInput, type EndpointSpec } from '@stagelink/core';
+import { sayingError } from '../../shared/error-words.js';
 import { serverConnection } from '../../shared/connections.js';
 import { machineOf, noMachine } from '../../shared/hardware-target.js';
 import { handleInput } from '../../shared/input.js';
@@ -6,7 +7,7 @@ import { MessageProperties, takeConfirmation } from '../../shared/msg-override.j
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
-import { say, useRuntime } from '../../shared/words.js';
+import { useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-request`: any endpoint of the spec, chosen from core's endpoint catalogue (the editor's list is
@@ -36,7 +37,7 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     // Core refuses its guarded endpoints unconfirmed; the node refuses those that move the show the same way.
     const confirmed = needsConfirmation(spec) && takeConfirmation(msg);
     if (spec.movesShow && !confirmed) {
-      throw new ConfirmationRequiredError(say('error.endpointNotConfirmed', { endpoint: `${spec.method} ${spec.path} (${spec.summary})` }));
+      throw sayingError(ConfirmationRequiredError, 'error.endpointNotConfirmed', { endpoint: `${spec.method} ${spec.path} (${spec.summary})` });
     }
     const query = spec.query ? await objectOf(props, 'query') : undefined;
     const params = spec.path.includes('{') ? await objectOf(props, 'params') : undefined;
@@ -58,7 +59,7 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
 
 function endpointSpec(name: string): EndpointSpec {
   const spec = endpointNamed(name);
-  if (!spec) throw new InvalidInputError(say('error.notEndpoint', { value: name }));
+  if (!spec) throw sayingError(InvalidInputError, 'error.notEndpoint', { value: name });
   return spec;
 }
 
@@ -77,14 +78,14 @@ async function objectOf(props: MessageProperties, name: 'query' | 'params'): Pro
     try {
       value = JSON.parse(value) as unknown;
     } catch {
-      throw new InvalidInputError(say('error.notJsonObject', { name }));
+      throw sayingError(InvalidInputError, 'error.notJsonObject', { name });
     }
   }
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError(say('error.notObject', { name }));
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw sayingError(InvalidInputError, 'error.notObject', { name });
   const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined && item !== null && item !== '');
   for (const [key, item] of entries) {
-    if (!['string', 'number', 'boolean'].includes(typeof item)) throw new InvalidInputError(say('error.notScalar', { name: `${name}.${key}` }));
+    if (!['string', 'number', 'boolean'].includes(typeof item)) throw sayingError(InvalidInputError, 'error.notScalar', { name: `${name}.${key}` });
   }
   return Object.fromEntries(entries) as Record<string, string | number | boolean>;
 }

@@ -1,17 +1,16 @@
 import { lookup } from 'node:dns/promises';
 import {
   type CallOptions,
-  ConnectionError,
   discoverDirector,
   type DiscoveredDirector,
   discoverMachines,
   type DiscoveredMachine,
   MediaServer,
   parseHostMap,
-  reasonOf,
   sessionMachines,
 } from '@stagelink/core';
 import { type ServerConnection, serverConnection, tlsOptions } from '../../shared/connections.js';
+import { errorWords, sayWords, type ErrorWords } from '../../shared/error-words.js';
 import type { Node, NodeAPI, Request, Response } from '../../shared/node-red.js';
 
 /** Dropdowns must not hang the editor: a machine that does not answer in this time is reported as such. */
@@ -37,9 +36,33 @@ export interface DirectorLine {
 type Lookup<T> = (client: MediaServer, options: CallOptions, req: Request) => Promise<T>;
 
 /**
+ * A request the endpoint refuses itself, before asking any machine: its HTTP status and its catalog words.
+ */
+class Refusal extends Error {
+  constructor(
+    readonly status: 400 | 403 | 502,
+    readonly words: ErrorWords,
+  ) {
+    super(sayWords(words));
+  }
+}
+
+/**
+ * What a failed request answers: `error`, the text in the runtime's language, and `words`, its catalog key and
+ * facts, for the editor to say it in the editor's language (which may not be the runtime's). 502 when the machine
+ * could not be asked; a host read from the environment is written back as the user typed it.
+ */
+function answerFailure(res: Response, error: unknown, host = '', typed = ''): void {
+  const status = error instanceof Refusal ? error.status : 502;
+  const { key, values } = error instanceof Refusal ? error.words : errorWords(error);
+  const shown = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, withTypedHost(value, host, typed)]));
+  res.status(status).json({ error: sayWords({ key, values: shown }), words: { key, values: shown } });
+}
+
+/**
  * Admin endpoints that fill the editor's dropdowns from the live server, through core. They need the
- * `stagelink-server.read` permission, answer JSON, and answer 502 with `{error}` when the server cannot be
- * asked, so the editor can say why the list is empty.
+ * `stagelink-server.read` permission, answer JSON, and answer 502 with `{error, words}` (see answerFailure) when
+ * the server cannot be asked, so the editor can say why the list is empty.
  */
 export function registerAdminEndpoints(RED: NodeAPI): void {
   const get = <T>(path: string, lookup: Lookup<T>): void => {
@@ -90,7 +113,7 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
   // The config dialog's Discover button: the director of the session that the typed host belongs to, or (with no
   // host, or none answering) one that announces itself over DNS-SD on the desk's network.
   RED.httpAdmin.get('/stagelink/discover', RED.auth.needsPermission('stagelink-server.read'), (req, res) => {
-    void discover(RED, req, res).catch((error: unknown) => res.status(502).json({ error: reasonOf(error) }));
+    void discover(RED, req, res).catch((error: unknown) => answerFailure(res, error));
   });
 
   // The same button's list of machines that announce themselves on the desk's network (every shipping machine
@@ -98,7 +121,7 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
   RED.httpAdmin.get('/stagelink/discover-machines', RED.auth.needsPermission('stagelink-server.read'), (_req, res) => {
     void announcedMachines().then(
       (machines) => res.json(machines),
-      (error: unknown) => res.status(502).json({ error: reasonOf(error) }),
+      (error: unknown) => answerFailure(res, error),
     );
   });
 }
@@ -107,7 +130,7 @@ async function announcedMachines(): Promise<DiscoveredMachine[]> {
   const problems: string[] = [];
   const machines = await discoverMachines({ timeoutMs: EDITOR_TIMEOUT_MS, onProblem: (problem) => problems.push(problem) });
   if (machines.length === 0 && problems.length > 0) {
-    throw new ConnectionError(`No machine could be heard (${problems.join('; ')}). Check that no other program holds UDP port 5353.`);
+    throw new Refusal(502, { key: 'admin.noneHeard', values: { problems: problems.join('; ') } });
   }
   return machines;
 }
@@ -122,7 +145,7 @@ async function discover(RED: NodeAPI, req: Request, res: Response): Promise<void
   const typed = text('host');
   const host = await hostAsDeployed(RED, req, typed, text('server'));
   if (host.refusal) {
-    res.status(host.refusal.status).json({ error: host.refusal.error });
+    answerFailure(res, host.refusal);
     return;
   }
   try {
@@ -134,7 +157,7 @@ async function discover(RED: NodeAPI, req: Request, res: Response): Promise<void
     });
     res.json({ ...found, resolvable: await resolves(new URL(found.url).hostname) } satisfies Discovered);
   } catch (error) {
-    res.status(502).json({ error: withTypedHost(reasonOf(error), host.host, typed) });
+    answerFailure(res, error, host.host, typed);
   }
 }
 
@@ -172,7 +195,7 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
       // A reader may still list what the deployed server (which read its own host at deploy) answers.
       if (resolved.refusal.status === 403 && connection && sameTls) client = connection.client;
       else {
-        res.status(resolved.refusal.status).json({ error: resolved.refusal.error });
+        answerFailure(res, resolved.refusal);
         return;
       }
     } else {
@@ -181,7 +204,7 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
     }
     if (!client) {
       if (host === '') {
-        res.status(400).json({ error: 'Choose a stagelink-server (or type its host) first.' });
+        answerFailure(res, new Refusal(400, { key: 'admin.chooseServer', values: {} }));
         return;
       }
       // With the dialog's TLS settings: a venue CA must be trusted here as the deployed node will trust it.
@@ -191,14 +214,14 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
     }
     res.json(await lookup(client, { timeoutMs: EDITOR_TIMEOUT_MS }, req));
   } catch (error) {
-    res.status(502).json({ error: withTypedHost(reasonOf(error), host, typed) });
+    answerFailure(res, error, host, typed);
   } finally {
     await temporary?.close().catch(() => undefined);
   }
 }
 
 /** The host to ask, or why the caller may not have it read from the environment. */
-type HostAsDeployed = { host: string; refusal?: never } | { host?: never; refusal: { status: 400 | 403; error: string } };
+type HostAsDeployed = { host: string; refusal?: never } | { host?: never; refusal: Refusal };
 
 /**
  * The host the editor sent as the deployed server reads it: `${NAME}` taken from the environment the way Node-RED
@@ -209,7 +232,7 @@ type HostAsDeployed = { host: string; refusal?: never } | { host?: never; refusa
 async function hostAsDeployed(RED: NodeAPI, req: Request, typed: string, serverId: string): Promise<HostAsDeployed> {
   if (!typed.includes('${')) return { host: typed };
   if (!(await mayChangeServers(RED, req))) {
-    return { refusal: { status: 403, error: `Reading ${typed} from the runtime's environment needs the stagelink-server.write permission: type the host itself, or ask an administrator.` } };
+    return { refusal: new Refusal(403, { key: 'admin.envPermission', values: { typed } }) };
   }
   const node = serverId === '' ? undefined : RED.nodes.getNode(serverId);
   const host = await new Promise<string>((resolve) => {
@@ -217,7 +240,7 @@ async function hostAsDeployed(RED: NodeAPI, req: Request, typed: string, serverI
       resolve(error || (typeof value !== 'string' && typeof value !== 'number') ? '' : String(value).trim());
     });
   });
-  if (host === '') return { refusal: { status: 400, error: `${typed} is not set in the runtime's environment.` } };
+  if (host === '') return { refusal: new Refusal(400, { key: 'admin.envNotSet', values: { typed } }) };
   return { host };
 }
 

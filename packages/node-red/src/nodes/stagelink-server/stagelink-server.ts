@@ -1,5 +1,5 @@
-import { reasonOf } from '@stagelink/core';
 import { closeWithNode, nodeLogger, ServerConnection, tlsOptions, type ServerConfigNode } from '../../shared/connections.js';
+import { sayError } from '../../shared/error-words.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { registerAdminEndpoints } from './admin-endpoints.js';
 import { say, useRuntime } from '../../shared/words.js';
@@ -43,10 +43,10 @@ function startServer(RED: NodeAPI, node: ServerConfigNode, def: NodeDef): void {
     smcs: text(def.smcs),
     smcAccounts: { username: smcUsername || undefined, password: smcPassword || undefined, passwords: smcPasswords || undefined },
     logger: nodeLogger(node),
-    onDirector: ({ hostname, url }) => node.log(`The director of the session is ${hostname} (${url}).`),
+    onDirector: ({ hostname, url }) => node.log(say('log.director', { hostname, url })),
   });
-  closeWithNode(node, node.connection, () => `the connection to ${node.connection.label}`);
+  closeWithNode(node, node.connection, () => node.connection.label);
   // Said once here: every node using this server shows it in red under itself.
   const problem = node.connection.problem;
-  if (problem) node.error(say('error.settingBroken', { reason: reasonOf(problem) }));
+  if (problem) node.error(say('error.settingBroken', { reason: sayError(problem) }));
 }

@@ -3,7 +3,6 @@ import {
   ClosedError,
   InvalidInputError,
   isUnreachable,
-  reasonOf,
   worstHealth,
   type CallOptions,
   type ClockStatus,
@@ -11,6 +10,7 @@ import {
   type Severity,
 } from '@stagelink/core';
 import { fromAnswer } from '../../shared/answer-shape.js';
+import { sayError, sayingError } from '../../shared/error-words.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
@@ -18,7 +18,7 @@ import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFunction } fr
 import { OutageReport } from '../../shared/outage.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
-import { say, useRuntime } from '../../shared/words.js';
+import { useRuntime } from '../../shared/words.js';
 
 const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
 
@@ -58,7 +58,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const props = new MessageProperties(RED, node, def, msg);
     const operation = (await props.text('operation')) ?? 'health';
     if (!isStatusOperation(operation)) {
-      throw new InvalidInputError(say('error.notStatusOperation', { value: operation, choices: STATUS_OPERATIONS.join(', ') }));
+      throw sayingError(InvalidInputError, 'error.notStatusOperation', { value: operation, choices: STATUS_OPERATIONS.join(', ') });
     }
     reading.operation = operation;
     const machine = await props.text('machine', 'machine hostname');
@@ -98,7 +98,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     try {
       await read(msg, call, reading);
     } catch (error) {
-      tell(failedState(error), msg, reading.operation, send, reasonOf(error));
+      tell(failedState(error), msg, reading.operation, send, sayError(error));
       throw error;
     }
     // The state first: a tile that showed OFFLINE gets the reading right after it.
@@ -124,7 +124,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       },
       (error) => {
         status.failed(error);
-        tell(failedState(error), msg, reading.operation, node.send.bind(node), reasonOf(error));
+        tell(failedState(error), msg, reading.operation, node.send.bind(node), sayError(error));
         outage.failed(error, msg);
       },
     ).finally(() => (polling = false));

@@ -1,4 +1,5 @@
 import { InvalidInputError, TRANSPORT_COMMAND_NAMES, transportCommandNamed } from '@stagelink/core';
+import { sayingError } from '../../shared/error-words.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
 import { MessageProperties } from '../../shared/msg-override.js';
@@ -6,7 +7,7 @@ import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { describeCue, sendTransportCommand } from './commands.js';
-import { say, useRuntime } from '../../shared/words.js';
+import { useRuntime } from '../../shared/words.js';
 
 /**
  * `stagelink-transport`: sends one transport command of the spec (play, stop, goto*, volume, ...) to the
@@ -30,7 +31,7 @@ function startTransport(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const name = await props.requiredText('command');
     const command = transportCommandNamed(name);
     if (!command) {
-      throw new InvalidInputError(say('error.notCommand', { value: name, choices: TRANSPORT_COMMAND_NAMES.join(', ') }));
+      throw sayingError(InvalidInputError, 'error.notCommand', { value: name, choices: TRANSPORT_COMMAND_NAMES.join(', ') });
     }
     const sent = await sendTransportCommand(server.client, command, props, call);
     msg.payload = sent;

@@ -1,0 +1,73 @@
+import { ConnectionError, LateAnswerError, StagelinkError, StatusError, TimeoutError } from '@stagelink/core';
+import { describe, expect, it } from 'vitest';
+import { inRuntimeLanguage, sayError } from '../src/shared/error-words.js';
+import { useRuntime } from '../src/shared/words.js';
+import { catalogOf, runtimeIn } from './support/runtime-words.js';
+
+const PLAY = { method: 'POST', url: 'http://10.0.0.5/api/session/transport/play' };
+
+function refused(): ConnectionError {
+  const system = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:80'), { code: 'ECONNREFUSED' });
+  return new ConnectionError(`Could not reach 10.0.0.5 for POST ${PLAY.url} (ECONNREFUSED): check the address and that the server is running.`, PLAY, {
+    cause: system,
+    mayHaveReachedServer: false,
+  });
+}
+
+const errorTexts = (language: string): Record<string, string> => (catalogOf(language)['stagelink-server'] as Record<string, Record<string, string>>)['errorText'] ?? {};
+
+describe('core failures in the runtime language', () => {
+  it('hands core\'s own error on unchanged in an English runtime', () => {
+    const error = refused();
+    expect(inRuntimeLanguage(error)).toBe(error);
+    expect(sayError(error)).toBe(error.message);
+    expect(inRuntimeLanguage('nope').message).toBe('stagelink: nope');
+  });
+
+  it('words every kind of core failure in German, and each en-US one as core\'s own message', () => {
+    const german = errorTexts('de');
+    const english = errorTexts('en-US');
+    const summaries = Object.keys((catalogOf('en-US')['stagelink-server'] as Record<string, Record<string, string>>)['summary'] ?? {}).filter((key) => key.startsWith('STAGELINK_ERR'));
+    expect(summaries.length).toBeGreaterThan(15);
+    for (const code of summaries) {
+      expect(english[code], code).toBe('__message__');
+      expect(german[code], code).toBeDefined();
+      expect(german[code], code).not.toBe('__message__');
+    }
+  });
+
+  it('says in German what failed, where and why, keeping the error\'s class, code, fields and core\'s words as its cause', () => {
+    useRuntime(runtimeIn('de'));
+    const original = refused();
+    const worded = inRuntimeLanguage(original) as ConnectionError;
+    expect(worded.message).toBe(
+      `POST ${PLAY.url}: nicht gesendet: der Server ist nicht erreichbar (ECONNREFUSED). Prüfe die Adresse, das Netz und ob der Server läuft, und sende den Befehl erneut, sobald er antwortet.`,
+    );
+    expect(worded).toBeInstanceOf(ConnectionError);
+    expect(worded).toMatchObject({ name: 'ConnectionError', code: 'STAGELINK_ERR_CONNECTION', mayHaveReachedServer: false, method: 'POST', url: PLAY.url });
+    // Node-RED hands a Catch node the error's own `code`, `stack` and `cause`.
+    expect(Object.hasOwn(worded, 'code')).toBe(true);
+    expect(worded.cause).toBe(original);
+    expect(worded.stack?.split('\n')[0]).toBe(`ConnectionError: ${worded.message}`);
+    expect(Error.prototype.toString.call(worded)).toBe(`ConnectionError: ${worded.message}`);
+  });
+
+  it('names the server\'s reason for a refusal, and says when it gave none', () => {
+    const reason = 'Transport speed control is disabled.';
+    expect(sayError(new StatusError(`refused: ${reason}`, 1000, [], PLAY, reason))).toBe(`POST ${PLAY.url}: vom Server abgelehnt: ${reason} (Statuscode 1000).`);
+    expect(sayError(new StatusError('refused', 5, [], PLAY))).toBe(`POST ${PLAY.url}: vom Server abgelehnt: kein Grund angegeben (Statuscode 5).`);
+  });
+
+  it('gives deadlines in seconds, and starts a sentence with a capital where no request leads it', () => {
+    expect(sayError(new TimeoutError('late', 8000, PLAY))).toMatch(/^POST \S+: keine Antwort innerhalb von 8 s\. /);
+    expect(sayError(new LateAnswerError('late', 'landed', 2500, PLAY))).toMatch(/innerhalb von 2\.5 s, doch der Transport zeigt/);
+    const unsent = new ConnectionError('The cue to main was not sent.', undefined, { cause: refused(), mayHaveReachedServer: false });
+    expect(sayError(unsent)).toMatch(/^Nicht gesendet: der Server ist nicht erreichbar \(ECONNREFUSED\)\./);
+  });
+
+  it('keeps the message of a failure it has no words for', () => {
+    expect(sayError(new StagelinkError('Something else.'))).toBe('Something else.');
+    const plain = new Error('disk full');
+    expect(inRuntimeLanguage(plain)).toBe(plain);
+  });
+});
