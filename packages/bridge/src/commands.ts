@@ -1,5 +1,5 @@
-import { FAILOVER_MACHINE_OPERATIONS, FAILOVER_OPERATIONS, isTransportCommand, needsConfirmation, playmodeToSend, readTransportFields, reasonOf, TRANSPORT_COMMAND_NAMES, transportFieldsOf } from '@stagelink/core';
-import type { FailoverOperation, Ref, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
+import { FAILOVER_MACHINE_OPERATIONS, FAILOVER_OPERATIONS, isTransportCommand, needsConfirmation, PLAYMODE_COMMANDS, playmodeToSend, readTransportFields, reasonOf, TRANSPORT_COMMAND_NAMES, transportFieldsOf } from '@stagelink/core';
+import type { FailoverOperation, Ref, RequestedPlaymode, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
 
 const asCommand = (operation: FailoverOperation) => ({ needsMachine: FAILOVER_MACHINE_OPERATIONS.includes(operation) });
@@ -98,23 +98,20 @@ function unknownCommand(path: string): CommandRefusedError {
 const ENVELOPE_FIELDS = ['id', 'sentAt'];
 
 /**
- * `cmd/transport/playmode` with `playmode`: the command of that playmode, for pickers that publish a value to one
- * topic (Home Assistant's select). It runs play, playsection, playloopsection or stop: a broker ACL that denies
- * one of those must deny this topic too.
+ * `cmd/transport/playmode` with `playmode`: the command of that playmode (core's PLAYMODE_COMMANDS), for pickers
+ * that publish a value to one topic (Home Assistant's select). It runs play, playsection, playloopsection or stop:
+ * a broker ACL that denies one of those must deny this topic too.
  */
-const PLAYMODE_COMMANDS: Readonly<Record<string, TransportCommand>> = { Play: 'play', PlaySection: 'playsection', Loop: 'playloopsection', Stop: 'stop' };
-
 function playmodeCommand(body: Record<string, unknown>): BridgeCommand {
   refuseUnknownKeys(body, ['transport', 'playmode', ...ENVELOPE_FIELDS], 'playmode takes transport and playmode (and id, sentAt)');
-  let playmode: string | undefined;
+  let playmode: RequestedPlaymode;
   try {
     playmode = playmodeToSend(body.playmode);
   } catch (error) {
     throw malformed(reasonOf(error));
   }
-  const command = PLAYMODE_COMMANDS[playmode];
-  if (!command) throw malformed(`playmode ${playmode} runs no command: use one of ${Object.keys(PLAYMODE_COMMANDS).join(', ')}.`);
-  return { kind: 'transport', command, transports: transportRefs(body.transport), fields: {} };
+  if (playmode === 'NotSet') throw malformed(`playmode ${playmode} runs no command: use one of ${Object.keys(PLAYMODE_COMMANDS).join(', ')}.`);
+  return { kind: 'transport', command: PLAYMODE_COMMANDS[playmode], transports: transportRefs(body.transport), fields: {} };
 }
 
 function transportCommand(name: string, body: Record<string, unknown>): BridgeCommand {

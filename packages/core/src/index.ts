@@ -46,7 +46,7 @@ export {
   type TransportField,
 } from './media-server/transport-commands.js';
 export { endpointNamed, transportCommandNamed, failoverOperationNamed, type OperationWord } from './media-server/operation-names.js';
-export { PLAYMODES, PLAYMODE_LABELS, isPlaying, toPlaymode, playmodeToSend, type Playmode, type RequestedPlaymode } from './media-server/playmode.js';
+export { PLAYMODES, PLAYMODE_COMMANDS, PLAYMODE_LABELS, isPlaying, toPlaymode, playmodeToSend, type Playmode, type RequestedPlaymode } from './media-server/playmode.js';
 export { powerFaultOf, readPowerStatus, type HardwareApi, type OledResult } from './media-server/hardware.js';
 export {
   MachineHardware,

@@ -1,6 +1,6 @@
 import type { LateOutcome } from '../errors.js';
 import { shown } from './input-checks.js';
-import type { Playmode } from './playmode.js';
+import { PLAYMODE_COMMANDS, type Playmode } from './playmode.js';
 import type { TransportCommand } from './transport-commands.js';
 import type { Ref, Transport } from './types.js';
 
@@ -17,12 +17,9 @@ export interface AskedState {
   playmode?: Playmode;
 }
 
-const PLAYMODE_OF: Readonly<Partial<Record<TransportCommand, Playmode>>> = {
-  play: 'Play',
-  playsection: 'PlaySection',
-  playloopsection: 'Loop',
-  stop: 'Stop',
-};
+const PLAYMODE_OF: Readonly<Partial<Record<TransportCommand, Playmode>>> = Object.fromEntries(
+  Object.entries(PLAYMODE_COMMANDS).map(([playmode, command]) => [command, playmode as Playmode]),
+);
 
 /**
  * What the cue asks of each transport it names; undefined when a read of the transports cannot tell whether it

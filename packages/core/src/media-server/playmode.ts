@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import { shown } from './input-checks.js';
+import type { TransportCommand } from './transport-commands.js';
 
 /**
  * Where a transport's play head goes, in the enum names shipping directors use on the wire. The API documents
@@ -20,6 +21,17 @@ export const PLAYMODE_LABELS: Readonly<Record<RequestedPlaymode, string>> = {
   Loop: 'loop section',
   Stop: 'stop',
   NotSet: 'keep playing or stopped',
+};
+
+/**
+ * The command that puts a transport into each playmode a command can set (`NotSet` is no state to go to): what a
+ * picker of playmodes sends, and what a cue of that command asks a read of the transports to show.
+ */
+export const PLAYMODE_COMMANDS: Readonly<Record<Exclude<RequestedPlaymode, 'NotSet'>, TransportCommand>> = {
+  Play: 'play',
+  PlaySection: 'playsection',
+  Loop: 'playloopsection',
+  Stop: 'stop',
 };
 
 /** Every spelling seen, folded to lower case without spaces or underscores. */
