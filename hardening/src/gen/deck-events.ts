@@ -8,7 +8,7 @@ import { hostileSetting, PATH_TRICKS, type Wire } from './values.js';
  * changes, presses, dial turns with odd tick counts, inspector requests, global host changes and frames the
  * app would never send. Hosts are only ever loopback or malformed.
  */
-export type DeckAction = 'transport' | 'fps' | 'health' | 'level';
+export type DeckAction = 'transport' | 'fps' | 'health' | 'level' | 'clock';
 export type Settings = Record<string, Wire>;
 
 export type DeckEvent =
@@ -34,7 +34,7 @@ export interface KeyState {
 /** The request id of the one raw inspector message, so its answer is told apart from the inspector requests'. */
 export const RAW_REQUEST_ID = 'raw-frame';
 
-const ACTIONS: readonly DeckAction[] = ['transport', 'fps', 'health', 'level'];
+const ACTIONS: readonly DeckAction[] = ['transport', 'fps', 'health', 'level', 'clock'];
 const MAX_KEYS = 24;
 
 function field(random: Random, valid: readonly Wire[]): Wire {
@@ -81,6 +81,9 @@ export class DeckEventGenerator {
         : {}),
       ...(action === 'fps' ? { target: [60, '59.94', 0, -1, 'x', 1e9] } : {}),
       ...(action === 'level' ? { property: ['volume', 'brightness', 'VOLUME', 'colour', ''], step: [0.01, '0.1', 0, -1, 2, 'x', 1e-9] } : {}),
+      ...(action === 'clock'
+        ? { show: ['sectionRemaining', 'trackRemaining', 'playhead', 'nextCueIn', 'PLAYHEAD', 'tomorrow', ''], warnAt: [10, '30', 0, -5, 'x', 1e12], flashAt: [5, '2.5', 0, -1, 'x', 1e12] }
+        : {}),
     };
     for (const [name, valid] of Object.entries(pools)) if (random.chance(0.75)) settings[name] = field(random, valid);
     if (random.chance(0.1)) settings.host = random.pick(serverHosts(this.simUrl));
@@ -176,5 +179,7 @@ function goodSettings(action: DeckAction, random: Random): Settings {
       return random.pick<Settings>([{}, { machine: 'actor-2' }]);
     case 'level':
       return random.pick<Settings>([{ property: 'volume', transport: 'lobby', step: 0.05 }, { property: 'brightness', transport: 'main' }]);
+    case 'clock':
+      return random.pick<Settings>([{ transport: 'main' }, { transport: 'main', show: 'playhead' }, { transport: 'lobby', show: 'trackRemaining', warnAt: 30, flashAt: '5' }]);
   }
 }

@@ -64,10 +64,14 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
     this.guard('new settings', () => this.services.tiles.settingsChanged(ev.action.id, ev.payload.settings));
   }
 
+  // Every read of an event's payload happens inside the guard: a frame the app would never send (no payload)
+  // must not escape as an unhandled error.
   override onKeyDown(ev: KeyDownEvent<S>): void {
-    // A multi-action step carries the state the operator chose for it in the app.
-    const step = ev.payload.isInMultiAction ? ev.payload.userDesiredState : undefined;
-    this.guard('key press', () => this.#tile(ev)?.press?.(step));
+    this.guard('key press', () => {
+      // A multi-action step carries the state the operator chose for it in the app.
+      const step = ev.payload.isInMultiAction ? ev.payload.userDesiredState : undefined;
+      return this.#tile(ev)?.press?.(step);
+    });
   }
 
   override onKeyUp(ev: KeyUpEvent<S>): void {
@@ -75,9 +79,11 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
   }
 
   override onTitleParametersDidChange(ev: TitleParametersDidChangeEvent<S>): void {
-    const { title, titleParameters } = ev.payload;
-    const onTop = title.trim() !== '' && titleParameters.showTitle && titleParameters.titleAlignment === 'top';
-    this.guard('title', () => this.#tile(ev)?.titleOnTop?.(onTop));
+    this.guard('title', () => {
+      const { title, titleParameters } = ev.payload;
+      const onTop = title.trim() !== '' && titleParameters.showTitle && titleParameters.titleAlignment === 'top';
+      return this.#tile(ev)?.titleOnTop?.(onTop);
+    });
   }
 
   override onDialRotate(ev: DialRotateEvent<S>): void {
