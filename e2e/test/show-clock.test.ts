@@ -173,6 +173,25 @@ describe.each(['spec', 'r34'] as const)('the show clock of a transport (%s diale
     expect(reads() - before).toBeLessThanOrEqual(2);
   });
 
+  it('says why it cannot watch a transport whose name the live stream cannot address, and watches it once renamed', async () => {
+    const sim = await startSimulator({ port: 0, drivePort: 0, seed: 5, dialect });
+    open.push(sim);
+    await control(sim.mediaServer.url, { action: 'renameTransport', transport: 'lobby', name: 'Stage (L)' });
+    const ms = new MediaServer({ host: sim.mediaServer.url });
+    open.push(ms);
+    const problems: string[] = [];
+    const watch = ms.transport.watch({ uid: sim.state.transports.list()[2]?.uid }, () => undefined, { onError: (error) => problems.push(error.message) });
+    open.push({ close: () => Promise.resolve(watch.close()) });
+    await eventually(() => problems.length > 0, 'the clock to say why it cannot watch "Stage (L)"');
+    expect(problems).toEqual([expect.stringContaining('"Stage (L)" cannot be watched on the live stream') as string]);
+    expect(watch.current).toBeUndefined();
+    // Renamed in the project: the clock reads the transports again (every 5 s) and watches it.
+    await control(sim.mediaServer.url, { action: 'renameTransport', transport: 'Stage (L)', name: 'Stage L' });
+    await eventually(() => watch.current?.status === 'online', 'the clock online once the transport is renamed', 20_000);
+    expect(watch.current?.transport.name).toBe('Stage L');
+    expect(problems).toHaveLength(1);
+  }, 30_000);
+
   it('costs the director one subscription group however many watch the transport', async () => {
     const { sim, ms, clock } = await clockOf(dialect);
     // The timecode status is the last of the clock's properties to be subscribed.

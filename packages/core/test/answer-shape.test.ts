@@ -28,11 +28,25 @@ describe('answers that lack what their results promise', () => {
     ['transports', { transports: [] }, (ms: MediaServer) => ms.transport.transports(), 'multitransports is missing, not a list'],
     ['tracks', { result: { name: 'Intro' } }, (ms: MediaServer) => ms.transport.tracks(), 'result is an object, not a list'],
     ['annotations', { result: { uid: '1', name: 'Intro' } }, (ms: MediaServer) => ms.transport.annotations({ name: 'Intro' }), 'result.annotations is missing, not an object'],
+    [
+      'annotations',
+      { result: { uid: '1', name: 'Intro', annotations: { sections: [{ index: '1', time: '12.5' }], notes: [], tags: [] } } },
+      (ms: MediaServer) => ms.transport.annotations({ name: 'Intro' }),
+      'result.annotations.sections[0].time is string "12.5", not a time in seconds',
+    ],
   ])('refuses a %s answer where %j, naming the field', async (_name, body, ask, problem) => {
     const ms = await serverAnswering(body);
     const failure = ask(ms);
     await expect(failure).rejects.toBeInstanceOf(UnexpectedAnswerError);
     await expect(failure).rejects.toThrow(`answered, but not in the shape the API specifies: ${problem}. Check that this address is a media server`);
+  });
+
+  it('reads a transport reported without its current track or set list as one with none, never as a crash later', async () => {
+    const bare = { uid: '7', name: 'bare', playmode: 'Stop' };
+    const emptied = { uid: '8', name: 'emptied', playmode: 'Play', currentTrack: null, setList: { uid: '3', name: 'Show' } };
+    const { transports } = await (await serverAnswering({ transports: [bare, emptied], multitransports: [] })).transport.transports();
+    expect(transports[0]).toEqual({ ...bare, currentTrack: { uid: '', name: '' }, setList: { uid: '', name: '', tracks: [] } });
+    expect(transports[1]).toEqual({ ...emptied, currentTrack: { uid: '', name: '' }, setList: { uid: '3', name: 'Show', tracks: [] } });
   });
 
   it('returns answers in the shape as they are, extra fields and a solo machine without a director included', async () => {

@@ -15,7 +15,7 @@ export interface ControlTarget {
 
 /**
  * The media-server port's own actions: status, latency, failNext, login, reset, projectOption, selectTransport,
- * freezePlayhead, jumpPlayhead, stallBody and slowAnswer.
+ * renameTransport, freezePlayhead, jumpPlayhead, stallBody and slowAnswer.
  */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
   panel.register('status', () => undefined); // changes nothing: answers the summary
@@ -42,6 +42,8 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
   });
   // The API has no call that selects the active transport; tests and demos pick it here.
   panel.register('selectTransport', (params) => target.state.transports.selectActive(params.ref('transport')));
+  // Projects name transports as their operators like, with brackets, dots and slashes (`Stage (L)`).
+  panel.register('renameTransport', (params) => target.state.transports.rename(transportOf(params), params.text('name')));
   // What no API command does: a render that sticks while the transport still plays, an operator moving the
   // playhead on the Designer timeline.
   panel.register('freezePlayhead', (params) => target.state.transports.freezePlayhead(transportOf(params), params.boolean('on')));

@@ -90,7 +90,8 @@ export class ClockTile extends TileBase<ClockSettings> {
         },
       });
     } catch (error) {
-      // Core refuses the transport's name before watching (the key shows PROBLEM; the log says why).
+      // A transport core refuses outright (an empty name): the key shows PROBLEM; the log says why. A name the live
+      // stream cannot address comes through onError, as the server's own problems do.
       this.#error = error;
       this.reasons.tell(reasonOf(error));
       return;

@@ -18,6 +18,8 @@ const index: AnswerShape = (value, at) =>
     ? undefined
     : `${where(at)} is ${described(value)}, not a section index`;
 const flag = ofKind('boolean');
+/** Seconds on a track: the clock sorts and subtracts them, so text or a missing time would make it say NaN. */
+const seconds: AnswerShape = (value, at) => (typeof value === 'number' && Number.isFinite(value) ? undefined : `${where(at)} is ${described(value)}, not a time in seconds`);
 
 function fields(shape: Record<string, AnswerShape>): AnswerShape {
   return (value, at) => {
@@ -85,8 +87,8 @@ export const TRANSPORTS_ANSWER = fields({
 
 export const ANNOTATIONS_ANSWER = fields({
   annotations: fields({
-    sections: listOf(fields({ index })),
-    notes: listOf(fields({ text })),
-    tags: listOf(fields({ type: text, value: text })),
+    sections: listOf(fields({ index, time: seconds })),
+    notes: listOf(fields({ text, time: seconds })),
+    tags: listOf(fields({ type: text, value: text, time: seconds })),
   }),
 });

@@ -175,18 +175,22 @@ class TransportClock {
     return this.#playhead && { ...this.#playhead, playing: this.#playing, playmode: this.#playmode };
   }
 
-  /** Finds the transport (a multitransport's clock is its first member's), then watches its live object. */
+  /**
+   * Finds the transport (a multitransport's clock is its first member's), then watches its live object. Either step
+   * failing is told once and tried again: a transport the server lacks, or whose name the live stream cannot
+   * address (`Stage (L)`), may be added or renamed in the project meanwhile.
+   */
   async #start(): Promise<void> {
     try {
       this.#transport = await this.#find();
+      if (this.#disposed) return;
+      this.#subscribe(this.#transport.name);
     } catch (error) {
       this.#problem(error);
       if (!this.#disposed) this.#nextRead = setTimeout(() => void this.#start(), this.timing.retryMs);
       return;
     }
-    if (this.#disposed) return;
     this.#told.clear();
-    this.#subscribe(this.#transport.name);
     this.#scheduleRefresh();
   }
 

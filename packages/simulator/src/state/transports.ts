@@ -11,7 +11,8 @@ import { annotationsOf, setListOnWire, trackOnWire, type ShowSetList, type ShowT
 
 export interface TransportModel {
   readonly uid: string;
-  readonly name: string;
+  /** Changed only as an operator renames it in the project (see rename). */
+  name: string;
   engaged: boolean;
   volume: number;
   brightness: number;
@@ -103,6 +104,17 @@ export class Transports {
     const selected = multi ?? transport;
     if (!selected) throw this.#notFound(ref);
     this.#active = { uid: selected.uid, multi: multi !== undefined };
+  }
+
+  /**
+   * Renames a transport, as an operator does in the project: every answer and live object name says the new name
+   * from then on. Names a transport only: a multitransport's name is not a transport's.
+   */
+  rename(ref: Ref, name: string): void {
+    const transport = findByRef(this.transports, ref);
+    if (!transport) throw this.#notFound(ref);
+    if (name.trim() === '') throw invalidArgument('A transport needs a name: the new name is empty.');
+    transport.name = name;
   }
 
   /** Where a transport's playhead is; the wire Transport has only the current track. */
