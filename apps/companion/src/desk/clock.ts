@@ -1,10 +1,12 @@
 /**
  * The show clock on the desk: per transport variables read from core's clock on the module's own timer, and what
  * the clock feedbacks depend on, so each tick re-checks only the feedback types whose inputs changed. A clock that
- * is stale or offline holds its last times and says so in `<t>_clock_stale`: it never moves on its own.
+ * is stale or offline shows `stale` or `no link` in its times, as every other value that is not live does (a
+ * button that shows a countdown must never show one that stopped as if it ran), and `true` in `<t>_clock_stale`.
  */
 import type { CompanionVariableDefinitions, CompanionVariableValues } from '@companion-module/base';
 import { formatClock, type ShowClockSnapshot } from '@stagelink/core';
+import { shownWhenNotLive } from '../show/freshness.js';
 import type { Show } from '../show/show.js';
 
 /** How often the clock variables are read: a countdown changes its digits at most this often. */
@@ -45,24 +47,40 @@ const seconds = (value: number): number => Number(formatClock(value, { mode: 'se
 
 export function clockValues(show: Show, frameRate: number): CompanionVariableValues {
   const values: CompanionVariableValues = {};
-  const timecode = (value: number | undefined): string => (value === undefined ? '' : formatClock(value, { fps: frameRate }));
   for (const transport of show.transports.values()) {
     const prefix = `transport_${transport.id}_`;
     const clock = transport.clock;
-    const section = clock?.section;
-    values[`${prefix}time_tc`] = timecode(clock?.time);
-    values[`${prefix}time_seconds`] = clock ? seconds(clock.time) : '';
-    values[`${prefix}track_remaining_tc`] = timecode(clock?.trackRemaining);
-    values[`${prefix}section_index`] = section ? section.index : '';
-    values[`${prefix}section_remaining_tc`] = timecode(section?.remaining);
-    values[`${prefix}section_remaining_seconds`] = section ? seconds(section.remaining) : '';
-    values[`${prefix}section_remaining_countdown`] = section ? formatClock(section.remaining, { mode: 'countdown' }) : '';
-    values[`${prefix}next_section_index`] = clock?.nextSection ? clock.nextSection.index : '';
-    values[`${prefix}cue_next`] = clock?.cue?.next?.value ?? '';
-    values[`${prefix}cue_next_in_tc`] = timecode(clock?.cue?.nextIn);
+    const shown = isLiveClock(clock) ? liveClockValues(clock, frameRate) : notLiveClockValues(clock);
+    for (const [suffix, value] of Object.entries(shown)) values[`${prefix}${suffix}`] = value;
     values[`${prefix}clock_stale`] = !isLiveClock(clock);
   }
   return values;
+}
+
+type ClockValues = Record<Exclude<keyof typeof CLOCK_VARIABLES, 'clock_stale'>, string | number>;
+
+function liveClockValues(clock: ShowClockSnapshot, frameRate: number): ClockValues {
+  const timecode = (value: number | undefined): string => (value === undefined ? '' : formatClock(value, { fps: frameRate }));
+  const { section } = clock;
+  return {
+    time_tc: timecode(clock.time),
+    time_seconds: seconds(clock.time),
+    track_remaining_tc: timecode(clock.trackRemaining),
+    section_index: section ? section.index : '',
+    section_remaining_tc: timecode(section?.remaining),
+    section_remaining_seconds: section ? seconds(section.remaining) : '',
+    section_remaining_countdown: section ? formatClock(section.remaining, { mode: 'countdown' }) : '',
+    next_section_index: clock.nextSection ? clock.nextSection.index : '',
+    cue_next: clock.cue?.next?.value ?? '',
+    cue_next_in_tc: timecode(clock.cue?.nextIn),
+  };
+}
+
+/** Every time of a clock that is not live says why: empty before its first reading, `stale` or `no link` after. */
+function notLiveClockValues(clock: ShowClockSnapshot | undefined): ClockValues {
+  const word = clock === undefined ? '' : shownWhenNotLive(clock.status === 'offline' ? 'no link' : 'stale');
+  const suffixes = Object.keys(CLOCK_VARIABLES).filter((suffix) => suffix !== 'clock_stale') as (keyof ClockValues)[];
+  return Object.fromEntries(suffixes.map((suffix) => [suffix, word])) as ClockValues;
 }
 
 /** Whether a blinking feedback is in its on half now. */

@@ -17,15 +17,19 @@ export class LiveValue<T> {
   #status: LiveStatus = 'connecting';
   #problem: string | undefined;
 
+  /**
+   * `request` is built here, where a name the live stream cannot address (a transport named `Stage (L)`) becomes
+   * this value's problem rather than an error thrown at whoever watches the show.
+   */
   constructor(
     server: MediaServer,
-    request: LiveRequest,
+    request: () => LiveRequest,
     private readonly read: (value: unknown) => T | undefined,
     private readonly onChange: (value: T | undefined) => void,
     private readonly linkWasUp: () => boolean,
   ) {
     try {
-      this.#subscription = server.live.subscribe(request, ({ value }) => this.#onValue(value), {
+      this.#subscription = server.live.subscribe(request(), ({ value }) => this.#onValue(value), {
         onStatus: (status) => this.#onStatus(status),
         onError: (error) => {
           this.#problem = error.message;
@@ -42,6 +46,8 @@ export class LiveValue<T> {
   }
 
   get freshness(): Freshness {
+    // Never watched (its name cannot be written on the stream): not live, whatever the link does.
+    if (!this.#subscription) return 'stale';
     if (this.#problem !== undefined) return this.#status === 'online' ? 'stale' : freshnessOfLive(this.#status, false, this.linkWasUp());
     return freshnessOfLive(this.#status, this.#value !== undefined, this.linkWasUp());
   }

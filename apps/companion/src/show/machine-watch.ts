@@ -21,13 +21,13 @@ export class MachineWatch {
     this.role = member.role;
     const { hostname, uid } = member.machine;
     // The director's monitors are its local ones (r34 lists only the other machines as remote nodes).
-    const request = member.role === 'director' ? livePresets.localFps() : livePresets.remoteFps(hostname);
+    const request = () => (member.role === 'director' ? livePresets.localFps() : livePresets.remoteFps(hostname));
     this.fps = new LiveValue(server, request, asNumber, (value) => {
       if (value === undefined) this.#average.reset();
       else this.#average.push(value);
       onChange();
     }, linkWasUp);
-    this.takeover = member.role === 'understudy' ? new LiveValue(server, livePresets.failoverTakeover(uid), asBoolean, onChange, linkWasUp) : undefined;
+    this.takeover = member.role === 'understudy' ? new LiveValue(server, () => livePresets.failoverTakeover(uid), asBoolean, onChange, linkWasUp) : undefined;
   }
 
   get name(): string {

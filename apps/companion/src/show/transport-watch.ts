@@ -20,8 +20,8 @@ export class TransportWatch {
     linkWasUp: () => boolean,
   ) {
     this.levels = {
-      volume: new LiveValue(server, livePresets.transportVolume(name), asNumber, onChange, linkWasUp),
-      brightness: new LiveValue(server, livePresets.transportBrightness(name), asNumber, onChange, linkWasUp),
+      volume: new LiveValue(server, () => livePresets.transportVolume(name), asNumber, onChange, linkWasUp),
+      brightness: new LiveValue(server, () => livePresets.transportBrightness(name), asNumber, onChange, linkWasUp),
     };
     // The clock is read on the module's own timer (it moves between the director's updates), so its every
     // update needs nothing here; core logs a read problem once and retries it.

@@ -57,6 +57,20 @@ describe('variables and feedbacks', () => {
     expect(host.variables.get(`transport_${id}_section`)).toBe('stale');
   });
 
+  withReadyModule('keeps every value going when a transport is renamed to a name the live stream cannot address', async ({ sim, host }) => {
+    await control(sim, { action: 'renameTransport', transport: 'lobby', name: 'Stage (L)' });
+    const renamed = (): string | undefined =>
+      Object.entries(host.variableDefinitions).find(([id, { name }]) => id.endsWith('_volume') && name.startsWith('Stage (L): '))?.[0].replace(/_volume$/, '');
+    await host.waitFor(() => renamed() !== undefined, 'the renamed transport among the variables');
+    const id = renamed() as string;
+    // Its play state comes from the transports list; its level cannot be watched, so it is never shown as live.
+    await host.waitFor(() => host.variables.get(`${id}_playmode`) === 'stop', 'the renamed transport\'s playmode');
+    await host.waitFor(() => host.variables.get(`${id}_volume`) === 'stale', 'its volume not live');
+    // The other transports go on as before.
+    await host.runAction('play', { transport: 'main' });
+    await host.waitFor(() => host.variables.get('transport_main_playing') === true, 'main playing after the rename');
+  });
+
   withReadyModule('steps a volume through the live stream, from the value the server sends', async ({ sim, host }) => {
     const name = sim.state.transports.list()[0]?.name ?? '';
     const id = name.toLowerCase().replace(/[^a-z0-9]/g, '_');
