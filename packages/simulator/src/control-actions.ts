@@ -15,7 +15,7 @@ export interface ControlTarget {
 
 /**
  * The media-server port's own actions: status, latency, failNext, login, reset, projectOption, selectTransport,
- * renameTransport, freezePlayhead, jumpPlayhead, stallBody and slowAnswer.
+ * listActiveTransports, renameTransport, freezePlayhead, jumpPlayhead, stallBody and slowAnswer.
  */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
   panel.register('status', () => undefined); // changes nothing: answers the summary
@@ -42,6 +42,7 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
   });
   // The API has no call that selects the active transport; tests and demos pick it here.
   panel.register('selectTransport', (params) => target.state.transports.selectActive(params.ref('transport')));
+  panel.register('listActiveTransports', (params) => target.state.transports.listActive(params.refs('transports')));
   // Projects name transports as their operators like, with brackets, dots and slashes (`Stage (L)`).
   panel.register('renameTransport', (params) => target.state.transports.rename(transportOf(params), params.text('name')));
   // What no API command does: a render that sticks while the transport still plays, an operator moving the

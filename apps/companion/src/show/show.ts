@@ -146,12 +146,27 @@ export class Show {
     return first === undefined ? undefined : this.transports.get(first);
   }
 
-  /** The transports the director reports active now (every member while a multitransport is); asked at the press. */
+  /**
+   * The transports the director reports active now (every member while a multitransport is); asked at the press.
+   * Shipping directors may list several transports no multitransport joins (five of six in one project): which one
+   * the operator chose cannot be told, so nothing is sent rather than a cue to all of them.
+   */
   async activeTransports(): Promise<string[]> {
     const active = await this.server.transport.activeTransport({ failFast: true });
     const names = active.map((transport) => transport.name);
     if (names.length === 0) throw new InvalidInputError('The director reports no active transport: nothing was sent.');
+    if (names.length > 1 && !this.#isMultitransport(names)) {
+      throw new InvalidInputError(
+        `The director reports ${names.length} transports active (${names.join(', ')}) and no multitransport joins them, so which one is meant cannot be told: nothing was sent. Pick the transport on the button.`,
+      );
+    }
     return names;
+  }
+
+  /** Whether `names` are exactly the members of one multitransport of the last transports list. */
+  #isMultitransport(names: readonly string[]): boolean {
+    const wanted = [...names].sort().join('\u0000');
+    return this.multitransports.some(({ members }) => [...members].sort().join('\u0000') === wanted);
   }
 
   /** The power watch of a machine by hostname, in any case. */

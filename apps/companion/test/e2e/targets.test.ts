@@ -81,6 +81,20 @@ describe('transport targets', () => {
     expect(playmodeOf(sim, first.name)).toBe('stop');
   });
 
+  withReadyModule('sends nothing for the active transport while the director lists several no multitransport joins', async ({ sim, host }) => {
+    const [first, second, third] = sim.state.transports.list();
+    if (!first || !second || !third) throw new Error('the session has three transports');
+    for (const { name } of [first, second, third]) await host.runAction('play', { transport: name });
+    // As some shipping projects list five of their six transports: which one the operator chose cannot be told.
+    await control(sim, { action: 'listActiveTransports', transports: [{ name: first.name }, { name: third.name }] });
+
+    await expect(host.runAction('stop', { transport: ACTIVE })).rejects.toThrow(/reports 2 transports active .* nothing was sent/);
+
+    expect([first, second, third].map(({ name }) => playmodeOf(sim, name))).toEqual(['play', 'play', 'play']);
+    const lastError = (): unknown => host.variables.get('last_error');
+    await host.waitFor(() => typeof lastError() === 'string' && (lastError() as string).includes('cannot be told'), 'the refusal in last_error');
+  });
+
   withReadyModule('steps the volume one step a detent of the dial preset, up and down, losing none on a quick turn', async ({ sim, host }) => {
     const name = sim.state.transports.list()[0]?.name ?? '';
     const id = variableIdOf(name);

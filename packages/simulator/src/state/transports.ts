@@ -63,6 +63,8 @@ const COMMAND_PLAYMODES: Readonly<Record<TransportCommand, Playmode>> = {
  */
 export class Transports {
   #active: { uid: string; multi: boolean };
+  /** Transports `activetransport` lists instead, several that are no multitransport's members (see listActive). */
+  #listedActive: string[] | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -91,6 +93,8 @@ export class Transports {
   /** The active transport, or every transport of the active multitransport. */
   active(): WireTransport[] {
     this.#settle();
+    const listed = this.#listedActive;
+    if (listed) return this.transports.filter((transport) => listed.includes(transport.uid)).map(transportOnWire);
     const { uid, multi } = this.#active;
     const selected = multi ? this.multitransports.find((m) => m.uid === uid) : undefined;
     const models = selected ? this.#members(selected) : this.transports.filter((transport) => transport.uid === uid);
@@ -104,6 +108,18 @@ export class Transports {
     const selected = multi ?? transport;
     if (!selected) throw this.#notFound(ref);
     this.#active = { uid: selected.uid, multi: multi !== undefined };
+    this.#listedActive = undefined;
+  }
+
+  /**
+   * Makes `activetransport` list these transports, as some r34 projects list five of their six with no
+   * multitransport joining them: nothing tells which one the operator chose. `selectActive` ends it.
+   */
+  listActive(refs: readonly Ref[]): void {
+    const listed = refs.map((ref) => findByRef(this.transports, ref));
+    const missing = refs.find((_ref, index) => listed[index] === undefined);
+    if (missing) throw this.#notFound(missing);
+    this.#listedActive = listed.map((transport) => (transport as TransportModel).uid);
   }
 
   /**
