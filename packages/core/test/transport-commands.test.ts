@@ -92,6 +92,16 @@ describe('the words of shipping directors', () => {
     expect(sent()).toEqual([]);
   });
 
+  it('refuses a volume or brightness outside 0 to 1 before sending, which a shipping director would answer as done', async () => {
+    const { ms, sent } = await serverAnswering();
+    await expect(ms.transport.setVolume({ transport: { name: 'main' }, volume: 50 })).rejects.toThrow(/volume must be from 0 to 1 \(got 50\)/);
+    await expect(ms.transport.send('setBrightness', { name: 'main' }, { brightness: -0.1 })).rejects.toBeInstanceOf(InvalidInputError);
+    expect(sent()).toEqual([]);
+    await ms.transport.setVolume({ transport: { name: 'main' }, volume: 1 });
+    await ms.transport.setBrightness({ transport: { name: 'main' }, brightness: 0 });
+    expect(sent()).toHaveLength(2);
+  });
+
   it('takes a section by its 0-based index, as a number or decimal text, and refuses a name pointing to gotoNote', async () => {
     const { ms, sent } = await serverAnswering();
     await ms.transport.gotoSection({ transport: { name: 'main' }, section: 1 });

@@ -54,6 +54,16 @@ export function checkNumber(value: unknown, what: string): number {
   return value;
 }
 
+/**
+ * A transport's volume or brightness: 0 to 1. Shipping directors answer a value outside it as done and change
+ * nothing, so it is refused here, where the caller still hears of it.
+ */
+export function checkLevel(value: unknown, what: 'volume' | 'brightness'): number {
+  const level = checkNumber(value, what);
+  if (level < 0 || level > 1) throw new InvalidInputError(`${what} must be from 0 to 1 (got ${shown(value)}): 0.5 is half.`);
+  return level;
+}
+
 export function checkText(value: unknown, what: string): string {
   if (typeof value !== 'string' || value === '') {
     throw new InvalidInputError(`${what} must be a non-empty string (got ${shown(value)}).`);

@@ -1,7 +1,7 @@
 import { AbortedError, InvalidInputError, isUnreachable, LateAnswerError, reasonOf, StagelinkError, TimeoutError } from '../errors.js';
 import { endpoints, type EndpointSpec } from './catalogue.js';
 import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
-import { asArray, checkBoolean, checkNumber, checkRef, checkText, refQuery, shown } from './input-checks.js';
+import { asArray, checkBoolean, checkLevel, checkNumber, checkRef, checkText, refQuery, shown } from './input-checks.js';
 import { askedOf, LATE_ANSWER_CHECK_MS, lateVerdict, type LateVerdict } from './late-answer.js';
 import { playmodeToSend } from './playmode.js';
 import { transportCommandNamed, type OperationWord } from './operation-names.js';
@@ -169,11 +169,11 @@ export class TransportApi {
   }
 
   async setVolume(items: OneOrMany<SetVolume>, options?: CallOptions): Promise<void> {
-    return this.#sendCues(endpoints.volume, items, options, (item) => ({ volume: checkNumber(item.volume, 'volume') }));
+    return this.#sendCues(endpoints.volume, items, options, (item) => ({ volume: checkLevel(item.volume, 'volume') }));
   }
   async setBrightness(items: OneOrMany<SetBrightness>, options?: CallOptions): Promise<void> {
     return this.#sendCues(endpoints.brightness, items, options, (item) => ({
-      brightness: checkNumber(item.brightness, 'brightness'),
+      brightness: checkLevel(item.brightness, 'brightness'),
     }));
   }
   async setEngaged(items: OneOrMany<SetEngaged>, options?: CallOptions): Promise<void> {
