@@ -62,6 +62,11 @@ describe('the director among the announcements', () => {
     expect(found?.director.url).toBe('http://192.168.1.5:80');
   });
 
+  it('takes the address an announcement came from before the A records of a director on several networks', () => {
+    const found = directorAmong([director(), api('d3api', 'DIRECTOR01.local', { addresses: ['192.168.99.5', '10.0.0.5'], from: '10.0.0.5' })]);
+    expect(found?.director.url).toBe('http://10.0.0.5:80');
+  });
+
   it('falls back to the address the announcement came from, then to the mDNS name', () => {
     expect(directorAmong([director(), api('d3api', 'DIRECTOR01.local.', { from: '10.0.0.5' })])?.director.url).toBe('http://10.0.0.5:80');
     expect(directorAmong([director(), api('d3api', 'DIRECTOR01.local.')])?.director.url).toBe('http://DIRECTOR01.local:80');

@@ -123,12 +123,14 @@ function hostPart(target: string): string {
 
 /**
  * The url of a machine's API from its API announcements (one per interface), on the announced port: at the first
- * IPv4 address one of them gives (its SRV target, an A record, the address it came from), else at its mDNS name.
- * Link-local IPv6 addresses need a zone a URL cannot carry: they are not used.
+ * IPv4 address one of them gives (its SRV target, the address it came from, an A record), else at its mDNS name.
+ * The address an announcement came from is one this computer demonstrably reaches; a multi-homed director's A
+ * records may name its other networks (d3net, media) first. Link-local IPv6 addresses need a zone a URL cannot
+ * carry: they are not used.
  */
 export function apiUrl(apis: readonly Announcement[]): string | undefined {
   for (const api of apis) {
-    const address = [api.target, ...api.addresses, api.from].find((each) => each !== undefined && isIpv4(each));
+    const address = [api.target, api.from, ...api.addresses].find((each) => each !== undefined && isIpv4(each));
     if (address !== undefined) return `http://${address}:${api.port}`;
   }
   const [first] = apis;
