@@ -14,10 +14,11 @@ import {
   StalledAnswerError,
   StatusError,
   TimeoutError,
+  UnexpectedAnswerError,
   isUnreachable,
 } from '../src/index.js';
-import { HttpClient } from '../src/http/http-client.js';
-import { json, ok, reset, silence, stallAfterHeaders, startScriptedServer, type ScriptedServer } from './support/scripted-server.js';
+import { HttpClient, MAX_ANSWER_BYTES } from '../src/http/http-client.js';
+import { json, ok, reset, silence, stallAfterHeaders, startScriptedServer, type Reply, type ScriptedServer } from './support/scripted-server.js';
 
 const health = { status: ok, result: [] };
 let cleanup: (() => unknown)[] = [];
@@ -61,6 +62,40 @@ async function serverAnswering(...replies: Parameters<typeof startScriptedServer
   cleanup.push(() => ms.close(), () => server.close());
   return { server, ms };
 }
+
+describe('answers larger than any answer of the API', () => {
+  /** A service at the address that sends far more than any API answer, as fast as the client takes it. */
+  const flood: Reply = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(1024 * 1024, ' ');
+    let left = MAX_ANSWER_BYTES / chunk.length + 4;
+    const pump = (): void => {
+      while (left > 0 && !res.destroyed) {
+        left--;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    pump();
+  };
+  const declaresTooMuch: Reply = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_ANSWER_BYTES + 1) });
+    res.write('{');
+  };
+
+  it.each([
+    ['streams past the bound', flood],
+    ['declares more than the bound', declaresTooMuch],
+  ])('refuses an answer that %s as not the API, without holding it all', async (_what, reply) => {
+    const { ms } = await serverAnswering(reply);
+    const error = await ms.status.health({ timeoutMs: 20_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect((error as Error).message).toMatch(/answered with a body that .*, more than any answer of the API/);
+    expect(isUnreachable(error)).toBe(false);
+    // The machine itself is fine: the next answer of a normal size arrives.
+    await expect(ms.status.health()).resolves.toEqual([]);
+  }, 30_000);
+});
 
 describe('retries', () => {
   it('turns two 503 answers and a 200 into one successful GET', async () => {

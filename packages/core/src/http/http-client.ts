@@ -1,5 +1,5 @@
-import { Agent } from 'undici';
-import { ClosedError, ConnectionError, reasonOf, type RequestContext, StagelinkError } from '../errors.js';
+import { Agent, type Dispatcher } from 'undici';
+import { ClosedError, ConnectionError, reasonOf, type RequestContext, StagelinkError, UnexpectedAnswerError } from '../errors.js';
 import { fullJitter, sleep } from './backoff.js';
 import { CallDeadline, DeadlineTimer } from './call-deadline.js';
 import type { TlsOptions } from './tls.js';
@@ -149,12 +149,42 @@ export class HttpClient {
     });
     deadline.receiving = true;
     try {
-      const text = await response.body.text();
+      const text = await boundedText(response, context);
       return { status: response.statusCode, body: parseBody(text), context };
     } finally {
       deadline.receiving = false;
     }
   }
+}
+
+/**
+ * Far more than any answer of a media server or the drive: a proxy or another service streaming more at the address
+ * would fill the memory of the process the client runs in (Node-RED, the Stream Deck app).
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** The answer's body as text, refused unread past MAX_ANSWER_BYTES. */
+async function boundedText(response: Dispatcher.ResponseData, context: RequestContext): Promise<string> {
+  const declared = Number(response.headers['content-length']);
+  if (declared > MAX_ANSWER_BYTES) return refuseTooLarge(response, context, `declares ${declared} bytes`);
+  // A declared length is held to by undici: only an answer without one is counted as it comes.
+  if (Number.isFinite(declared)) return response.body.text();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) return refuseTooLarge(response, context, `went past ${MAX_ANSWER_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function refuseTooLarge(response: Dispatcher.ResponseData, context: RequestContext, what: string): never {
+  response.body.destroy();
+  throw new UnexpectedAnswerError(
+    `${context.method} ${context.url} answered with a body that ${what}, more than any answer of the API: check that this address is the server's API (another service or a proxy may be answering).`,
+    context,
+  );
 }
 
 /** A request after close, refused: what goes wrong building the error rejects too, as every failure of a request does. */
