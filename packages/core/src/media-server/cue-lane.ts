@@ -9,14 +9,31 @@ import type { LinkDown } from './link-watch.js';
  *
  * Nothing lands late, and nobody waits for a server known not to answer: a cue given while the server is known
  * down and other cues are still ahead of it is refused at once (a cue whose turn comes is the cue's own business:
- * transport commands ask a server known down once, briefly, before they go); a cue that waited longer than
- * `maxWaitMs` for its turn is refused unsent.
+ * transport commands ask a server known down once, briefly, before they go); a cue that waited longer than its
+ * budget for its turn is refused unsent, with a TimeoutError whose `mayHaveReachedServer` is false.
+ *
+ * A cue's budget is `maxWaitMs`. The steps of a multi-step button (a Stream Deck multi-action, a Companion button's
+ * actions) arrive at once and each waits for the one before it, which on a slow director may take a whole request
+ * timeout: with `burstGapMs` and `stepAllowanceMs`, cues given at most `burstGapMs` after the one before are one
+ * burst, and each step of a burst may wait `stepAllowanceMs` longer than the step before it. A cue pressed on its
+ * own keeps the flat budget. Waits are timed on the monotonic clock (`performance.now`), which a computer's clock
+ * being set or waking from sleep does not move.
  */
 export interface CueLaneOptions {
   /** Since when and why the server has not answered (`MediaServer.linkDown`); undefined while it answers. */
   linkDown?: () => LinkDown | undefined;
   /** How long a cue may wait for the cues ahead of it before it is refused unsent; no limit by default. */
   maxWaitMs?: number;
+  /**
+   * Cues given at most this far apart (ms) are one burst: the steps of one multi-step button. Used with
+   * `stepAllowanceMs` and `maxWaitMs`; without it every cue has the flat `maxWaitMs`.
+   */
+  burstGapMs?: number;
+  /**
+   * What each step given before a cue in its burst adds to the cue's budget (ms): one request timeout, the
+   * longest the step ahead can take. Used with `burstGapMs` and `maxWaitMs`.
+   */
+  stepAllowanceMs?: number;
   /** Names the lane in error messages: the server's address. */
   name?: string;
 }
@@ -26,11 +43,20 @@ export interface CueSendOptions {
   signal?: AbortSignal;
 }
 
+/** The burst the latest cues belong to. */
+interface Burst {
+  /** Cues of the burst given so far. */
+  steps: number;
+  lastGivenAt: number;
+}
+
 interface QueuedCue {
   run: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   givenAt: number;
+  /** How long it may wait for its turn; undefined: as long as it takes. */
+  budgetMs: number | undefined;
   signal: AbortSignal | undefined;
   onAbort: () => void;
 }
@@ -39,6 +65,7 @@ export class CueLane {
   readonly #waiting: QueuedCue[] = [];
   #sending = false;
   #closed = false;
+  #burst: Burst | undefined;
 
   constructor(private readonly options: CueLaneOptions = {}) {}
 
@@ -53,12 +80,16 @@ export class CueLane {
     if (options.signal?.aborted) return Promise.reject(new AbortedError(`The cue to ${this.#name} was cancelled before it was sent.`));
     const down = this.size > 0 ? this.options.linkDown?.() : undefined;
     if (down) return Promise.reject(this.#refusedWhileDown(down));
+    // The monotonic clock: the wall clock jumps when the computer wakes or sets its time.
+    const givenAt = performance.now();
+    const budgetMs = this.#budgetOf(givenAt);
     return new Promise<T>((resolve, reject) => {
       const queued: QueuedCue = {
         run: cue,
         resolve: resolve as (value: unknown) => void,
         reject,
-        givenAt: performance.now(),
+        givenAt,
+        budgetMs,
         signal: options.signal,
         onAbort: () => this.#drop(queued, new AbortedError(`The cue to ${this.#name} was cancelled before it was sent.`)),
       };
@@ -83,14 +114,13 @@ export class CueLane {
     const queued = this.#waiting.shift();
     if (!queued) return;
     queued.signal?.removeEventListener('abort', queued.onAbort);
-    // The monotonic clock: the wall clock jumps when the computer wakes or sets its time.
     const waited = Math.round(performance.now() - queued.givenAt);
-    const maxWaitMs = this.options.maxWaitMs;
-    if (maxWaitMs !== undefined && waited > maxWaitMs) {
+    const { budgetMs } = queued;
+    if (budgetMs !== undefined && waited > budgetMs) {
       queued.reject(
         new TimeoutError(
-          `The cue to ${this.#name} was not sent: it waited ${waited} ms for the cues before it (at most ${maxWaitMs} ms), and a cue is never sent late. Send it again.`,
-          maxWaitMs,
+          `The cue to ${this.#name} was not sent: it waited ${waited} ms for the cues before it (at most ${budgetMs} ms), and a cue is never sent late. Send it again.`,
+          budgetMs,
           undefined,
           { mayHaveReachedServer: false },
         ),
@@ -106,6 +136,18 @@ export class CueLane {
         this.#sending = false;
         this.#next();
       });
+  }
+
+  /** The budget of a cue given at `givenAt`, counting it as the next step of its burst. */
+  #budgetOf(givenAt: number): number | undefined {
+    const { maxWaitMs, burstGapMs, stepAllowanceMs } = this.options;
+    if (maxWaitMs === undefined || burstGapMs === undefined || stepAllowanceMs === undefined) return maxWaitMs;
+    const burst = this.#burst && givenAt - this.#burst.lastGivenAt <= burstGapMs ? this.#burst : { steps: 0, lastGivenAt: givenAt };
+    this.#burst = burst;
+    const budgetMs = maxWaitMs + stepAllowanceMs * burst.steps;
+    burst.steps += 1;
+    burst.lastGivenAt = givenAt;
+    return budgetMs;
   }
 
   #drop(queued: QueuedCue, error: Error): void {
