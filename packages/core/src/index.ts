@@ -8,6 +8,7 @@ export { discoverMachines, type DiscoverMachinesOptions, type DiscoveredMachine 
 export type { DirectorChange } from './discovery/director-follower.js';
 export type { LinkDown } from './media-server/link-watch.js';
 export { CueLane, type CueLaneOptions, type CueSendOptions } from './media-server/cue-lane.js';
+export { CUE_FATES, cueFateOf, type CueFate } from './media-server/cue-fate.js';
 export { parseHostMap, type HostMap } from './discovery/query.js';
 export type { CallOptions, GuardedCallOptions, EndpointInput } from './media-server/endpoint-caller.js';
 export type { RequestOptions } from './http/request-options.js';
