@@ -179,6 +179,25 @@ describe('transport', () => {
     expect(await mainTransport()).toMatchObject({ volume: 0.4, brightness: 0.6, engaged: false });
   });
 
+  it('toggles engaged from the state the server reports at the call, a multitransport included', async () => {
+    await ms.transport.setEngaged({ transport: main, engaged: true });
+    expect(await ms.transport.toggleEngaged(main)).toBe(false);
+    expect(await mainTransport()).toMatchObject({ engaged: false });
+    expect(await ms.transport.toggleEngaged(main)).toBe(true);
+    expect(await mainTransport()).toMatchObject({ engaged: true });
+    const multi = (await ms.transport.transports()).multitransports[0];
+    if (!multi) throw new Error('The simulated show has a multitransport');
+    expect(await ms.transport.toggleEngaged({ name: multi.name })).toBe(!multi.engaged);
+    expect((await ms.transport.transports()).multitransports[0]?.engaged).toBe(!multi.engaged);
+  });
+
+  it('refuses to toggle a transport the server does not list, sending nothing', async () => {
+    const from = arrived.length;
+    const error = await ms.transport.toggleEngaged({ name: 'foyer' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'STAGELINK_ERR_INVALID_INPUT', message: expect.stringMatching(/"foyer" is not on the server/) as unknown });
+    expect(arrived.slice(from).filter((request) => request.startsWith('POST'))).toEqual([]);
+  });
+
   it('lists set lists and tracks in the spec shapes', async () => {
     const setLists = await ms.transport.setLists();
     expect(setLists.map((setList) => setList.name)).toEqual(['Main show', 'Side screens', 'Lobby']);

@@ -179,6 +179,23 @@ export class TransportApi {
   async setEngaged(items: OneOrMany<SetEngaged>, options?: CallOptions): Promise<void> {
     return this.#sendCues(endpoints.engaged, items, options, (item) => ({ engaged: checkBoolean(item.engaged, 'engaged') }));
   }
+  /**
+   * Engages the transport when the server reports it disengaged, and disengages it when engaged: read at the call,
+   * never from a reading seconds old (another desk may have changed it), then sent as `engaged`. A multitransport
+   * counts as engaged when the server says so. Part of a cue: like the command, the read is refused at once while
+   * the server is known not to answer. A transport the server does not list is refused with InvalidInputError, and
+   * nothing is sent. Resolves with the state sent.
+   */
+  async toggleEngaged(transport: Ref, options?: CallOptions): Promise<boolean> {
+    const { uid, name } = checkRef(transport, 'transport');
+    const { transports, multitransports } = await this.transports(cueOptions(options));
+    // A uid names one object; a name, as the user typed it, the one listed under it.
+    const current = [...transports, ...multitransports].find((candidate) => (uid === undefined ? candidate.name === name : candidate.uid === uid));
+    if (!current) throw new InvalidInputError(`Transport ${shown(name ?? uid)} is not on the server, so it was not toggled: check the transport's name.`);
+    const engaged = !current.engaged;
+    await this.setEngaged({ transport, engaged }, options);
+    return engaged;
+  }
   async setSpeed(items: OneOrMany<SetSpeed>, options?: CallOptions): Promise<void> {
     return this.#sendCues(endpoints.speed, items, options, (item) => ({ speed: checkNumber(item.speed, 'speed') }));
   }
