@@ -72,10 +72,12 @@ export function cueFace(view: CueView): string {
 }
 
 /**
- * What the latest cue of a key did, when it is worth telling for a few seconds after: its answer came late and
- * core read the transport again, which shows the cue's state there (`landed`) or cannot tell (`unknown`); or it
- * was refused unsent after waiting too long behind other cues (`not-sent`). Both lines say it, as the words do
- * not fit one: LANDED over LATE, OUTCOME over UNKNOWN, NOT over SENT. The log names the cue.
+ * What the latest cue of a key did, when it is worth telling for a few seconds after (see keyOutcomeOf): its
+ * answer came late and core read the transport again, which shows the cue's state there (`landed`); it may have
+ * reached the server and nobody can tell whether it played (`unknown`: a late answer the re-read cannot judge, or
+ * no answer at all); or it provably never left (`not-sent`: it waited too long behind other cues, the director was
+ * not found in time, the transport is not on the server). Both lines say it, as the words do not fit one: LANDED
+ * over LATE, OUTCOME over UNKNOWN, NOT over SENT. The log names the cue and why.
  */
 export type KeyOutcome = LateOutcome | 'not-sent';
 

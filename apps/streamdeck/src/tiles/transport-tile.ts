@@ -6,7 +6,8 @@
  * the key's manifest state (its two named states are for multi-action steps of an engage key to choose).
  * Cues go through the server's cue queue, so presses land in the order they were made; a cue still out after a
  * moment shows as sending, one whose answer came late says for a while whether it landed or nobody can tell
- * (core never sends it twice), and one refused for waiting too long behind others says NOT SENT.
+ * (core never sends it twice), and one that provably never left (it waited too long behind others, say) says
+ * NOT SENT: what became of it is core's rule (cueFateOf).
  */
 import { reasonOf } from '@stagelink/core';
 import { commandWord, cueFace, cueStateWord, lateCueFace, outcomeWords, type CueView, type TransportActivity } from '../render/cue-face.js';
@@ -17,7 +18,7 @@ import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { TransportList } from '../state/connection/server-pool.js';
 import type { PollState } from '../state/connection/shared-poll.js';
 import { activityOf, asTransportList, engagedOf } from '../state/cues/transport-activity.js';
-import { keyOutcomeOf, type KeyOutcome } from '../state/cues/late-outcome.js';
+import { keyOutcomeOf, type KeyOutcome } from '../state/cues/key-outcome.js';
 import { hostProblem } from './host-binding.js';
 import { KeyOutcomes, OUTCOME_SHOWN_MS, type OutcomeSlot, type RecalledOutcome } from './key-outcomes.js';
 import type { KeySurface, TileContext } from './tile.js';
@@ -38,7 +39,7 @@ export const HOLD_TO_FIRE_MS = 600;
 const OUTCOME_LOG: Record<KeyOutcome, string> = {
   landed: 'landed late; it was not sent again.',
   unknown: 'outcome unknown (check the transport before pressing again); it was not sent again.',
-  'not-sent': 'not sent, it waited too long behind other cues.',
+  'not-sent': 'not sent (it never left: pressing again cannot repeat it).',
 };
 
 export class TransportTile extends TileBase<TransportKeySettings> {

@@ -87,20 +87,22 @@ describe('firing a cue through core', () => {
   ];
 
 
-  it('toggles engaged from the state read at the press', async () => {
-    const calls: unknown[] = [];
+  it('has core toggle engaged at the press, and sends engage or disengage as set', async () => {
+    const calls: unknown[][] = [];
     const server = {
       transport: {
-        transports: () => Promise.resolve({ transports: [{ name: 'main', engaged: true }], multitransports: [{ name: 'stage', engaged: false }] }),
-        setEngaged: (argument: unknown) => (calls.push(argument), Promise.resolve()),
+        toggleEngaged: (transport: unknown) => (calls.push(['toggle', transport]), Promise.resolve(true)),
+        setEngaged: (argument: unknown) => (calls.push(['set', argument]), Promise.resolve()),
       },
     } as unknown as MediaServer;
     await fireCue(server, cueOf({ command: 'engaged', transport: 'main' }));
-    await fireCue(server, cueOf({ command: 'engaged', transport: 'stage' }));
-    await expect(fireCue(server, cueOf({ command: 'engaged', transport: 'nowhere' }))).rejects.toThrow(/nowhere.*not found/);
+    await fireCue(server, cueOf({ command: 'engaged', transport: 'stage', engaged: 'disengage' }));
+    // A multi-action step of a toggle key does what its state says.
+    await fireCue(server, cueOf({ command: 'engaged', transport: 'stage', engaged: 'toggle' }), undefined, 0);
     expect(calls).toEqual([
-      { transport: { name: 'main' }, engaged: false },
-      { transport: { name: 'stage' }, engaged: true },
+      ['toggle', { name: 'main' }],
+      ['set', { transport: { name: 'stage' }, engaged: false }],
+      ['set', { transport: { name: 'stage' }, engaged: true }],
     ]);
   });
 

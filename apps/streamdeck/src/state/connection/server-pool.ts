@@ -18,7 +18,6 @@ import {
   reasonOf,
   type Transport,
 } from '@stagelink/core';
-import { CueQueue } from '../cues/cue-queue.js';
 import { type PollOptions, SharedPoll } from './shared-poll.js';
 
 export interface TransportList {
@@ -36,7 +35,7 @@ export interface ServerLease {
   /** `transport/transports`, polled while a transport key or a level dial is on screen. */
   readonly transports: SharedPoll<TransportList>;
   /** Every cue to this server goes through it, so cues land in the order they were pressed. */
-  readonly cues: CueQueue;
+  readonly cues: CueLane;
   /** The director's hostname before its last move and when it moved; undefined while it has not moved. */
   readonly directorMove: () => DirectorMove | undefined;
   /** Gives the lease back; the last one out closes the client after the grace period. Idempotent. */
@@ -74,7 +73,7 @@ interface Entry {
   server: MediaServer;
   health: SharedPoll<HealthEntry[]>;
   transports: SharedPoll<TransportList>;
-  cues: CueQueue;
+  cues: CueLane;
   leases: number;
   idleTimer?: NodeJS.Timeout;
   directorMove?: DirectorMove;
@@ -192,13 +191,15 @@ export class ServerPool {
         (signal) => server.transport.transports({ signal }),
         this.#pollOptions(this.options.transportsIntervalMs ?? 2000, onListenerError),
       ),
-      // The lane keeps the order and refuses at once while the server is known down; the queue times each cue's
-      // wait on a monotonic clock, with a burst's budget (see CueQueue).
-      cues: new CueQueue(
-        new CueLane({ linkDown: () => server.linkDown, name: origin }),
-        { maxWaitMs: CUE_MAX_WAIT_MS, requestTimeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, burstGapMs: CUE_BURST_GAP_MS },
-        origin,
-      ),
+      // The lane keeps the order, refuses at once while the server is known down, and gives each step of a
+      // multi-action one request timeout more to wait than the step before it (core's burst budget).
+      cues: new CueLane({
+        linkDown: () => server.linkDown,
+        name: origin,
+        maxWaitMs: CUE_MAX_WAIT_MS,
+        burstGapMs: CUE_BURST_GAP_MS,
+        stepAllowanceMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      }),
       leases: 0,
       stopWatchingDirector: () => server.off('director', onDirector),
     };

@@ -171,21 +171,13 @@ function onTrack(fields: TransportCommandFields, target: string): string {
 export async function fireCue(server: MediaServer, cue: Cue, signal?: AbortSignal, step?: StepState): Promise<void> {
   if (cue.command === 'engaged') {
     const intent = engageIntent(cue, step);
-    if (intent === 'toggle') return toggleEngaged(server, cue.transportName, { signal });
+    // Read at the press (not from a poll seconds old), in core: what the transport shows then decides what is sent.
+    if (intent === 'toggle') {
+      await server.transport.toggleEngaged(cue.transport, { signal });
+      return;
+    }
     return server.transport.setEngaged({ transport: cue.transport, engaged: intent === 'engage' }, { signal });
   }
   // Go to section / note keys may name their track: core's send goes there first.
   return server.transport.send(cue.command, cue.transport, cue.fields, { signal });
-}
-
-/**
- * Reads whether the transport is engaged at the moment of the press (not from a poll that may be seconds
- * old) and sends the opposite. A multitransport counts as engaged when the server says so.
- */
-async function toggleEngaged(server: MediaServer, name: string, options: { signal?: AbortSignal }): Promise<void> {
-  // Part of a cue: refused at once, like the command itself, while the server is known not to answer.
-  const { transports, multitransports } = await server.transport.transports({ ...options, failFast: true });
-  const current = [...transports, ...multitransports].find((candidate) => candidate.name === name);
-  if (!current) throw new Error(`Transport "${name}" was not found on the server: check the key's transport.`);
-  await server.transport.setEngaged({ transport: { name }, engaged: !current.engaged }, options);
 }
