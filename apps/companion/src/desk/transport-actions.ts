@@ -113,7 +113,8 @@ export function transportActions(current: () => Show, choices: Choices): Record<
           if (transport === undefined) throw new InvalidInputError('Choose a transport.');
           await recorded(show, transport, label, async (targets) =>
             show.cues.send(async () => {
-              for (const name of await targets()) await toggleEngaged(show, name);
+              // Core reads each at the press (not from a list seconds old) and sends the opposite.
+              for (const name of await targets()) await show.server.transport.toggleEngaged({ name });
             }),
           );
           return show.transportList.refresh();
@@ -162,14 +163,6 @@ async function recorded<T>(show: Show, transport: string, label: string, send: (
     for (const name of meant) show.recordCue(name, error, (failed) => failureOf(label, failed));
     throw error;
   }
-}
-
-/** Reads whether the transport is engaged at the press (not from a list seconds old) and sends the opposite. */
-async function toggleEngaged(show: Show, name: string): Promise<void> {
-  const { transports, multitransports } = await show.server.transport.transports({ failFast: true });
-  const current = [...transports, ...multitransports].find((candidate) => candidate.name === name);
-  if (!current) throw new InvalidInputError(`Transport "${name}" is not on the server: check the action's transport.`);
-  await show.server.transport.setEngaged({ transport: { name }, engaged: !current.engaged });
 }
 
 /**

@@ -51,6 +51,12 @@ const LIVE_TIMING = { connectTimeoutMs: 3000, heartbeatMs: 5000, reconnectBaseMs
 const TIMEOUT_MS = 4000;
 /** A cue that waited this long behind others is not sent: at the desk a late cue is worse than a refused one. */
 const CUE_MAX_WAIT_MS = 3000;
+/**
+ * Cues given at most this far apart are one burst, as the actions of one button's step are (Companion runs them at
+ * once; on a busy computer they may still arrive a few hundred milliseconds apart). Each may wait one request
+ * timeout longer than the one before it (core's burst budget), so a long button lands whole on a slow director.
+ */
+const CUE_BURST_GAP_MS = 500;
 const SESSION_EVERY_MS = 5000;
 const HEALTH_EVERY_MS = 3000;
 const TRANSPORTS_EVERY_MS = 1000;
@@ -89,7 +95,13 @@ export class Show {
   constructor(private readonly options: ShowOptions) {
     const create = options.create ?? ((serverOptions: MediaServerOptions) => new MediaServer(serverOptions));
     this.server = create({ timeoutMs: TIMEOUT_MS, live: LIVE_TIMING, logger: options.logger, ...options.server });
-    this.cues = new CueLane({ linkDown: () => this.server.linkDown, maxWaitMs: CUE_MAX_WAIT_MS, name: this.server.host });
+    this.cues = new CueLane({
+      linkDown: () => this.server.linkDown,
+      maxWaitMs: CUE_MAX_WAIT_MS,
+      burstGapMs: CUE_BURST_GAP_MS,
+      stepAllowanceMs: options.server.timeoutMs ?? TIMEOUT_MS,
+      name: this.server.host,
+    });
     this.session = new Poll(async (signal) => this.server.status.session({ signal }), SESSION_EVERY_MS, () => this.#onSession());
     this.health = new Poll(async (signal) => this.server.status.health({ signal }), HEALTH_EVERY_MS, () => this.#changed(false));
     this.transportList = new Poll(async (signal) => this.server.transport.transports({ signal }), TRANSPORTS_EVERY_MS, () => this.#onTransports());
