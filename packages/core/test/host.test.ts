@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, MediaServer, originOf } from '../src/index.js';
+import { InvalidInputError, MediaServer, originOf, parseHostList } from '../src/index.js';
 
 describe('originOf', () => {
   it.each([
@@ -32,5 +32,23 @@ describe('originOf', () => {
 
   it('refuses a non-text host when a client is made, before any request', () => {
     expect(() => new MediaServer({ host: 5 as never })).toThrow(/must be text, not the number 5/);
+  });
+});
+
+describe('parseHostList', () => {
+  it('reads addresses one a line or separated by commas, in order, as origins, leaving out blanks and # lines', () => {
+    expect(parseHostList('10.0.0.6\n# the editor\n  media-2:8080 ,http://10.0.0.8:80,\n\n')).toEqual(['http://10.0.0.6', 'http://media-2:8080', 'http://10.0.0.8']);
+    expect(parseHostList('')).toEqual([]);
+    expect(parseHostList(' \n # none yet')).toEqual([]);
+  });
+
+  it('names the entry that is not an address, and which of the list it is', () => {
+    expect(() => parseHostList('10.0.0.6, ftp://10.0.0.7')).toThrow(InvalidInputError);
+    expect(() => parseHostList('10.0.0.6, ftp://10.0.0.7')).toThrow(/^Address 2 of the list: "ftp:\/\/10\.0\.0\.7" uses ftp/);
+    expect(() => parseHostList('http://')).toThrow(/^Address 1 of the list: .*http:\/\//);
+  });
+
+  it('refuses a list that is not text, naming what it is', () => {
+    expect(() => parseHostList(['10.0.0.6'] as never)).toThrow(/must be text, one address a line, not the object \["10\.0\.0\.6"\]/);
   });
 });

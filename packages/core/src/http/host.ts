@@ -28,6 +28,24 @@ export function originOf(host: unknown): string {
   return url.origin;
 }
 
+/**
+ * A list of machine addresses written as text, one per line or separated by commas (what a settings field or a
+ * command-line flag holds), each read as `originOf` reads it: the origins, in the order written. Blank entries and
+ * `#` lines are left out, as `parseHostMap` leaves them. What `backupHosts` takes from a settings field.
+ * InvalidInputError names the first entry that is not an address, and which one it is.
+ */
+export function parseHostList(text: string): string[] {
+  if (typeof text !== 'string') throw new InvalidInputError(`A list of machine addresses must be text, one address a line, not the ${typeof text} ${shown(text)}.`);
+  const entries = text.split(/[\n,]/).map((entry) => entry.trim()).filter((entry) => entry !== '' && !entry.startsWith('#'));
+  return entries.map((entry, index) => {
+    try {
+      return originOf(entry);
+    } catch (error) {
+      throw new InvalidInputError(`Address ${index + 1} of the list: ${(error as Error).message}`);
+    }
+  });
+}
+
 function shown(value: unknown): string {
   try {
     return (JSON.stringify(value) ?? '(not showable)').slice(0, 40);
