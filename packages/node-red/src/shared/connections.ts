@@ -2,8 +2,10 @@ import {
   DriveClient,
   InvalidInputError,
   MediaServer,
+  parseHostList,
   parseHostMap,
   parseSmcMap,
+  reasonOf,
   type DirectorChange,
   type Logger,
   type SmcAccounts,
@@ -29,6 +31,13 @@ export interface ServerOptions {
   followDirector: boolean;
   /** `HOSTNAME=address` lines for machine names this computer cannot resolve. */
   hosts?: string;
+  /**
+   * More machines of the session, one address a line or comma-separated, asked in order after `host` when looking
+   * for the director (core's `backupHosts`): the director is found while `host` is off. Only with `followDirector`.
+   */
+  backupHosts?: string;
+  /** Find machines by their DNS-SD announcements when none known leads to the director (core's `dnssd`). Only with `followDirector`. */
+  dnssd?: boolean;
   /** One machine's management controller (SMC) and its account: where hardware nodes that name no machine go. */
   smc?: Omit<SmcOptions, 'logger' | 'timeoutMs' | 'retries'>;
   /** Each machine's SMC, `HOSTNAME=address` or `HOSTNAME=user@address` lines, for hardware nodes that name a machine. */
@@ -102,6 +111,7 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
       const client = new MediaServer({
         host: options.host,
         followDirector: options.followDirector,
+        ...findingDirector(options),
         hosts: parseHostMap(options.hosts ?? ''),
         smcs: parseSmcMap(options.smcs ?? '', options.smcAccounts),
         ...(options.smc ? { smc: options.smc } : {}),
@@ -137,6 +147,24 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
   get label(): string {
     return this.made?.origin ?? this.host;
   }
+}
+
+/**
+ * Where else the director is looked for: the backup hosts as core reads them, and DNS-SD. Both are asked only when
+ * following the director; set without it they would do nothing, so the setting is refused with the dialog's words.
+ */
+function findingDirector(options: ServerOptions): { backupHosts?: string[]; dnssd?: true } {
+  let backupHosts: string[];
+  try {
+    backupHosts = parseHostList(options.backupHosts ?? '');
+  } catch (error) {
+    throw sayingError(InvalidInputError, 'error.backupHosts', { reason: reasonOf(error) });
+  }
+  const dnssd = options.dnssd === true;
+  if (!options.followDirector && (backupHosts.length > 0 || dnssd)) {
+    throw sayingError(InvalidInputError, 'error.findsOnlyWithDirector', { setting: say(backupHosts.length > 0 ? 'label.backupHosts' : 'label.dnssd') });
+  }
+  return { ...(backupHosts.length > 0 ? { backupHosts } : {}), ...(dnssd ? { dnssd } : {}) };
 }
 
 /** The client of one `stagelink-drive` config node. The token stays inside DriveClient's private fields. */
