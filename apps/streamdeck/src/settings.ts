@@ -3,7 +3,7 @@
  * whatever JSON the inspector (or a hand-edited profile) stored, so nothing here trusts a type; only reading a
  * malformed hosts map throws, with core's sentence, for the key to show as SET UP.
  */
-import { InvalidInputError, parseHostMap, type HostMap } from '@stagelink/core';
+import { InvalidInputError, parseHostList, parseHostMap, type HostMap } from '@stagelink/core';
 
 /** JSON as the Stream Deck SDK types it (its own types live in a package the plugin does not depend on). */
 export type JsonPrimitive = boolean | number | string | null | undefined;
@@ -23,14 +23,22 @@ export const ACTION_UUIDS = {
 } as const;
 
 /**
- * `{ "host": "http://10.0.0.5", "hosts"?: "DIRECTOR01=10.0.0.5" }`: the session every key talks to unless its own
- * settings name another, and the addresses of machines whose names this computer cannot resolve, for following a
- * director there (core's `hosts`). The settings page stores `hosts` as the text typed, one `NAME=address` a line;
- * a hand-edited profile may hold it as an object `{ "DIRECTOR01": "10.0.0.5" }`.
+ * `{ "host": "http://10.0.0.5", "hosts"?: "DIRECTOR01=10.0.0.5", "backupHosts"?: "10.0.0.6", "dnssd"?: true }`: the
+ * session every key talks to unless its own settings name another, and the addresses of machines whose names this
+ * computer cannot resolve, for following a director there (core's `hosts`). The settings page stores `hosts` as the
+ * text typed, one `NAME=address` a line; a hand-edited profile may hold it as an object `{ "DIRECTOR01": "10.0.0.5" }`.
  */
 export interface GlobalSettings extends JsonObject {
   host?: string;
   hosts?: string | Record<string, string>;
+  /**
+   * More machines of the session (the understudy, an editor), asked in order after `host` when looking for the
+   * director (core's `backupHosts`): the text typed, one address a line or comma-separated; a hand-edited profile
+   * may hold a list of addresses. Only for keys on `host`: a key with an address of its own is on another session.
+   */
+  backupHosts?: string | string[];
+  /** Find the session's machines by their DNS-SD announcements when none known leads to the director (core's `dnssd`); keys on `host` only, as backupHosts. */
+  dnssd?: boolean;
 }
 
 export interface TransportKeySettings extends JsonObject {
@@ -147,22 +155,87 @@ export function asSettings<T extends JsonObject>(value: unknown): T {
   return (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {}) as T;
 }
 
-/** `hosts`, when set, is the global hosts map as stored (read it with hostMapSetting). */
-export type HostChoice = { kind: 'host'; host: JsonValue; hosts?: JsonValue } | { kind: 'unset' } | { kind: 'unknown' };
+/**
+ * `hosts`, when set, is the global hosts map as stored (read it with hostMapSetting); `backupHosts` and `dnssd` the
+ * global ones as stored, for a key on the global host (read them with directorSearchSetting).
+ */
+export type HostChoice =
+  | { kind: 'host'; host: JsonValue; hosts?: JsonValue; backupHosts?: JsonValue; dnssd?: JsonValue }
+  | { kind: 'unset' }
+  | { kind: 'unknown' };
 
 /**
  * Which server a key talks to: its own `host` setting, else the global one, with the global hosts map either way
- * (which names resolve is the desk's network, not the key's). `unknown` until the global settings have arrived,
- * so a key does not ask the operator to set up what is merely loading.
+ * (which names resolve is the desk's network, not the key's). The backup addresses and DNS-SD go with the global
+ * host only: they are machines of its session, and a key with an address of its own talks to another session.
+ * `unknown` until the global settings have arrived, so a key does not ask the operator to set up what is merely loading.
  */
 export function chooseHost(keyHost: JsonValue | undefined, global: GlobalSettings | undefined): HostChoice {
-  const hosts = global?.hosts;
-  const withHosts = hosts === undefined || hosts === null ? {} : { hosts };
+  const present = (name: 'hosts' | 'backupHosts' | 'dnssd') => {
+    const value = global?.[name];
+    return value === undefined || value === null ? {} : { [name]: value };
+  };
   const own = hostSetting(keyHost);
-  if (own !== undefined) return { kind: 'host', host: own, ...withHosts };
+  if (own !== undefined) return { kind: 'host', host: own, ...present('hosts') };
   if (global === undefined) return { kind: 'unknown' };
   const shared = hostSetting(global.host);
-  return shared === undefined ? { kind: 'unset' } : { kind: 'host', host: shared, ...withHosts };
+  return shared === undefined ? { kind: 'unset' } : { kind: 'host', host: shared, ...present('hosts'), ...present('backupHosts'), ...present('dnssd') };
+}
+
+/** The director search as the settings store it, before directorSearchSetting reads it. */
+export interface StoredSearch {
+  hosts?: JsonValue;
+  backupHosts?: JsonValue;
+  dnssd?: JsonValue;
+}
+
+/** How a key's client finds the director besides asking its host: core's `hosts`, `backupHosts` and `dnssd`. */
+export interface DirectorSearch {
+  hosts?: HostMap;
+  backupHosts?: string[];
+  dnssd?: boolean;
+}
+
+/** Which setting of a DirectorSearch could not be read: the field the operator must fix. */
+export class DirectorSearchError extends InvalidInputError {
+  constructor(
+    readonly setting: 'hosts' | 'backupHosts',
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * The director search of a host choice, each part read by core's own parser; empty parts left out. Throws
+ * DirectorSearchError naming the setting that could not be read, with core's sentence.
+ */
+export function directorSearchSetting(choice: StoredSearch): DirectorSearch {
+  const read = <T>(setting: 'hosts' | 'backupHosts', reader: (value: JsonValue | undefined) => T): T => {
+    try {
+      return reader(choice[setting]);
+    } catch (error) {
+      throw new DirectorSearchError(setting, error instanceof Error ? error.message : String(error));
+    }
+  };
+  const hosts = read('hosts', hostMapSetting);
+  const backupHosts = read('backupHosts', backupHostsSetting);
+  return { ...(hosts ? { hosts } : {}), ...(backupHosts ? { backupHosts } : {}), ...(choice.dnssd === true ? { dnssd: true } : {}) };
+}
+
+/**
+ * The backup addresses for core, as origins in the order given: text as the settings page stores it, or a list of
+ * addresses from a hand-edited profile; undefined when absent or empty. Core's parseHostList reads them, so what an
+ * address may be is its rule. Throws InvalidInputError naming the entry that is not an address.
+ */
+export function backupHostsSetting(value: JsonValue | undefined): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) text = value.join('\n');
+  else throw new InvalidInputError(`Backup addresses must be text, one address a line (for example 10.0.0.6), not ${JSON.stringify(value)}.`);
+  const origins = parseHostList(text);
+  return origins.length === 0 ? undefined : origins;
 }
 
 /**

@@ -91,13 +91,19 @@
 
   function showGlobals() {
     fields('[data-global]').forEach(function (field) {
-      field.value = globalText(globalSettings[field.getAttribute('data-global')]);
+      var value = globalSettings[field.getAttribute('data-global')];
+      if (field.type === 'checkbox') field.checked = value === true;
+      else field.value = globalText(value);
     });
   }
 
-  /** A global setting as its field shows it: the hosts map of a hand-edited profile as NAME=address lines. */
+  /**
+   * A global setting as its field shows it: the hosts map of a hand-edited profile as NAME=address lines, its list of
+   * backup addresses one a line.
+   */
   function globalText(value) {
     if (value === null || typeof value !== 'object') return text(value);
+    if (Array.isArray(value)) return value.map(text).join('\n');
     return Object.keys(value)
       .map(function (name) {
         return name + '=' + text(value[name]);
@@ -205,12 +211,16 @@
 
   /**
    * The server the key talks to: its own address, else the global one, and the machine addresses as this page has
-   * them (so answers never depend on timing).
+   * them (so answers never depend on timing); the backup addresses and DNS-SD too for a key on the global address
+   * (a key with an address of its own is on another session: none).
    */
   function addHost(message) {
     var host = settings.host || globalSettings.host;
     if (host) message.host = host;
     message.hosts = globalSettings.hosts === undefined ? '' : globalSettings.hosts;
+    var global = !settings.host;
+    message.backupHosts = global && globalSettings.backupHosts !== undefined ? globalSettings.backupHosts : '';
+    message.dnssd = global && globalSettings.dnssd === true;
   }
 
   function requestItems(select) {

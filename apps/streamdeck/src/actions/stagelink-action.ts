@@ -107,7 +107,7 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
       // An inspector can ask before the app has sent the global host; give it a moment to arrive.
       await this.services.tiles.globalSettingsLoaded(2000);
       const { tiles, pool, translate } = this.services;
-      const answer = await answerInspector(pool, ev.payload, tiles.hostOf(ev.action.id), translate, tiles.hosts);
+      const answer = await answerInspector(pool, ev.payload, tiles.hostOf(ev.action.id), translate, tiles.searchOf(ev.action.id));
       // The SDK sends to whichever inspector is open now: when the operator has moved on to another key, the
       // answer would land in that key's page, so it is dropped.
       if (streamDeck.ui.action?.id === ev.action.id) await streamDeck.ui.sendToPropertyInspector(answer);

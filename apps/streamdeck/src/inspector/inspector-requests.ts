@@ -4,8 +4,9 @@
  * from the live server through the plugin, which talks to it through core like every key.
  *
  * Request  `{ "request": "connection" | "transports" | "tracks" | "sections" | "notes" | "machines",
- *             "requestId"?: any, "host"?: string, "hosts"?: string, "track"?: string }` (a host that is not text,
- *             or hosts that are not `NAME=address` lines, are answered as `invalid`, with core's reason)
+ *             "requestId"?: any, "host"?: string, "hosts"?: string, "backupHosts"?: string, "dnssd"?: boolean,
+ *             "track"?: string }` (a host that is not text, hosts that are not `NAME=address` lines, or backup
+ *             addresses that are not addresses, are answered as `invalid`, with core's reason)
  * Answer   `{ "response": <request>, "requestId"?, "host": <origin or "">,
  *             "items": [{ "value", "label" }] }`  or  `{ ..., "error": "what went wrong" }`
  * The connection answer carries `"state": "online" | "offline" | "stalled" | "unset" | "invalid" | "refused"` and
@@ -13,9 +14,19 @@
  * can tell a server it could not reach ("offline": whether a saved value is still on it cannot be told) from
  * one that answered, and one whose large answers stop part way ("stalled": reachable, MTU?) from both.
  */
-import { type HostMap, type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
+import { type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
 import type { Translate } from '../i18n.js';
-import { asSettings, hostMapSetting, hostSetting, textSetting, type JsonObject, type JsonValue } from '../settings.js';
+import {
+  asSettings,
+  type DirectorSearch,
+  directorSearchSetting,
+  DirectorSearchError,
+  hostSetting,
+  type StoredSearch,
+  textSetting,
+  type JsonObject,
+  type JsonValue,
+} from '../settings.js';
 import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { DirectorMove, ServerLease, ServerPool } from '../state/connection/server-pool.js';
 import { sectionLabel } from './section-label.js';
@@ -36,16 +47,17 @@ function isInspectorRequest(value: string | undefined): value is InspectorReques
 
 /**
  * Answers one inspector message. `host` is the server the key uses (its own setting or the global one), and
- * `hosts` the global hosts map, unless the message names others (the inspector asks about what is being typed;
- * a message with `hosts`, even empty, uses its own). The plugin's own sentences are in the app's language (`t`);
- * reasons from core and the server stay as they are. Never rejects.
+ * `stored` how the key finds the director (the global hosts map; for a key on the global host, the backup addresses
+ * and DNS-SD), unless the message names others (the inspector asks about what is being typed; a message with
+ * `hosts`, `backupHosts` or `dnssd`, even empty, uses its own). The plugin's own sentences are in the app's language
+ * (`t`); reasons from core and the server stay as they are. Never rejects.
  */
 export async function answerInspector(
   pool: ServerPool,
   message: JsonValue,
   host: JsonValue | undefined,
   t: Translate,
-  hosts?: JsonValue,
+  stored: StoredSearch = {},
 ): Promise<JsonObject> {
   const payload = asSettings<JsonObject>(message);
   const asked = textSetting(payload.request);
@@ -64,16 +76,18 @@ export async function answerInspector(
   } catch (error) {
     return request === 'connection' ? { ...base, host: '', state: 'invalid', message: reasonOf(error) } : { ...base, host: '', state: 'invalid', error: reasonOf(error) };
   }
-  let hostMap: HostMap | undefined;
+  let search: DirectorSearch;
   try {
-    hostMap = hostMapSetting('hosts' in payload ? payload.hosts : hosts);
+    const asked = (name: keyof StoredSearch) => (name in payload ? payload[name] : stored[name]);
+    search = directorSearchSetting({ hosts: asked('hosts'), backupHosts: asked('backupHosts'), dnssd: asked('dnssd') });
   } catch (error) {
-    const problem = `${t('inspector.badHosts')} ${reasonOf(error)}`;
+    const setting = error instanceof DirectorSearchError && error.setting === 'backupHosts' ? 'inspector.badBackupHosts' : 'inspector.badHosts';
+    const problem = `${t(setting)} ${reasonOf(error)}`;
     return request === 'connection' ? { ...base, host: origin, state: 'invalid', message: problem } : { ...base, host: origin, state: 'invalid', error: problem };
   }
   let lease: ServerLease;
   try {
-    lease = pool.acquire(origin, hostMap);
+    lease = pool.acquire(origin, search);
   } catch (error) {
     return { ...base, host: origin, state: 'invalid', error: reasonOf(error) };
   }

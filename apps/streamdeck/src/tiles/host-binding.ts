@@ -1,10 +1,10 @@
 /**
- * A tile's hold on the client of its host: kept while the host and the hosts map stay the same, exchanged when
- * either changes, released on dispose. A malformed address or hosts map becomes a sentence for the key face, not
- * an exception.
+ * A tile's hold on the client of its host: kept while the host and the director search (hosts map, backup addresses,
+ * DNS-SD) stay the same, exchanged when any changes, released on dispose. A malformed address, hosts map or backup
+ * address becomes a sentence for the key face, not an exception.
  */
-import { type HostMap, originOf, reasonOf } from '@stagelink/core';
-import { hostMapSetting, type HostChoice } from '../settings.js';
+import { originOf, reasonOf } from '@stagelink/core';
+import { directorSearchSetting, DirectorSearchError, type DirectorSearch, type HostChoice } from '../settings.js';
 import { leaseKey, type ServerLease, type ServerPool } from '../state/connection/server-pool.js';
 
 export type Binding =
@@ -28,7 +28,7 @@ export class HostBinding {
       return choice;
     }
     let origin: string;
-    let hosts: HostMap | undefined;
+    let search: DirectorSearch;
     try {
       origin = originOf(choice.host);
     } catch (error) {
@@ -36,15 +36,16 @@ export class HostBinding {
       return { kind: 'invalid', message: reasonOf(error) };
     }
     try {
-      hosts = hostMapSetting(choice.hosts);
+      search = directorSearchSetting(choice);
     } catch (error) {
       this.release();
-      return { kind: 'invalid', message: `Machine addresses: ${reasonOf(error)}` };
+      const setting = error instanceof DirectorSearchError && error.setting === 'backupHosts' ? 'Backup addresses' : 'Machine addresses';
+      return { kind: 'invalid', message: `${setting}: ${reasonOf(error)}` };
     }
-    if (this.#lease?.key === leaseKey(origin, hosts)) return { kind: 'bound', lease: this.#lease, changed: false };
+    if (this.#lease?.key === leaseKey(origin, search)) return { kind: 'bound', lease: this.#lease, changed: false };
     this.release();
     try {
-      this.#lease = this.pool.acquire(origin, hosts);
+      this.#lease = this.pool.acquire(origin, search);
     } catch (error) {
       return { kind: 'invalid', message: reasonOf(error) };
     }

@@ -4,7 +4,7 @@
  * the screen.
  */
 import { reasonOf, type Logger } from '@stagelink/core';
-import { asSettings, chooseHost, type GlobalSettings, type JsonObject, type JsonValue } from '../settings.js';
+import { asSettings, chooseHost, type GlobalSettings, type JsonObject, type JsonValue, type StoredSearch } from '../settings.js';
 import { KeyOutcomes, OUTCOME_SHOWN_MS, type OutcomeSlot } from './key-outcomes.js';
 import type { Tile } from './tile.js';
 
@@ -90,9 +90,14 @@ export class TileRegistry {
     return choice.kind === 'host' ? choice.host : undefined;
   }
 
-  /** The global hosts map as stored (read it with hostMapSetting). */
-  get hosts(): JsonValue | undefined {
-    return this.#global?.hosts;
+  /**
+   * How the key `context` finds the director, as stored: the global hosts map, and for a key on the global host the
+   * backup addresses and DNS-SD (read them with directorSearchSetting).
+   */
+  searchOf(context: string): StoredSearch {
+    const choice = chooseHost(this.#entries.get(context)?.settings.host, this.#global);
+    if (choice.kind === 'host') return { hosts: choice.hosts, backupHosts: choice.backupHosts, dnssd: choice.dnssd };
+    return { hosts: this.#global?.hosts };
   }
 
   disposeAll(): void {

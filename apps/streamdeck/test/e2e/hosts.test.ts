@@ -95,4 +95,34 @@ describe('machine addresses for names that do not resolve', () => {
     expect(line).toContain('Machine addresses: "DIRECTOR01 127.0.0.2" is not HOSTNAME=address');
     await deck.waitForLatestImage('play', (svg) => svg.includes('>SET UP<'), 'the set-up face');
   });
+
+  it('keeps the backup addresses and DNS-SD typed on the settings page, and says what is wrong with an address that is none', async () => {
+    deck.globalSettings.host = machine('director').url;
+    await deck.launch();
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    dom = openInspector(deck, 'transport.html', 'play');
+    const page = dom;
+    await connected(page);
+
+    const dnssd = page.window.document.getElementById('dnssd') as HTMLInputElement;
+    expect(dnssd.checked).toBe(false);
+    dnssd.checked = true;
+    dnssd.dispatchEvent(new page.window.Event('change'));
+    await until('DNS-SD saved', () => deck.globalSettings.dnssd === true);
+
+    choose(page, 'backupHosts', '127.0.0.9\nftp://127.0.0.3');
+    const line = await until('the connection line', () => {
+      const element = page.window.document.getElementById('connection');
+      return element?.className.includes('invalid') ? element.textContent : undefined;
+    });
+    expect(line).toContain('Backup addresses: Address 2 of the list: "ftp://127.0.0.3" uses ftp');
+    await deck.waitForLatestImage('play', (svg) => svg.includes('>SET UP<'), 'the set-up face');
+
+    // A page opened again shows what was saved: the box ticked, the addresses as typed.
+    page.window.close();
+    dom = openInspector(deck, 'transport.html', 'play');
+    const again = dom;
+    await until('the saved settings shown', () => (again.window.document.getElementById('dnssd') as HTMLInputElement).checked);
+    expect((again.window.document.getElementById('backupHosts') as HTMLTextAreaElement).value).toBe('127.0.0.9\nftp://127.0.0.3');
+  });
 });

@@ -1,15 +1,16 @@
 /**
  * A director takeover at the desk, through the built plugin and the fake Stream Deck app, against a session of r34
- * machines whose names this computer cannot resolve: the keys are given the director's address and the machines'
- * addresses (the hosts map of the global settings); the director is switched off and another machine takes the
- * role; a cue pressed after that lands on the new director, once.
+ * machines whose names this computer cannot resolve: the keys are given the director's address and either the
+ * machines' addresses (the hosts map of the global settings) or backup addresses (more machines of the session,
+ * typed on the settings page); the director is switched off and another machine takes the role; a cue pressed after
+ * that lands on the new director, once.
  */
 import { endpoints, isPlaying } from '@stagelink/core';
 import { simControl, startSimulator, type Simulator } from '@stagelink/simulator';
 import type { JSDOM } from 'jsdom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStreamDeck } from '../harness/fake-stream-deck.js';
-import { openInspector, until } from './inspector-dom.js';
+import { choose, openInspector, until } from './inspector-dom.js';
 
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
 /** The spec's bound for a client to follow a takeover and the settings page's 5 s between connection lines, with room for a busy machine. */
@@ -61,6 +62,35 @@ describe('a cue after a director takeover', () => {
     deck.press('play');
     await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play'), 'showOk after the takeover');
     // Only the director carries out a cue (the others refuse it): one arrival and a playing transport say it landed there.
+    expect(sim.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
+    expect(isPlaying(main())).toBe(true);
+    expect(deck.sent('showAlert', 'play')).toEqual([]);
+  });
+
+  it('lands once on the machine that took over through the backup addresses typed on the settings page, with no machine addresses', async () => {
+    const given = machine('director');
+    deck.globalSettings.host = given.url;
+    await deck.launch();
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    dom = openInspector(deck, 'transport.html', 'play');
+    const page = dom;
+    const directorShown = (hostname: string) => () => page.window.document.getElementById('connection')?.textContent?.includes(`director ${hostname}`);
+    await until(`the connection line naming ${given.hostname}`, directorShown(given.hostname), FOLLOWED_AND_SHOWN_MS);
+
+    // The understudy and the rest of the session, one address a line, as the operator types them.
+    const backups = sim.machines().filter(({ role }) => role !== 'director').map(({ url }) => url).join('\n');
+    choose(page, 'backupHosts', backups);
+    await until('the backup addresses saved', () => deck.globalSettings.backupHosts === backups);
+    expect(deck.globalSettings).toEqual({ host: given.url, backupHosts: backups });
+
+    await simControl(machine('actor').url, { action: 'stopMachine', hostname: given.hostname });
+    const successor = machine('director');
+    expect(successor.hostname).not.toBe(given.hostname);
+    await until(`the connection line naming ${successor.hostname}`, directorShown(successor.hostname), FOLLOWED_AND_SHOWN_MS);
+
+    const cues = sim.arrivals.count('POST', endpoints.play.path);
+    deck.press('play');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play'), 'showOk after the takeover');
     expect(sim.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
     expect(isPlaying(main())).toBe(true);
     expect(deck.sent('showAlert', 'play')).toEqual([]);

@@ -24,14 +24,41 @@ describe('ServerPool', () => {
     const made: MediaServerOptions[] = [];
     const pool = new ServerPool({ logger: quietLogger, create: (options) => (made.push(options), new MediaServer(options)) });
     const plain = pool.acquire('10.0.0.6');
-    const mapped = pool.acquire('10.0.0.6', { DIRECTOR01: '10.0.0.5', ACTOR02: '10.0.0.7' });
-    const same = pool.acquire('http://10.0.0.6', { actor02: '10.0.0.7', director01: '10.0.0.5' });
-    const other = pool.acquire('10.0.0.6', { DIRECTOR01: '10.0.0.9' });
+    const mapped = pool.acquire('10.0.0.6', { hosts: { DIRECTOR01: '10.0.0.5', ACTOR02: '10.0.0.7' } });
+    const same = pool.acquire('http://10.0.0.6', { hosts: { actor02: '10.0.0.7', director01: '10.0.0.5' } });
+    const other = pool.acquire('10.0.0.6', { hosts: { DIRECTOR01: '10.0.0.9' } });
     expect(made.map((options) => options.hosts)).toEqual([undefined, { DIRECTOR01: '10.0.0.5', ACTOR02: '10.0.0.7' }, { DIRECTOR01: '10.0.0.9' }]);
     expect(made.every((options) => options.followDirector === true)).toBe(true);
     expect(same.server).toBe(mapped.server);
     expect(new Set([plain.server, mapped.server, other.server]).size).toBe(3);
     expect(pool.openOrigins).toEqual(['http://10.0.0.6', 'http://10.0.0.6', 'http://10.0.0.6']);
+    await pool.close();
+  });
+
+  it('gives core the backup addresses and DNS-SD, and shares a client only between keys that look for the director alike', async () => {
+    const made: MediaServerOptions[] = [];
+    const pool = new ServerPool({ logger: quietLogger, create: (options) => (made.push(options), new MediaServer(options)) });
+    const hosts = { DIRECTOR01: '10.0.0.5' };
+    const plain = pool.acquire('10.0.0.5', { hosts });
+    const backed = pool.acquire('10.0.0.5', { hosts, backupHosts: ['http://10.0.0.6', 'http://10.0.0.7'] });
+    const sameBacked = pool.acquire('http://10.0.0.5:80', { hosts: { director01: '10.0.0.5' }, backupHosts: ['10.0.0.6', 'http://10.0.0.7:80'] });
+    // Core asks backup addresses in order: another order is another client.
+    const reordered = pool.acquire('10.0.0.5', { hosts, backupHosts: ['http://10.0.0.7', 'http://10.0.0.6'] });
+    const otherBackup = pool.acquire('10.0.0.5', { hosts, backupHosts: ['http://10.0.0.8'] });
+    const listening = pool.acquire('10.0.0.5', { hosts, dnssd: true });
+    const both = pool.acquire('10.0.0.5', { hosts, backupHosts: ['http://10.0.0.6', 'http://10.0.0.7'], dnssd: true });
+    expect(sameBacked.server).toBe(backed.server);
+    expect(new Set([plain, backed, reordered, otherBackup, listening, both].map((lease) => lease.server)).size).toBe(6);
+    expect(new Set([plain, backed, reordered, otherBackup, listening, both].map((lease) => lease.key)).size).toBe(6);
+    expect(made.map(({ backupHosts, dnssd }) => ({ backupHosts, dnssd }))).toEqual([
+      { backupHosts: undefined, dnssd: undefined },
+      { backupHosts: ['http://10.0.0.6', 'http://10.0.0.7'], dnssd: undefined },
+      { backupHosts: ['http://10.0.0.7', 'http://10.0.0.6'], dnssd: undefined },
+      { backupHosts: ['http://10.0.0.8'], dnssd: undefined },
+      { backupHosts: undefined, dnssd: true },
+      { backupHosts: ['http://10.0.0.6', 'http://10.0.0.7'], dnssd: true },
+    ]);
+    expect(made.every((options) => options.followDirector === true && options.hosts === hosts)).toBe(true);
     await pool.close();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asSettings, chooseHost, hostMapSetting, numberSetting, textSetting } from '../../src/settings.js';
+import { asSettings, backupHostsSetting, chooseHost, directorSearchSetting, DirectorSearchError, hostMapSetting, numberSetting, textSetting } from '../../src/settings.js';
 
 describe('settings', () => {
   it('reads the key host before the global one', () => {
@@ -26,6 +26,42 @@ describe('settings', () => {
     expect(() => hostMapSetting('DIRECTOR01 10.0.0.7')).toThrow(/"DIRECTOR01 10.0.0.7" is not HOSTNAME=address/);
     expect(() => hostMapSetting({ DIRECTOR01: 7 })).toThrow(/address of DIRECTOR01 .* must be text/);
     expect(() => hostMapSetting(['DIRECTOR01=10.0.0.7'])).toThrow(/must be text, one NAME=address a line/);
+  });
+
+  it('hands the backup addresses and DNS-SD on with the global host only: a key with its own address is on another session', () => {
+    const global = { host: '10.0.0.5', hosts: 'DIRECTOR01=10.0.0.7', backupHosts: '10.0.0.6', dnssd: true };
+    expect(chooseHost(undefined, global)).toEqual({ kind: 'host', host: '10.0.0.5', hosts: 'DIRECTOR01=10.0.0.7', backupHosts: '10.0.0.6', dnssd: true });
+    expect(chooseHost('10.0.0.9', global)).toEqual({ kind: 'host', host: '10.0.0.9', hosts: 'DIRECTOR01=10.0.0.7' });
+  });
+
+  it("reads the backup addresses as the settings page stores them, or as a hand-edited list, with core's rule", () => {
+    expect(backupHostsSetting('10.0.0.6\n# the editor\nmedia-2:8080, http://10.0.0.8:80')).toEqual(['http://10.0.0.6', 'http://media-2:8080', 'http://10.0.0.8']);
+    expect(backupHostsSetting(['10.0.0.6', ' 10.0.0.7 '])).toEqual(['http://10.0.0.6', 'http://10.0.0.7']);
+    for (const empty of [undefined, null, '', ' \n ', []]) expect(backupHostsSetting(empty)).toBeUndefined();
+    expect(() => backupHostsSetting('10.0.0.6\nftp://10.0.0.7')).toThrow(/^Address 2 of the list: "ftp:\/\/10\.0\.0\.7" uses ftp/);
+    expect(() => backupHostsSetting({ UNDERSTUDY01: '10.0.0.6' })).toThrow(/Backup addresses must be text, one address a line/);
+    expect(() => backupHostsSetting([6])).toThrow(/Backup addresses must be text/);
+  });
+
+  it('reads the whole director search, naming the setting that cannot be read', () => {
+    expect(directorSearchSetting({ hosts: 'DIRECTOR01=10.0.0.7', backupHosts: '10.0.0.6', dnssd: true })).toEqual({
+      hosts: { DIRECTOR01: '10.0.0.7' },
+      backupHosts: ['http://10.0.0.6'],
+      dnssd: true,
+    });
+    // Only `true` turns DNS-SD on: it joins the mDNS group on the show network.
+    expect(directorSearchSetting({ hosts: '', backupHosts: '', dnssd: 'yes' })).toEqual({});
+    const refused = (stored: Parameters<typeof directorSearchSetting>[0]) => {
+      try {
+        directorSearchSetting(stored);
+      } catch (error) {
+        return error;
+      }
+      throw new Error('not refused');
+    };
+    expect(refused({ backupHosts: 'ftp://x' })).toMatchObject({ setting: 'backupHosts', code: 'STAGELINK_ERR_INVALID_INPUT' });
+    expect(refused({ hosts: 'DIRECTOR01 10.0.0.7', backupHosts: 'ftp://x' })).toBeInstanceOf(DirectorSearchError);
+    expect(refused({ hosts: 'DIRECTOR01 10.0.0.7' })).toMatchObject({ setting: 'hosts' });
   });
 
   it('never throws on odd JSON', () => {

@@ -2,14 +2,14 @@
  * One MediaServer per host for every key of the plugin, with the polls the keys share: the session's health
  * and the transport list. A host's client lives while some key holds a lease on it (and a short grace after,
  * so flipping pages does not rebuild connections); its polls run only while some key watches them. A client is
- * made with the hosts map it was asked with (core takes it once, when the client is made): a changed map gets a
- * new client, and the old one closes once the keys have moved to it.
+ * made with the director search it was asked with (the hosts map, backup addresses and DNS-SD: core takes them
+ * once, when the client is made): a changed search gets a new client, and the old one closes once the keys have
+ * moved to it.
  */
 import {
   CueLane,
   type DirectorChange,
   type HealthEntry,
-  type HostMap,
   type Logger,
   MediaServer,
   type MediaServerOptions,
@@ -18,6 +18,7 @@ import {
   reasonOf,
   type Transport,
 } from '@stagelink/core';
+import type { DirectorSearch } from '../../settings.js';
 import { type PollOptions, SharedPoll } from './shared-poll.js';
 
 export interface TransportList {
@@ -27,7 +28,7 @@ export interface TransportList {
 
 export interface ServerLease {
   readonly origin: string;
-  /** The hosts map the client follows the director with (see leaseKey). */
+  /** The origin and the director search the client follows the director with (see leaseKey). */
   readonly key: string;
   readonly server: MediaServer;
   /** `status/health`, polled every few seconds while a health key is on screen. */
@@ -105,14 +106,15 @@ export class ServerPool {
   constructor(private readonly options: ServerPoolOptions) {}
 
   /**
-   * A lease on the client of `host` (hostname, host:port or URL) that follows the director with `hosts`, the
-   * addresses of machines whose names do not resolve. Throws InvalidInputError for a bad address.
+   * A lease on the client of `host` (hostname, host:port or URL) that follows the director with `search`: the
+   * addresses of machines whose names do not resolve, backup addresses asked after `host`, DNS-SD. Throws
+   * InvalidInputError for a bad address.
    */
-  acquire(host: string, hosts?: HostMap): ServerLease {
+  acquire(host: string, search: DirectorSearch = {}): ServerLease {
     if (this.#closed) throw new Error('The plugin is shutting down.');
     const origin = originOf(host);
-    const key = leaseKey(origin, hosts);
-    const entry = this.#entries.get(key) ?? this.#open(key, origin, hosts);
+    const key = leaseKey(origin, search);
+    const entry = this.#entries.get(key) ?? this.#open(key, origin, search);
     clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;
     entry.leases += 1;
@@ -133,7 +135,7 @@ export class ServerPool {
     };
   }
 
-  /** Hosts with an open client, for tests and diagnostics (a host twice while a client of an older hosts map closes). */
+  /** Hosts with an open client, for tests and diagnostics (a host twice while a client of an older search closes). */
   get openOrigins(): string[] {
     return [...this.#entries.values()].map((entry) => entry.origin);
   }
@@ -167,11 +169,12 @@ export class ServerPool {
     await Promise.all(entries.map((entry) => this.#closeEntry(entry)));
   }
 
-  #open(key: string, origin: string, hosts: HostMap | undefined): Entry {
+  #open(key: string, origin: string, { hosts, backupHosts, dnssd }: DirectorSearch): Entry {
     const logger = this.options.serverLogger?.(origin.replace(/^https?:\/\//, '')) ?? this.options.logger;
     const create = this.options.create ?? ((options: MediaServerOptions) => new MediaServer(options));
     // Keys keep working through a director change: core finds the director and follows it, at the address the
-    // hosts map gives where its name does not resolve.
+    // hosts map gives where its name does not resolve; when `host` itself died, through the backup addresses or
+    // the machines' DNS-SD announcements.
     const server = create({
       host: origin,
       timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -179,6 +182,8 @@ export class ServerPool {
       live: LIVE_TIMING,
       followDirector: true,
       ...(hosts ? { hosts } : {}),
+      ...(backupHosts && backupHosts.length > 0 ? { backupHosts } : {}),
+      ...(dnssd ? { dnssd } : {}),
     });
     const onListenerError = (error: unknown): void => logger.warn(`A key failed to show a poll result: ${reasonOf(error)}`);
     const entry: Entry = {
@@ -238,10 +243,13 @@ export class ServerPool {
 }
 
 /**
- * Which client a lease is on: the origin, and the hosts map in one spelling (names in lower case, as core matches
- * them, sorted), so the same map typed in another order or case shares the client.
+ * Which client a lease is on: the origin, the hosts map in one spelling (names in lower case, as core matches
+ * them, sorted), so the same map typed in another order or case shares the client, the backup addresses as origins
+ * in their order (core asks them in that order), and DNS-SD on or off. Two keys share a client only when it looks for
+ * the director exactly as each of them asks.
  */
-export function leaseKey(origin: string, hosts: HostMap | undefined): string {
+export function leaseKey(origin: string, { hosts, backupHosts = [], dnssd = false }: DirectorSearch = {}): string {
   const entries = Object.entries(hosts ?? {}).map(([name, address]) => `${name.toLowerCase()}=${address}`);
-  return entries.length === 0 ? origin : `${origin} ${entries.sort().join(',')}`;
+  if (entries.length === 0 && backupHosts.length === 0 && !dnssd) return origin;
+  return JSON.stringify([origin, entries.sort(), backupHosts.map((host) => originOf(host)), dnssd]);
 }
