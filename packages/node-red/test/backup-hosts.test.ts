@@ -127,7 +127,7 @@ describe('stagelink-server when the director it was given dies and another machi
     expect(caught).toEqual([expect.stringContaining(new URL(given.url).host)]);
     expect(running.arrivals.count('POST', endpoints.play.path) - cues).toBe(0);
     // The editor's "Directed by" line says the same: the machine it still follows does not answer.
-    expect(await director(given.url)).toMatchObject({ error: expect.stringContaining(`Could not reach ${new URL(given.url).host}`) });
+    expect(String((await director(given.url))['error'])).toContain(`Could not reach ${new URL(given.url).host}`);
   });
 
   it.runIf(r34 && loopbackMulticast)('cues the machine that took over, found over DNS-SD, with no backup host (r34)', async () => {
