@@ -3,7 +3,7 @@
  * secret fields: Companion keeps them apart from the config, and the module never logs them or puts them in a status.
  */
 import type { JsonObject, SomeCompanionConfigField } from '@companion-module/base';
-import { InvalidInputError, originOf, parseHostMap, parseSmcMap, reasonOf, type MediaServerOptions, type SmcMap } from '@stagelink/core';
+import { InvalidInputError, originOf, parseHostList, parseHostMap, parseSmcMap, reasonOf, type MediaServerOptions, type SmcMap } from '@stagelink/core';
 
 export interface ModuleConfig {
   [key: string]: string | number | boolean;
@@ -125,18 +125,11 @@ function smcsOf(config: Partial<ModuleConfig>, secrets: ModuleSecrets | undefine
  * say that one of them is not an address).
  */
 function backupHostsOf(value: unknown, followDirector: boolean): string[] {
-  const entries = (typeof value === 'string' ? value : '').split(/[\n,]/).map((entry) => entry.trim()).filter((entry) => entry !== '');
-  if (entries.length > 0 && !followDirector) {
+  const backupHosts = parseHostList(typeof value === 'string' ? value : '');
+  if (backupHosts.length > 0 && !followDirector) {
     throw new InvalidInputError('Backup addresses are asked when looking for the director: turn on "Follow the director", or clear the backup addresses.');
   }
-  for (const [index, entry] of entries.entries()) {
-    try {
-      originOf(entry);
-    } catch (error) {
-      throw new InvalidInputError(`Backup address ${index + 1}: ${reasonOf(error)}`);
-    }
-  }
-  return entries;
+  return backupHosts;
 }
 
 function frameRateOf(value: unknown): number {

@@ -161,8 +161,8 @@ describe('the packed module', () => {
 
   it('reports bad_config for a backup address that is not one, naming which', async () => {
     const host = await started({ host: '127.0.0.1:1', followDirector: true, backupHosts: '127.0.0.2:1\nhttp://bad host', hosts: '', smcs: '', smcUser: '', frameRate: 60 });
-    expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/^Backup address 2: "http:\/\/bad host" is not a valid media-server address/) as unknown });
-    await expect(host.runAction('play', { transport: 'main' })).rejects.toThrow(/Backup address 2/);
+    expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/^Address 2 of the list: "http:\/\/bad host" is not a valid media-server address/) as unknown });
+    await expect(host.runAction('play', { transport: 'main' })).rejects.toThrow(/Address 2 of the list/);
   });
 
   it('reports bad_config for backup addresses while the director is not followed', async () => {
