@@ -93,6 +93,22 @@ describe('SubscriptionRegistry', () => {
     expect(slow.values.map((v) => v.value)).toEqual([0, 2, 5]);
   });
 
+  it('hands a value over once when a busy event loop reads a frame before the overdue interval timer', () => {
+    const fast = consumer(100);
+    const slow = consumer(500);
+    registry.add(OBJECT, PROPERTY, fast.it);
+    registry.add(OBJECT, PROPERTY, slow.it);
+    list([0, OBJECT, PROPERTY]);
+    registry.onFrame({ valuesChanged: [{ id: 0, value: 0 }] });
+    vi.advanceTimersByTime(100);
+    registry.onFrame({ valuesChanged: [{ id: 0, value: 1 }] });
+    // The loop was blocked past the slow interval: the clock moved, its timer has not run yet.
+    vi.setSystemTime(Date.now() + 600);
+    registry.onFrame({ valuesChanged: [{ id: 0, value: 2 }] });
+    vi.advanceTimersByTime(1000);
+    expect(slow.values.map((v) => v.value)).toEqual([0, 2]);
+  });
+
   it('hands a slower consumer the latest value when the server sends nothing after it', () => {
     const fast = consumer(100);
     const slow = consumer(1000);

@@ -18,11 +18,12 @@ export class DeliveryPace {
    * as the newest value). `paceMs` is the server subscription's interval: a consumer no slower gets every value.
    */
   offer(paceMs: number, deliver: () => void): void {
-    if (this.intervalMs <= paceMs) return deliver();
     const now = this.now();
     // 10 % slack so a consumer at 250 ms fed every 100 ms gets every third value, not every fourth.
     const wait = this.#lastAt + this.intervalMs * 0.9 - now;
-    if (wait <= 0) {
+    if (this.intervalMs <= paceMs || wait <= 0) {
+      // A busy event loop can read a frame before an overdue timer: the newest value goes now, and only once.
+      this.cancel();
       this.#lastAt = now;
       return deliver();
     }
