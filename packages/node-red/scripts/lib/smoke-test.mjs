@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmInstall } from '@stagelink/registry-install';
 import { startSimulator } from '@stagelink/simulator';
 import { startNodeRed, writeSettings } from './node-red-process.mjs';
 
@@ -15,13 +16,9 @@ const NODE_TYPES = Object.keys(pkg['node-red'].nodes);
 
 const log = (line) => console.log(`smoke: ${line}`);
 
-/** npm, with the smoke test's own cache in `work`. */
+/** npm, with the smoke test's own cache in `work`, tried again when the registry stalls. */
 function npm(args, cwd, work) {
-  const npmCache = join(work, 'npm-cache');
-  execFileSync('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund', '--cache', npmCache, '--loglevel', 'error'], {
-    cwd,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  npmInstall(args, { cwd, cache: join(work, 'npm-cache'), label: 'smoke' });
 }
 
 function pack(work) {
