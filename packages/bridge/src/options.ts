@@ -1,4 +1,4 @@
-import type { HostMap } from '@stagelink/core';
+import { parseHostList, type HostMap } from '@stagelink/core';
 import { silentLog, type BridgeLog } from './log.js';
 import { isIP } from 'node:net';
 import type { HaDiscoveryMode } from './ha-discovery.js';
@@ -168,7 +168,12 @@ function backupHostsOf(value: unknown): string[] {
   if (!hosts.every((host): host is string => typeof host === 'string' && host.trim() !== '')) {
     throw new OptionError('--backup-hosts must be addresses of machines of the session, e.g. 10.0.0.6,10.0.0.7:8080.');
   }
-  return hosts.map((host) => host.trim());
+  // Read as every front end reads a list of addresses, so a bad one is named at start-up by its position.
+  try {
+    return parseHostList(hosts.join('\n'));
+  } catch (error) {
+    throw new OptionError(`--backup-hosts: ${(error as Error).message}`);
+  }
 }
 
 function positive(value: number, flag: string, min: number, max: number): number {

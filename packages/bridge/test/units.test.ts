@@ -49,6 +49,8 @@ describe('command line', () => {
     // A list flag is read as the OSC lists are: a trailing comma adds no empty host.
     expect(parseCliArgs(['--server', 'x', '--mqtt', 'mqtt://h', '--backup-hosts', '10.0.0.6,'])).toMatchObject({ options: { backupHosts: ['10.0.0.6'] } });
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', backupHosts: ['10.0.0.6'] })).toThrow(/--backup-hosts .*--follow-director/);
+    expect(resolveOptions({ server: 'x', mqtt: 'mqtt://h', followDirector: true, backupHosts: ['10.0.0.6', '10.0.0.7:8080'] }).backupHosts).toEqual(['http://10.0.0.6', 'http://10.0.0.7:8080']);
+    expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', followDirector: true, backupHosts: ['10.0.0.6', '10.0.0.7:port'] })).toThrow(/^--backup-hosts: Address 2 of the list: /);
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', dnssd: true })).toThrow(/--dnssd .*--follow-director/);
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', followDirector: true, backupHosts: ['10.0.0.6', ' '] })).toThrow(/--backup-hosts must be addresses/);
   });
