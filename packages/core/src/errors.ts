@@ -161,7 +161,15 @@ export function isUnreachable(error: unknown): error is ConnectionError | Timeou
 }
 
 /** The caller aborted the request through its AbortSignal. */
-export class AbortedError extends kind(StagelinkError, 'AbortedError', 'STAGELINK_ERR_ABORTED') {}
+export class AbortedError extends kind(StagelinkError, 'AbortedError', 'STAGELINK_ERR_ABORTED') {
+  /** False when the request was aborted before it left (a queued cue, a call still waiting for the director). */
+  readonly mayHaveReachedServer: boolean;
+
+  constructor(message: string, context?: RequestContext, options?: { mayHaveReachedServer?: boolean }) {
+    super(message, context);
+    this.mayHaveReachedServer = options?.mayHaveReachedServer ?? true;
+  }
+}
 
 /** A guarded operation was called without `{ confirm: true }`; nothing was sent. */
 export class ConfirmationRequiredError extends kind(StagelinkError, 'ConfirmationRequiredError', 'STAGELINK_ERR_CONFIRMATION_REQUIRED') {}

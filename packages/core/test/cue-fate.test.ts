@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as core from '../src/index.js';
 import {
   AbortedError,
@@ -52,7 +52,10 @@ const EVERY_ERROR: Record<string, [Error, CueFate][]> = {
     [new ConnectionError('ECONNRESET', context), 'unknown'],
     [new ConnectionError('ECONNREFUSED', context, { mayHaveReachedServer: false }), 'link-down'],
   ],
-  AbortedError: [[new AbortedError('aborted', context), 'unknown']],
+  AbortedError: [
+    [new AbortedError('aborted', context), 'unknown'],
+    [new AbortedError('cancelled before it was sent', context, { mayHaveReachedServer: false }), 'not-sent'],
+  ],
   ConfirmationRequiredError: [[new ConfirmationRequiredError('confirm it'), 'not-sent']],
   InvalidInputError: [[new InvalidInputError('choose a transport'), 'not-sent']],
   HardwareTargetError: [[new HardwareTargetError('name the machine'), 'not-sent']],
@@ -129,5 +132,21 @@ describe('cueFateOf on what a client throws', () => {
     // The re-read of the transports got no answer either: whether the stop played, nobody can tell.
     expect(late).toBe('unknown');
     expect(waited).toBe('not-sent');
+  });
+
+  it('tells a cue aborted while it waited in the lane from one aborted while the server held its answer', async () => {
+    const server = await startScriptedServer([silence, json(200, { status: ok })]);
+    const ms = new MediaServer({ host: server.url, timeoutMs: 10_000, retries: 0 });
+    open.push(server, ms);
+    const lane = new CueLane({ maxWaitMs: 10_000, name: server.url });
+    const inFlight = new AbortController();
+    const queued = new AbortController();
+    const held = fateOf(lane.send(() => ms.transport.stop({ name: 'main' }, { signal: inFlight.signal })));
+    const waiting = fateOf(lane.send(() => ms.transport.play({ name: 'main' }), { signal: queued.signal }));
+    await vi.waitFor(() => expect(server.received).toHaveLength(1), { timeout: 5000 });
+    queued.abort();
+    inFlight.abort();
+    expect(await waiting).toBe('not-sent');
+    expect(await held).toBe('unknown');
   });
 });

@@ -1,4 +1,4 @@
-import { ConnectionError, LateAnswerError, StagelinkError, StatusError, TimeoutError } from '@stagelink/core';
+import { AbortedError, ConnectionError, LateAnswerError, StagelinkError, StatusError, TimeoutError } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
 import { inRuntimeLanguage, sayError } from '../src/shared/error-words.js';
 import { useRuntime } from '../src/shared/words.js';
@@ -63,6 +63,11 @@ describe('core failures in the runtime language', () => {
     expect(sayError(new LateAnswerError('late', 'landed', 2500, PLAY))).toMatch(/innerhalb von 2\.5 s, doch der Transport zeigt/);
     const unsent = new ConnectionError('The cue to main was not sent.', undefined, { cause: refused(), mayHaveReachedServer: false });
     expect(sayError(unsent)).toMatch(/^Nicht gesendet: der Server ist nicht erreichbar \(ECONNREFUSED\)\./);
+  });
+
+  it('tells a request aborted before it left from one aborted while its answer was awaited', () => {
+    expect(sayError(new AbortedError('aborted', PLAY))).toBe(`POST ${PLAY.url}: abgebrochen, bevor die Antwort kam.`);
+    expect(sayError(new AbortedError('cancelled', PLAY, { mayHaveReachedServer: false }))).toBe(`POST ${PLAY.url}: abgebrochen, bevor er gesendet wurde: er hat den Server nicht erreicht.`);
   });
 
   it('keeps the message of a failure it has no words for', () => {

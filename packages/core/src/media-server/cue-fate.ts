@@ -7,7 +7,8 @@
  * - `not-sent`: it provably never left this computer, and not because the server could not be reached: it waited
  *   longer than its budget behind other cues, its deadline passed while the director was still looked for or
  *   before the server answered the one question asked ahead of a cue, its input could not be sent, a guarded
- *   command lacked its confirmation, or the client was closed. Sending it again cannot repeat it.
+ *   command lacked its confirmation, the caller aborted it before it left, or the client was closed. Sending it
+ *   again cannot repeat it.
  * - `link-down`: it provably never left because the server could not be reached (connection refused, unknown host)
  *   or was known not to answer (refused at once while the link was down). Also never sent.
  * - `refused`: the server answered no (a refusal in the envelope, an HTTP error status, a command this build does not
@@ -16,7 +17,7 @@
  *   did not just before: it played, late. It was not sent again.
  * - `unknown`: it may have reached the server and nobody can tell whether it played: its answer came late and the
  *   re-read cannot tell, no answer came in time, the connection broke mid-request, the answer stopped after its
- *   headers or was not the API's, the caller aborted it, or the error is none of core's. Look at the show before
+ *   headers or was not the API's, the caller aborted it after it may have left, or the error is none of core's. Look at the show before
  *   sending it again. When in doubt this is the answer: a false "did not play" gets a cue pressed twice.
  */
 export type CueFate = 'ok' | 'not-sent' | 'link-down' | 'refused' | 'landed-late' | 'unknown';
@@ -55,6 +56,7 @@ export function cueFateOf(error?: unknown): CueFate {
     case 'STAGELINK_ERR_CONNECTION':
       return neverLeft ? 'link-down' : 'unknown';
     case 'STAGELINK_ERR_TIMEOUT':
+    case 'STAGELINK_ERR_ABORTED':
       return neverLeft ? 'not-sent' : 'unknown';
   }
   if (typeof code !== 'string') return 'unknown';

@@ -77,7 +77,7 @@ export class CueLane {
   /** Sends `cue` once every cue given before it has settled; settles as the cue does, or with why it was not sent. */
   send<T>(cue: () => Promise<T>, options: CueSendOptions = {}): Promise<T> {
     if (this.#closed) return Promise.reject(new ClosedError(`The cue lane of ${this.#name} is closed: nothing more is sent.`));
-    if (options.signal?.aborted) return Promise.reject(new AbortedError(`The cue to ${this.#name} was cancelled before it was sent.`));
+    if (options.signal?.aborted) return Promise.reject(new AbortedError(`The cue to ${this.#name} was cancelled before it was sent.`, undefined, { mayHaveReachedServer: false }));
     const down = this.size > 0 ? this.options.linkDown?.() : undefined;
     if (down) return Promise.reject(this.#refusedWhileDown(down));
     // The monotonic clock: the wall clock jumps when the computer wakes or sets its time.
@@ -91,7 +91,7 @@ export class CueLane {
         givenAt,
         budgetMs,
         signal: options.signal,
-        onAbort: () => this.#drop(queued, new AbortedError(`The cue to ${this.#name} was cancelled before it was sent.`)),
+        onAbort: () => this.#drop(queued, new AbortedError(`The cue to ${this.#name} was cancelled before it was sent.`, undefined, { mayHaveReachedServer: false })),
       };
       options.signal?.addEventListener('abort', queued.onAbort, { once: true });
       this.#waiting.push(queued);

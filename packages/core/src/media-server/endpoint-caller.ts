@@ -107,7 +107,7 @@ export class EndpointCaller {
     if (!this.director || !(refusedBySession || unreachable)) return false;
     const checked = await budget.within(this.director.check());
     if ('interrupted' in checked) {
-      if (checked.interrupted === 'aborted') throw abortedWhileFinding(context);
+      if (checked.interrupted === 'aborted') throw abortedWhileFinding(context, error);
       return false;
     }
     const neverActedOn = refusedBySession || spec.method === 'GET' || (error instanceof ConnectionError && !error.mayHaveReachedServer);
@@ -154,15 +154,19 @@ const STEPS_BEFORE_SENDING = {
 /** Throws, the request unsent, when the call stopped waiting for a step before sending. */
 function sentUnlessInterrupted(outcome: { interrupted: Interruption } | object, context: RequestContext, timeoutMs: number, step: keyof typeof STEPS_BEFORE_SENDING): void {
   if (!('interrupted' in outcome)) return;
-  if (outcome.interrupted === 'aborted') throw new AbortedError(`${context.method} ${context.url} was aborted by the caller before it was sent.`, context);
+  if (outcome.interrupted === 'aborted') throw new AbortedError(`${context.method} ${context.url} was aborted by the caller before it was sent.`, context, { mayHaveReachedServer: false });
   const { waiting, advice } = STEPS_BEFORE_SENDING[step];
   throw new TimeoutError(`${context.method} ${context.url} was not sent: ${waiting} when its deadline of ${timeoutMs} ms passed. ${advice}`, timeoutMs, context, {
     mayHaveReachedServer: false,
   });
 }
 
-function abortedWhileFinding(context: RequestContext): AbortedError {
-  return new AbortedError(`${context.method} ${context.url} was aborted by the caller while the director of the session was being looked for; it was not sent again.`, context);
+/** Aborted between a failed first try and a second: it left only if that first try may have. */
+function abortedWhileFinding(context: RequestContext, firstTry: unknown): AbortedError {
+  const neverLeft = firstTry instanceof ConnectionError && !firstTry.mayHaveReachedServer;
+  return new AbortedError(`${context.method} ${context.url} was aborted by the caller while the director of the session was being looked for; it was not sent again.`, context, {
+    mayHaveReachedServer: !neverLeft,
+  });
 }
 
 function fillPath(path: string, params: Record<string, string>): string {
