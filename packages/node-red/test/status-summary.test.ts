@@ -1,4 +1,4 @@
-import { ClosedError, ConfirmationRequiredError, ConnectionError, InvalidInputError, LateAnswerError, StagelinkError, StalledAnswerError, TimeoutError } from '@stagelink/core';
+import { AbortedError, ClosedError, ConfirmationRequiredError, ConnectionError, InvalidInputError, LateAnswerError, StagelinkError, StalledAnswerError, TimeoutError } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
 import english from '../src/nodes/stagelink-server/locales/en-US/stagelink-server.json' with { type: 'json' };
 import type { Node, NodeStatus } from '../src/shared/node-red.js';
@@ -41,6 +41,13 @@ describe('a failure on the status line', () => {
     expect(shownFor(new StalledAnswerError('the rest of its answer did not arrive', 5000))).toEqual({ fill: 'yellow', shape: 'dot', text: 'MTU? answers stall' });
     expect(shownFor(new ConnectionError('Could not reach 10.0.0.5'))).toEqual({ fill: 'red', shape: 'dot', text: 'unreachable' });
     expect(shownFor(new TimeoutError('no answer within 5000 ms', 5000))).toEqual({ fill: 'red', shape: 'dot', text: 'no answer' });
+  });
+
+  it('tells a cue that never left from one whose answer did not come', () => {
+    const notSent = new TimeoutError('was not sent: the director was still being looked for', 5000, undefined, { mayHaveReachedServer: false });
+    expect(shownFor(notSent)).toEqual({ fill: 'red', shape: 'dot', text: 'not sent: too late' });
+    expect(errorSummary(new AbortedError('cancelled before it was sent', undefined, { mayHaveReachedServer: false }))).toBe('stopped, not sent');
+    expect(errorSummary(new AbortedError('aborted by the caller'))).toBe('stopped');
   });
 
   it('says what became of a cue answered late: landed (yellow) or unknown (red)', () => {

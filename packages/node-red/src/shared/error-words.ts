@@ -60,9 +60,16 @@ function systemWords(cause: unknown): string {
  */
 export function errorWords(error: unknown): ErrorWords {
   if (!(error instanceof StagelinkError) || inOwnWords.has(error)) return { key: 'errorText.other', values: { message: error instanceof Error ? error.message : String(error) } };
+  return { key: wordsKeyOf('errorText', error) ?? 'errorText.other', values: factsOf(error) };
+}
+
+/**
+ * The catalog key of core's `error` in `group`: `<group>.<code>_UNSENT` where the request provably never left and
+ * the catalog words that case, else `<group>.<code>`; undefined where the catalog has no words for the code.
+ */
+export function wordsKeyOf(group: string, error: StagelinkError): string | undefined {
   const unsent = (error as { mayHaveReachedServer?: boolean }).mayHaveReachedServer === false;
-  const key = [unsent && `errorText.${error.code}_UNSENT`, `errorText.${error.code}`].find((candidate) => candidate && hasWords(candidate)) || 'errorText.other';
-  return { key, values: factsOf(error) };
+  return [unsent ? `${group}.${error.code}_UNSENT` : undefined, `${group}.${error.code}`].find((key) => key !== undefined && hasWords(key));
 }
 
 /** A failure's text in the runtime's language. */

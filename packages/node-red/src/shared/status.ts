@@ -1,5 +1,6 @@
 import { isUnreachable, StagelinkError, Throttle } from '@stagelink/core';
-import { hasWords, say } from './words.js';
+import { wordsKeyOf } from './error-words.js';
+import { say } from './words.js';
 import type { Node, NodeStatus } from './node-red.js';
 
 /**
@@ -149,13 +150,13 @@ const WARNINGS: ReadonlySet<string> = new Set(['STAGELINK_ERR_STALLED_ANSWER', '
 
 /**
  * The few words of a failure on the status line: `summary.<code>` in the server node's catalog where it has words
- * for the error's code (each at most 20 characters), else "failed"; the message goes to the log. Among them: a
- * stalled answer is a network (MTU) problem, not a machine that is down; a late-landed cue was read back once and
- * never sent again.
+ * for the error's code (each at most 20 characters; `_UNSENT` where the request provably never left), else
+ * "failed"; the message goes to the log. Among them: a stalled answer is a network (MTU) problem, not a machine
+ * that is down; a late-landed cue was read back once and never sent again; a cue whose deadline passed before it
+ * could leave says it was not sent, not that no answer came.
  */
 export function errorSummary(error: unknown): string {
-  const own = error instanceof StagelinkError ? `summary.${error.code}` : undefined;
-  return say(own !== undefined && hasWords(own) ? own : 'summary.failed');
+  return say((error instanceof StagelinkError ? wordsKeyOf('summary', error) : undefined) ?? 'summary.failed');
 }
 
 function isWarning(error: unknown): boolean {
