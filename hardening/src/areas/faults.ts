@@ -128,7 +128,7 @@ async function checkLive({ tally, frontEnd, resumeTimes }: Counted, step: FaultS
     return;
   }
   if (!before || !after) return;
-  if (step.movesDirector && !targets.namesResolve && !frontEnd.takesHostMap) {
+  if (step.movesDirector && !targets.namesResolve && !frontEnd.followsUnresolvedDirector) {
     tally.note(`live values after "${step.name}" not checked: ${frontEnd.name} cannot be told where a director whose name does not resolve is`);
     return;
   }

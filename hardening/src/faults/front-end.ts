@@ -14,10 +14,10 @@ export interface UnclearError {
 export interface FaultFrontEnd {
   readonly name: string;
   /**
-   * True when the front end can be told where machines whose names do not resolve are (a host map): only then
-   * can it follow the director to such a machine (r34's `ACTOR01`).
+   * True when the front end can be told where machines whose names do not resolve are (a host map, or backup
+   * addresses to ask): only then can it follow the director to such a machine (r34's `ACTOR01`).
    */
-  readonly takesHostMap: boolean;
+  readonly followsUnresolvedDirector: boolean;
   /** Sends one cue to `server`; resolves with its outcome once known (silent: none within the limit). */
   command(server: FaultServer, index: number): Promise<CommandOutcome>;
   /** Turns a level dial one tick (up on even `index`, down on odd); acked when the server has the value shown. */

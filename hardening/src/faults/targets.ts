@@ -76,6 +76,11 @@ export class FaultTargets {
     return this.session.machines()[0]?.url ?? this.session.mediaServer.url;
   }
 
+  /** The session's other machines, for front ends told them as backup addresses to find the director by. */
+  sessionBackupUrls(): string[] {
+    return this.session.machines().map((machine) => machine.url).filter((url) => url !== this.sessionSeedUrl);
+  }
+
   async machineControl(body: ControlRequest): Promise<void> {
     await simControl(this.machine.url, body);
   }

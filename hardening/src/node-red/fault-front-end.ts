@@ -16,7 +16,7 @@ const SERVERS: readonly FaultServer[] = ['machine', 'session'];
  */
 export class NodeRedFaultFrontEnd implements FaultFrontEnd {
   readonly name = 'node-red';
-  readonly takesHostMap = true;
+  readonly followsUnresolvedDirector = true;
 
   private constructor(private readonly session: NodeRedSession) {}
 

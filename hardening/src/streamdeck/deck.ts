@@ -41,12 +41,14 @@ export interface LaunchedDeck {
 }
 
 /** Launches the plugin and waits for it to register; its global host is `host` (undefined: none yet). */
-export async function launchDeck(host: string | undefined): Promise<LaunchedDeck> {
+export async function launchDeck(host: string | undefined, backupHosts?: readonly string[]): Promise<LaunchedDeck> {
   const { FakeStreamDeck } = await loadHarness();
   const pluginDir = join(mkdtempSync(join(tmpdir(), 'stagelink-hardening-deck-')), 'com.stagelink.mediaserver.sdPlugin');
   cpSync(PLUGIN_DIR, pluginDir, { recursive: true, filter: (source) => !source.includes(`${join(PLUGIN_DIR, 'logs')}`) });
   const deck = await FakeStreamDeck.start();
   if (host !== undefined) deck.globalSettings.host = host;
+  // As the settings page stores them: one address a line.
+  if (backupHosts) deck.globalSettings.backupHosts = backupHosts.join('\n');
   await deck.launch({ pluginDir });
   const logDir = join(pluginDir, 'logs');
   return {

@@ -16,11 +16,11 @@ const ANSWER_LIMIT_MS = 30_000;
 export class DeckFaultFrontEnd implements FaultFrontEnd {
   readonly name = 'stream deck';
   /**
-   * The plugin's hosts map is global, and in r34 the lone machine and the session use the same names
-   * (`DIRECTOR01`): a map would send the machine's keys to the session's director. So it gets none, and follows a
-   * director only to a machine whose name resolves.
+   * The session's keys are on the plugin's global address, the session's first director, with the session's other
+   * machines as backup addresses: those find a director whose name does not resolve. (A hosts map would not do: in
+   * r34 the lone machine and the session use the same names, `DIRECTOR01`, and the map is global.)
    */
-  readonly takesHostMap = false;
+  readonly followsUnresolvedDirector = true;
   readonly #pressed = new Map<string, number>();
 
   /** The harness stamps commands with ms since it started: this turns a stamp into Date.now() time. */
@@ -36,17 +36,19 @@ export class DeckFaultFrontEnd implements FaultFrontEnd {
   }
 
   static async launch(targets: FaultTargets): Promise<DeckFaultFrontEnd> {
-    const launched = await launchDeck(targets.machine.url);
-    const hosts: Record<FaultServer, string> = { machine: targets.machine.url, session: targets.sessionSeedUrl };
+    const backupHosts = targets.sessionBackupUrls();
+    const launched = await launchDeck(targets.sessionSeedUrl, backupHosts);
+    // The machine's keys name it; the session's keys leave the address to the global one.
+    const keyHost: Record<FaultServer, { host?: string }> = { machine: { host: targets.machine.url }, session: {} };
     SERVERS.forEach((server, row) => {
       for (let index = 0; index < CUE_KEYS; index++) {
-        launched.deck.appear({ action: ACTIONS.transport, context: `cue-${server}-${index}`, settings: { command: 'play', transport: 'main', host: hosts[server] }, column: index, row });
+        launched.deck.appear({ action: ACTIONS.transport, context: `cue-${server}-${index}`, settings: { command: 'play', transport: 'main', ...keyHost[server] }, column: index, row });
       }
-      launched.deck.appear({ action: ACTIONS.fps, context: `fps-${server}`, settings: { target: 60, host: hosts[server] }, column: CUE_KEYS, row });
-      launched.deck.appear({ action: ACTIONS.level, context: `level-${server}`, controller: 'Encoder', settings: { property: 'volume', transport: 'lobby', step: 0.01, host: hosts[server] }, column: row });
+      launched.deck.appear({ action: ACTIONS.fps, context: `fps-${server}`, settings: { target: 60, ...keyHost[server] }, column: CUE_KEYS, row });
+      launched.deck.appear({ action: ACTIONS.level, context: `level-${server}`, controller: 'Encoder', settings: { property: 'volume', transport: 'lobby', step: 0.01, ...keyHost[server] }, column: row });
     });
-    const reader = (host: string): MediaServer => new MediaServer({ host, followDirector: true, timeoutMs: 2000, retries: 0 });
-    return new DeckFaultFrontEnd(launched, { machine: reader(hosts.machine), session: reader(hosts.session) });
+    const reader = (host: string, backups: readonly string[] = []): MediaServer => new MediaServer({ host, followDirector: true, backupHosts: backups, timeoutMs: 2000, retries: 0 });
+    return new DeckFaultFrontEnd(launched, { machine: reader(targets.machine.url), session: reader(targets.sessionSeedUrl, backupHosts) });
   }
 
   turnDial(server: FaultServer, index: number): Promise<TurnOutcome> {
