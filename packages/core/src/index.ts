@@ -1,5 +1,5 @@
 export * from './errors.js';
-export type { Logger } from './http/logger.js';
+export { LOG_EVENT_CODES, type LogEvent, type LogEventCode, type Logger } from './http/logger.js';
 export type { TlsOptions } from './http/tls.js';
 export { originOf, parseHostList } from './http/host.js';
 export { MediaServer, type MediaServerOptions } from './media-server/media-server.js';

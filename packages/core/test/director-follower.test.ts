@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DirectorFollower, type DirectorChange } from '../src/discovery/director-follower.js';
-import { silentLogger } from '../src/http/logger.js';
+import { silentLogger, type LogEvent, type Logger } from '../src/http/logger.js';
 import { json, ok, silence, startScriptedServer } from './support/scripted-server.js';
 
 const open: { close(): Promise<void> | void }[] = [];
@@ -34,9 +34,9 @@ async function machineNaming(director: string) {
 }
 
 /** A follower seeded at `seed`, with every director it reports kept in `changes`. */
-function followerFrom(seed: string, hosts: Record<string, string>) {
+function followerFrom(seed: string, hosts: Record<string, string>, logger: Logger = silentLogger) {
   const changes: { hostname: string; url: string; moved: boolean }[] = [];
-  const follower = new DirectorFollower(seed, ({ hostname, url }: DirectorChange, moved) => changes.push({ hostname, url, moved }), silentLogger, {
+  const follower = new DirectorFollower(seed, ({ hostname, url }: DirectorChange, moved) => changes.push({ hostname, url, moved }), logger, {
     intervalMs: 60_000,
     hosts,
   });
@@ -60,10 +60,11 @@ describe('which machine the follower takes for the director', () => {
     expect(changes).toHaveLength(1);
   });
 
-  it('moves once to a machine that names itself when the director names it', async () => {
+  it('moves once to a machine that names itself when the director names it, and warns of the move with its facts', async () => {
     const a = await machineNaming('MACHINEA');
     const b = await machineNaming('MACHINEB');
-    const { follower, changes } = followerFrom(a.url, { MachineA: a.host, MACHINEB: b.host });
+    const warnings: [string, LogEvent | undefined][] = [];
+    const { follower, changes } = followerFrom(a.url, { MachineA: a.host, MACHINEB: b.host }, { warn: (message, event) => warnings.push([message, event]) });
     await follower.ready();
     a.names.director = 'machineb';
     expect(await follower.check()).toBe(true);
@@ -72,6 +73,10 @@ describe('which machine the follower takes for the director', () => {
     expect(changes.map(({ hostname, moved }) => ({ hostname, moved }))).toEqual([
       { hostname: 'MACHINEA', moved: false },
       { hostname: 'MACHINEB', moved: true },
+    ]);
+    // A front end with words of its own says it from the facts; the message is core's English for the same.
+    expect(warnings).toEqual([
+      [`The director of the session is now MACHINEB (${b.url}), after MACHINEA; following it.`, { code: 'DIRECTOR_MOVED', facts: { hostname: 'MACHINEB', url: b.url, previous: 'MACHINEA' } }],
     ]);
   });
 

@@ -164,7 +164,10 @@ export class DirectorFollower {
   #dnssdProblem(problem: string): void {
     if (this.#toldDnssdProblem) return void this.logger.debug?.(`director check: ${problem}`);
     this.#toldDnssdProblem = true;
-    this.logger.warn(`Looking for the director over DNS-SD failed (${problem}); it is looked for at the machines known so far. Check that no other program holds UDP port 5353 without sharing it, or give a hosts map.`);
+    this.logger.warn(
+      `Looking for the director over DNS-SD failed (${problem}); it is looked for at the machines known so far. Check that no other program holds UDP port 5353 without sharing it, or give a hosts map.`,
+      { code: 'DNSSD_FAILED', facts: { problem } },
+    );
   }
 
   /** The hosts map given, then the addresses announced over DNS-SD for names it does not give. */
@@ -225,7 +228,8 @@ export class DirectorFollower {
     if (!this.#toldUnreachable.has(director.hostname)) {
       this.#toldUnreachable.add(director.hostname);
       this.logger.warn(
-        `The director ${director.hostname} cannot be reached by its name from here (${reasonOf(problem)}); ${namedBy} answers as the director, so requests keep going there. To follow a move to another machine, give the client a hosts map (hostname to address).`,
+        `The director ${director.hostname} cannot be reached by its name from here (${reasonOf(problem)}); ${namedBy} answers as the director, so requests keep going there. To follow a move to another machine, give the client a hosts map (hostname to address) or backup addresses.`,
+        { code: 'DIRECTOR_UNREACHABLE_BY_NAME', facts: { hostname: director.hostname, reason: reasonOf(problem), namedBy }, error: problem },
       );
     }
     return { ...director, url: namedBy };
@@ -250,13 +254,22 @@ export class DirectorFollower {
     const director = moved && previous !== undefined && previous !== found.hostname ? { ...found, previous } : found;
     this.#director = director;
     if (previous !== undefined && !moved) return false;
-    if (moved) this.logger.warn(`The director of the session is now ${director.hostname} (${director.url})${director.previous ? `, after ${director.previous}` : ''}; following it.`);
+    if (moved) {
+      this.logger.warn(`The director of the session is now ${director.hostname} (${director.url})${director.previous ? `, after ${director.previous}` : ''}; following it.`, {
+        code: 'DIRECTOR_MOVED',
+        facts: { hostname: director.hostname, url: director.url, previous: director.previous ?? '' },
+      });
+    }
     this.#current = director.url;
     try {
       this.onDirector(director, moved);
     } catch (error) {
       // A listener's bug must not stop the follow, nor turn into a rejection nobody handles.
-      this.logger.warn(`A listener of the director change to ${director.hostname} threw: ${reasonOf(error)}`);
+      this.logger.warn(`A listener of the director change to ${director.hostname} threw: ${reasonOf(error)}`, {
+        code: 'DIRECTOR_LISTENER_THREW',
+        facts: { hostname: director.hostname, reason: reasonOf(error) },
+        error,
+      });
     }
     return moved;
   }

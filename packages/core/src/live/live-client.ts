@@ -231,7 +231,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
       await this.originKnown();
     } catch (error) {
       // The machine the client was given is then the best guess; a director found later moves the socket.
-      this.logger.warn(`live update: the look for the director failed (${reasonOf(error)}); connecting meanwhile.`);
+      this.logger.warn(`live update: the look for the director failed (${reasonOf(error)}); connecting meanwhile.`, { code: 'LIVE_DIRECTOR_LOOK_FAILED', facts: { reason: reasonOf(error) }, error });
     }
     if (!this.#closed && this.#registry.size > 0) this.#socket.start();
   }
@@ -241,7 +241,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
     setImmediate(() => {
       if (this.#registry.size > 0) return;
       this.#setStatus('offline');
-      this.#socket.stop().catch((error: unknown) => this.logger.warn(`live update: closing failed: ${String(error)}`));
+      this.#socket.stop().catch((error: unknown) => this.logger.warn(`live update: closing failed: ${String(error)}`, { code: 'LIVE_CLOSE_FAILED', facts: { reason: reasonOf(error) }, error }));
     });
   }
 
@@ -255,7 +255,7 @@ export class LiveClient extends EventEmitter<LiveClientEvents> {
   }
 
   #problem(problem: LiveUpdateError): void {
-    this.logger.warn(problem.message);
+    this.logger.warn(problem.message, { code: 'LIVE_PROBLEM', facts: { reason: problem.message }, error: problem });
     this.emit('problem', problem);
   }
 

@@ -119,7 +119,7 @@ export class LiveSocket {
     clearInterval(this.#heartbeatTimer);
     this.#heartbeatTimer = setInterval(() => {
       if (!isAlive()) {
-        this.logger.warn(`live update ${this.url()}: no answer to the last ping, reconnecting.`);
+        this.logger.warn(`live update ${this.url()}: no answer to the last ping, reconnecting.`, { code: 'LIVE_PING_UNANSWERED', facts: { url: this.url() } });
         ws.terminate();
         return;
       }

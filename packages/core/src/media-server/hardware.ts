@@ -170,7 +170,10 @@ export class OledApi {
     const characters = [...checkText(notification.message, 'OLED message')];
     const truncated = characters.length > OLED_MAX_MESSAGE_LENGTH;
     if (truncated) {
-      this.logger.warn(`OLED message of ${characters.length} characters cut to ${OLED_MAX_MESSAGE_LENGTH}, as the device would.`);
+      this.logger.warn(`OLED message of ${characters.length} characters cut to ${OLED_MAX_MESSAGE_LENGTH}, as the device would.`, {
+        code: 'OLED_MESSAGE_CUT',
+        facts: { length: String(characters.length), max: String(OLED_MAX_MESSAGE_LENGTH) },
+      });
     }
     const priority = notification.priority ?? 0;
     if (!OLED_PRIORITIES.includes(priority)) throw new InvalidInputError(`OLED priority must be 0, 1 or 2 (got ${shown(priority)}).`);

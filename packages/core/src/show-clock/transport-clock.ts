@@ -364,7 +364,8 @@ class TransportClock {
     const problem = error instanceof StagelinkError ? error : new StagelinkError(reasonOf(error), undefined, { cause: error });
     if (this.#told.has(problem.message)) return;
     this.#told.add(problem.message);
-    this.logger.warn(`show clock of ${shown(this.ref.name ?? this.ref.uid)}: ${problem.message}`);
+    const transport = shown(this.ref.name ?? this.ref.uid);
+    this.logger.warn(`show clock of ${transport}: ${problem.message}`, { code: 'SHOW_CLOCK_PROBLEM', facts: { transport, reason: problem.message }, error: problem });
     for (const watcher of [...this.#watchers]) this.#safely(() => watcher.options.onError?.(problem));
   }
 
@@ -373,7 +374,7 @@ class TransportClock {
     try {
       callback();
     } catch (error) {
-      this.logger.warn(new LiveUpdateError(`A show clock watcher threw: ${reasonOf(error)}`).message);
+      this.logger.warn(new LiveUpdateError(`A show clock watcher threw: ${reasonOf(error)}`).message, { code: 'SHOW_CLOCK_WATCHER_THREW', facts: { reason: reasonOf(error) }, error });
     }
   }
 }
