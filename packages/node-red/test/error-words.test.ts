@@ -1,6 +1,7 @@
-import { AbortedError, ConnectionError, LateAnswerError, StagelinkError, StatusError, TimeoutError } from '@stagelink/core';
+import { AbortedError, ConnectionError, LateAnswerError, LOG_EVENT_CODES, StagelinkError, StatusError, TimeoutError } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
 import { inRuntimeLanguage, sayError } from '../src/shared/error-words.js';
+import { sayLogEvent } from '../src/shared/log-words.js';
 import { useRuntime } from '../src/shared/words.js';
 import { catalogOf, runtimeIn } from './support/runtime-words.js';
 
@@ -74,5 +75,29 @@ describe('core failures in the runtime language', () => {
     expect(sayError(new StagelinkError('Something else.'))).toBe('Something else.');
     const plain = new Error('disk full');
     expect(inRuntimeLanguage(plain)).toBe(plain);
+  });
+});
+
+describe('core warnings in the runtime language', () => {
+  it('has words for every warning core logs: core\'s own message in en-US, German words in de', () => {
+    const coreLog = (language: string): Record<string, string> => ((catalogOf(language)['stagelink-server'] as Record<string, Record<string, Record<string, string>>>)['log'] ?? {})['core'] ?? {};
+    expect(Object.keys(coreLog('en-US')).sort()).toEqual([...LOG_EVENT_CODES].sort());
+    for (const code of LOG_EVENT_CODES) {
+      expect(coreLog('en-US')[code], code).toBe('__message__');
+      expect(coreLog('de')[code], code).not.toMatch(/^(__message__)?$/);
+    }
+  });
+
+  it('words a warning from its facts and the failure behind it, and keeps a warning it has no event for', () => {
+    useRuntime(runtimeIn('de'));
+    expect(sayLogEvent('The director of the session is now B.', { code: 'DIRECTOR_MOVED', facts: { hostname: 'UNDERSTUDY01', url: 'http://10.0.0.7', previous: 'DIRECTOR01' } })).toBe(
+      'Der Director der Session ist jetzt UNDERSTUDY01 (http://10.0.0.7); ihm wird gefolgt.',
+    );
+    const unreachable = sayLogEvent('cannot be reached by its name', { code: 'DIRECTOR_UNREACHABLE_BY_NAME', facts: { hostname: 'DIRECTOR01', reason: 'ENOTFOUND', namedBy: 'http://10.0.0.5' }, error: refused() });
+    expect(unreachable).toMatch(/^Der Director DIRECTOR01 ist von hier aus unter seinem Namen nicht erreichbar; http:\/\/10\.0\.0\.5 antwortet als Director/);
+    expect(sayLogEvent('show clock of "main": late', { code: 'SHOW_CLOCK_PROBLEM', facts: { transport: '"main"', reason: 'late' }, error: new TimeoutError('late', 8000, PLAY) })).toMatch(
+      /^Show-Uhr von "main": POST \S+: keine Antwort innerhalb von 8 s\./,
+    );
+    expect(sayLogEvent('a warning of its own')).toBe('a warning of its own');
   });
 });

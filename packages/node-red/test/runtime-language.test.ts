@@ -34,6 +34,10 @@ describe('a real Node-RED set to German', () => {
       { id: 'go', type: 'inject', z: 'tab', once: true, onceDelay: 0.2, repeat: '', props: [{ p: 'payload' }], payload: '', payloadType: 'date', wires: [['cue', 'lost']] },
       cue('cue'),
       cue('lost', 'nowhere'),
+      // A message longer than the front screen shows: core warns that it cut it, before the SMC refuses it.
+      { id: 'smcNowhere', ...savedNode('stagelink-server', { host: NOWHERE, smcHost: NOWHERE }) },
+      { id: 'long', type: 'inject', z: 'tab', once: true, onceDelay: 0.2, repeat: '', props: [{ p: 'payload' }], payload: 'x'.repeat(400), payloadType: 'str', wires: [['oled']] },
+      { id: 'oled', z: 'tab', ...savedNode('stagelink-oled-out', { server: 'smcNowhere' }), wires: [[]] },
     ];
     writeFileSync(join(userDir, 'flows.json'), JSON.stringify(flow));
     nodeRed = await startNodeRed({ userDir, waitForFlows: true });
@@ -65,6 +69,12 @@ describe('a real Node-RED set to German', () => {
     expect(line).toContain(`ConnectionError: POST ${NOWHERE}/api/session/transport/play: `);
     expect(line).toContain('nicht gesendet: der Server ist nicht erreichbar (ECONNREFUSED)');
     expect(line).not.toContain('Could not reach');
+  });
+
+  it('logs a warning core gives, a message cut for the front screen, in German', async () => {
+    const line = await logged('the cut OLED message', /\[stagelink-server:smcNowhere\] OLED-Nachricht/);
+    expect(line).toMatch(/OLED-Nachricht mit 400 Zeichen auf \d+ gekürzt, wie das Gerät es täte\./);
+    expect(nodeRed.output()).not.toContain('characters cut to');
   });
 
   it('answers the editor\'s lists in German, with the words for an editor in another language', async () => {

@@ -13,6 +13,7 @@ import {
   type TlsOptions,
 } from '@stagelink/core';
 import { sayError, sayingError } from './error-words.js';
+import { sayLogEvent } from './log-words.js';
 import type { Node, NodeAPI } from './node-red.js';
 import { ServerStateWatch, type ServerStateListener } from './server-state.js';
 import { say } from './words.js';
@@ -242,7 +243,7 @@ export function tlsOptions(RED: NodeAPI, id: unknown): TlsOptions | undefined {
 /** Routes core's log lines to the config node's log. */
 export function nodeLogger(node: Node<never>): Logger {
   return {
-    warn: (message) => node.warn(message),
+    warn: (message, event) => node.warn(sayLogEvent(message, event)),
     debug: (message) => node.debug(message),
   };
 }
