@@ -18,7 +18,8 @@ async function clockOf(dialect: 'spec' | 'r34', live: MediaServerOptions['live']
   const ms = new MediaServer({ host: sim.mediaServer.url, live: { reconnectBaseMs: 50, reconnectCapMs: 200, ...live } });
   open.push(ms);
   const statuses: ClockStatus[] = [];
-  const watch = ms.transport.watch(MAIN, () => undefined, { onStatus: (status) => statuses.push(status) });
+  const snapshots: ShowClockSnapshot[] = [];
+  const watch = ms.transport.watch(MAIN, (snapshot) => snapshots.push(snapshot), { onStatus: (status) => statuses.push(status) });
   open.push({ close: () => Promise.resolve(watch.close()) });
   const clock = (): ShowClockSnapshot => {
     const current = watch.current;
@@ -27,7 +28,7 @@ async function clockOf(dialect: 'spec' | 'r34', live: MediaServerOptions['live']
   };
   const truth = () => sim.state.transports.positionOf(MAIN);
   await eventually(() => watch.current?.status === 'online', 'the clock online');
-  return { sim, ms, watch, clock, truth, statuses };
+  return { sim, ms, watch, clock, truth, statuses, snapshots };
 }
 
 describe.each(['spec', 'r34'] as const)('the show clock of a transport (%s dialect)', (dialect) => {
@@ -94,6 +95,22 @@ describe.each(['spec', 'r34'] as const)('the show clock of a transport (%s diale
     expect(clock().time).toBe(held);
     await control(sim.mediaServer.url, { action: 'refuseUpgrades', on: false });
     await eventually(() => clock().status === 'online', 'the clock online again');
+  });
+
+  it('comes back online with what the director says after a drop, never with what it saw before', async () => {
+    const { sim, ms, clock, snapshots } = await clockOf(dialect);
+    await ms.transport.play(MAIN);
+    await eventually(() => clock().playing, 'the clock playing');
+    await control(sim.mediaServer.url, { action: 'refuseUpgrades', on: true });
+    await control(sim.mediaServer.url, { action: 'dropSockets' });
+    await eventually(() => clock().status === 'offline', 'the clock offline');
+    // The show moves on while the clock cannot hear it.
+    await ms.transport.stop(MAIN);
+    const seen = snapshots.length;
+    await control(sim.mediaServer.url, { action: 'refuseUpgrades', on: false });
+    await eventually(() => clock().status === 'online' && !clock().playing, 'the clock online and stopped');
+    const firstOnline = snapshots.slice(seen).find((snapshot) => snapshot.status === 'online');
+    expect(firstOnline).toMatchObject({ playing: false });
   });
 
   it('turns stale when the playhead freezes while playing, holds there, and comes back online once it moves', async () => {

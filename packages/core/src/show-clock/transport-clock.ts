@@ -118,6 +118,13 @@ class TransportClock {
   #linkStatus: LiveStatus = 'offline';
   /** The playhead as last sent, and when; undefined until the director has sent it. */
   #playhead: { time: number; at: number } | undefined;
+  /**
+   * The player's properties the director has sent since the stream last came up. A stream that dropped and came
+   * back is online before the director answers the new subscriptions (one at a time) with their values: until the
+   * playhead and the play state have both come, the clock holds what it saw before the drop, which the show may have
+   * left long since (stopped, moved on).
+   */
+  readonly #heardSinceUp = new Set<string>();
   #playing = false;
   #playmode: Playmode = 'Unknown';
   #values: { trackUid?: string; trackName?: string; engaged?: boolean; volume?: number; brightness?: number; timecode?: string } = {};
@@ -167,8 +174,10 @@ class TransportClock {
   }
 
   get #status(): ClockStatus {
-    if (this.#linkStatus === 'stale' || (this.#linkStatus === 'online' && this.#frozen)) return 'stale';
-    return this.#linkStatus === 'online' && this.#playhead ? 'online' : 'offline';
+    if (this.#linkStatus !== 'online') return this.#linkStatus === 'stale' ? 'stale' : 'offline';
+    // Not live until the director has told the playhead and the play state over this link (see #heardSinceUp).
+    if (!this.#playhead || !this.#heardSinceUp.has(PROPERTY.time) || !this.#heardSinceUp.has(PROPERTY.playing)) return 'offline';
+    return this.#frozen ? 'stale' : 'online';
   }
 
   get #reading(): PlayerReading | undefined {
@@ -213,6 +222,7 @@ class TransportClock {
       {
         onStatus: (status) => {
           this.#linkStatus = status;
+          if (status === 'offline' || status === 'connecting') this.#heardSinceUp.clear();
           this.#changed();
         },
         onError: (error) => this.#problem(error),
@@ -222,6 +232,7 @@ class TransportClock {
 
   #onValue(property: string, value: unknown): void {
     const now = performance.now();
+    this.#heardSinceUp.add(property);
     switch (property) {
       case PROPERTY.time:
         if (typeof value !== 'number') return;
