@@ -56,6 +56,17 @@ describe.each(['spec', 'r34'] as const)('the show clock of a transport (%s diale
     expect(Math.abs((shown.cue?.nextIn ?? 0) - (240 - truth().time))).toBeLessThan(PLAYHEAD_TOLERANCE_S);
   });
 
+  it('counts down a Loop to the cue it plays after the wrap, not to the next section it never reaches', async () => {
+    const { ms, clock, truth } = await clockOf(dialect);
+    await ms.transport.gotoTime({ transport: MAIN, time: 200, playmode: 'Loop' });
+    await eventually(() => clock().playmode === 'Loop' && clock().playing && clock().time >= 200, 'the clock looping section 1');
+    const shown = clock();
+    // Section 1 (120 to 240) loops: Q1 at its start comes again after the wrap; the call at 240 never comes.
+    expect(shown.nextSection).toEqual({ index: 1, time: 120 });
+    expect(shown.cue?.next).toEqual({ kind: 'CUE', value: 'Q1', time: 120 });
+    expect(Math.abs((shown.cue?.nextIn ?? 0) - (240 - truth().time))).toBeLessThan(PLAYHEAD_TOLERANCE_S);
+  });
+
   it('stops a PlaySection at the section\'s end, and holds the time once stopped', async () => {
     const { ms, clock } = await clockOf(dialect);
     await ms.transport.gotoTime({ transport: MAIN, time: 238, playmode: 'PlaySection' });

@@ -52,6 +52,19 @@ describe('the show clock: sections and cues at a time', () => {
     expect(positionIn(timeline, 250).cue?.next).toBeUndefined();
   });
 
+  it('gives a Loop what it will play next: its own section again, and the first cue after the wrap', () => {
+    // Looping section 1 (120 to 240) at 200: the note at 130 comes again 40 s to the wrap and 10 s after it.
+    expect(positionIn(timeline, 200, 'Loop')).toMatchObject({
+      section: { index: 1, remaining: 40 },
+      nextSection: { index: 1, time: 120 },
+      cue: { current: { value: 'lights' }, next: { value: 'lights', time: 130 }, nextIn: 50 },
+    });
+    // Ahead of the playhead inside the loop, the next cue is as in Play.
+    expect(positionIn(timeline, 125, 'Loop').cue).toMatchObject({ next: { value: 'lights' }, nextIn: 5 });
+    // Section 2 has no cue: its loop never reaches the tag at 100 or the note at 130.
+    expect(positionIn(timeline, 250, 'Loop').cue?.next).toBeUndefined();
+  });
+
   it('has no section or cue on a track without annotations', () => {
     const bare = timelineOf({ uid: '8', name: 'Bare', length: 60 }, undefined);
     expect(positionIn(bare, 20)).toEqual({ time: 20, trackRemaining: 40 });

@@ -95,19 +95,34 @@ export function playheadAt(reading: PlayerReading, timeline: TrackTimeline | und
   }
 }
 
-/** The playhead's place in the track: section, next section, the cue passed last and the next one. */
-export function positionIn(timeline: TrackTimeline | undefined, time: number): ClockPosition {
+/**
+ * The playhead's place in the track: section, next section, the cue passed last and the next one. What comes next
+ * is what will play: a Loop goes back to the start of its section (the whole track without sections), so its next
+ * section is that one again, and its next cue the first one after the wrap once none is left before it.
+ */
+export function positionIn(timeline: TrackTimeline | undefined, time: number, playmode?: Playmode): ClockPosition {
   if (!timeline) return { time, trackRemaining: 0 };
   const position: ClockPosition = { time, trackRemaining: Math.max(0, timeline.length - time) };
   const section = sectionAt(timeline, time);
   if (section) {
     position.section = { index: section.index, time: section.start, elapsed: Math.max(0, time - section.start), remaining: Math.max(0, section.end - time) };
-    const next = timeline.sections[section.position + 1];
+    const next = playmode === 'Loop' ? { index: section.index, time: section.start } : timeline.sections[section.position + 1];
     if (next) position.nextSection = { index: next.index, time: next.time };
   }
   const nextAt = timeline.cues.findIndex((cue) => cue.time > time);
   const current = timeline.cues[(nextAt === -1 ? timeline.cues.length : nextAt) - 1];
-  const next = nextAt === -1 ? undefined : timeline.cues[nextAt];
-  if (current || next) position.cue = { ...(current && { current }), ...(next && { next, nextIn: next.time - time }) };
+  const ahead = nextAt === -1 ? undefined : timeline.cues[nextAt];
+  const next = playmode === 'Loop' ? nextInLoop(timeline, time, section) : ahead && { next: ahead, nextIn: ahead.time - time };
+  if (current || next) position.cue = { ...(current && { current }), ...next };
   return position;
+}
+
+/** The next cue a Loop plays: ahead of the playhead before the loop's end, else the first after it wraps. */
+function nextInLoop(timeline: TrackTimeline, time: number, section: { start: number; end: number } | undefined): { next: ClockCue; nextIn: number } | undefined {
+  const { start, end } = section ?? { start: 0, end: timeline.length };
+  const inLoop = timeline.cues.filter((cue) => cue.time >= start && cue.time < end);
+  const ahead = inLoop.find((cue) => cue.time > time);
+  if (ahead) return { next: ahead, nextIn: ahead.time - time };
+  const wrapped = inLoop[0];
+  return wrapped && { next: wrapped, nextIn: end - time + (wrapped.time - start) };
 }

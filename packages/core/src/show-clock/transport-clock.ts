@@ -348,7 +348,7 @@ class TransportClock {
       playmode: reading.playmode,
       playing: reading.playing,
       track: { uid: trackUid, name: this.#values.trackName ?? timeline?.name ?? transport.currentTrack.name, length: timeline?.length ?? 0 },
-      ...positionIn(timeline, time),
+      ...positionIn(timeline, time, reading.playmode),
       volume,
       brightness,
       engaged,
