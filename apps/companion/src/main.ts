@@ -40,6 +40,9 @@ interface ModuleTypes {
 
 export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   #show: Show | undefined;
+  /** The last change of settings (start, new settings, destroy): the next one waits for it. */
+  #lifecycle: Promise<void> = Promise.resolve();
+  #destroyed = false;
   #problem: string | undefined;
   #frameRate = DEFAULT_FRAME_RATE;
   /** Each machine's management controller from the settings: where the hardware actions may go. */
@@ -70,27 +73,42 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   readonly #refusedLogins = new Map<string, { message: string; byRead: boolean }>();
 
   async init(config: ModuleConfig, _isFirstInit: boolean, secrets: ModuleSecrets): Promise<void> {
-    this.#start(config, secrets);
-    return Promise.resolve();
+    return this.#inTurn(() => this.#start(config, secrets));
   }
 
   async configUpdated(config: ModuleConfig, secrets: ModuleSecrets): Promise<void> {
     // An arm was for the old settings' machines: a second press must never fire at what the new ones name.
     this.#arming.clear();
-    await this.#stop();
-    this.#start(config, secrets);
+    return this.#inTurn(async () => {
+      await this.#stop();
+      this.#start(config, secrets);
+    });
   }
 
   async destroy(): Promise<void> {
+    this.#destroyed = true;
     this.#arming.close();
-    await this.#stop();
+    return this.#inTurn(async () => this.#stop());
   }
 
   getConfigFields(): SomeCompanionConfigField[] {
     return configFields();
   }
 
+  /**
+   * Runs a change of settings after the ones before it have finished: Companion does not wait for one before it
+   * sends the next, and a show started while an older one still closes would be overwritten and never closed.
+   */
+  async #inTurn(change: () => void | Promise<void>): Promise<void> {
+    this.#lifecycle = this.#lifecycle
+      .then(change)
+      .catch((error: unknown) => this.log('error', `Changing the connection failed: ${reasonOf(error)}`));
+    return this.#lifecycle;
+  }
+
   #start(config: ModuleConfig, secrets: ModuleSecrets | undefined): void {
+    // A change queued before destroy must not start a show no one will close.
+    if (this.#destroyed) return;
     const reading = readConfig(config, secrets);
     if (!reading.ok) return this.#badConfig(reading.problem);
     let show: Show;
