@@ -13,7 +13,7 @@ import {
   type CompanionBooleanFeedbackDefinition,
   type CompanionFeedbackSchema,
   type CompanionOptionValues, type CompanionFeedbackDefinitions, type CompanionVariableValues, type DropdownChoice, type SomeCompanionConfigField } from '@companion-module/base';
-import { AuthError, InvalidInputError, isUnreachable, reasonOf, type SmcMap } from '@stagelink/core';
+import { AuthError, InvalidInputError, reasonOf, type SmcMap } from '@stagelink/core';
 import { configFields, DEFAULT_FRAME_RATE, type ModuleConfig, type ModuleSecrets, readConfig } from './config.js';
 import { Arming } from './desk/arming.js';
 import { failureOf } from './desk/failure.js';
@@ -24,7 +24,7 @@ import { presetDefinitions } from './desk/presets.js';
 import { HARDWARE_ACTION_IDS, showActions } from './desk/show-actions.js';
 import { transportActions } from './desk/transport-actions.js';
 import { type LinkWord, variableDefinitions, variableValues } from './desk/variables.js';
-import { type ConnectionStatus, connectionStatus, LIVE_DOWN_MESSAGE, MTU_MESSAGE } from './show/connection-status.js';
+import { type ConnectionStatus, connectionStatus, LIVE_DOWN_MESSAGE, linkStatus, MTU_MESSAGE } from './show/connection-status.js';
 import { playStateKey } from './show/play-state.js';
 import { Show } from './show/show.js';
 
@@ -50,6 +50,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   readonly #arming = new Arming(() => this.#schedule(false));
   #sent: CompanionVariableValues = {};
   #status: ConnectionStatus | undefined;
+  #linkStatus: ConnectionStatus | undefined;
   #flush: NodeJS.Immediate | undefined;
   #structure = false;
   /** Reads the show clocks a few times a second: they move between the director's updates. */
@@ -293,33 +294,29 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
   }
 
   #link(): LinkWord {
-    const status = this.#status;
+    const status = this.#linkStatus;
     if (!status || status.status === InstanceStatus.Connecting) return 'connecting';
     if (status.status === InstanceStatus.Ok) return 'ok';
     if (status.message?.startsWith(MTU_MESSAGE)) return 'mtu';
     if (status.message?.startsWith(LIVE_DOWN_MESSAGE)) return 'live down';
-    const show = this.#show;
-    const unreachable = show && [show.session, show.health, show.transportList].some((poll) => poll.state.kind === 'failed' && isUnreachable(poll.state.error));
-    return unreachable || show?.server.linkDown || status.status === InstanceStatus.ConnectionFailure || status.status === InstanceStatus.BadConfig ? 'no link' : 'ok';
+    return status.status === InstanceStatus.ConnectionFailure || status.status === InstanceStatus.BadConfig ? 'no link' : 'ok';
   }
 
   #showValues(): void {
     const show = this.#show;
     if (!show) return;
-    this.#report(
-      connectionStatus({
-        reads: [show.session.state, show.health.state, show.transportList.state],
-        linkDown: show.server.linkDown,
-        live: show.server.live.status,
-        liveWasUp: show.linkWasUp,
-        refusedLogin: this.#refusedLogins.values().next().value?.message,
-      }),
-    );
+    const link = linkStatus({
+      reads: [show.session.state, show.health.state, show.transportList.state],
+      linkDown: show.server.linkDown,
+      live: show.server.live.status,
+      liveWasUp: show.linkWasUp,
+    });
+    this.#report(connectionStatus(link, this.#refusedLogins.values().next().value?.message), link);
     this.#playState = playStateKey(show);
-    const link = this.#link();
-    this.#send(variableValues(show, this.#frameRate, link));
+    const linkWord = this.#link();
+    this.#send(variableValues(show, this.#frameRate, linkWord));
     if (this.#checkEveryType) return this.checkFeedbacks(...FEEDBACK_IDS);
-    const inputs = feedbackInputs(show, link, this.#arming.version, this.#frameRate);
+    const inputs = feedbackInputs(show, linkWord, this.#arming.version, this.#frameRate);
     const [first, ...rest] = changedFeedbacks(this.#feedbackInputs, inputs);
     this.#feedbackInputs = inputs;
     if (first) this.checkFeedbacks(first, ...rest);
@@ -354,7 +351,9 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
     }
   }
 
-  #report(status: ConnectionStatus): void {
+  /** Shows `status` as the connection's; `link` is the link's alone, which a refused SMC login leaves out. */
+  #report(status: ConnectionStatus, link = status): void {
+    this.#linkStatus = link;
     if (this.#status?.status === status.status && this.#status.message === status.message) return;
     this.#status = status;
     this.updateStatus(status.status, status.message);

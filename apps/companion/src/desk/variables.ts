@@ -63,7 +63,7 @@ export function variableValues(show: Show, frameRate: number, link: LinkWord): C
     health: shown(health, () => worstHealth(show.health.value ?? [])),
     last_error: show.lastError,
   };
-  for (const machine of show.machines.values()) Object.assign(values, machineValues(show, machine, frameRate, health));
+  for (const machine of show.machines.values()) Object.assign(values, machineValues(show, machine, frameRate, { session, health }));
   for (const watch of show.power.values()) {
     const power = freshnessOfPoll(watch.status.state);
     values[`smc_${watch.id}_power`] = shown(power, () => watch.status.value?.systemPower ?? '');
@@ -90,7 +90,7 @@ export function variableValues(show: Show, frameRate: number, link: LinkWord): C
   return values;
 }
 
-function machineValues(show: Show, machine: MachineWatch, frameRate: number, health: Freshness): CompanionVariableValues {
+function machineValues(show: Show, machine: MachineWatch, frameRate: number, { session, health }: Record<'session' | 'health', Freshness>): CompanionVariableValues {
   const prefix = `machine_${machine.id}_`;
   const fps = machine.fps.freshness;
   const takeover = machine.takeover;
@@ -99,7 +99,8 @@ function machineValues(show: Show, machine: MachineWatch, frameRate: number, hea
     [`${prefix}fps_avg`]: shown(fps, () => round(machine.averageFps ?? 0, 1)),
     [`${prefix}fps_alert`]: shown(fps, () => machine.alert(frameRate) ?? ''),
     [`${prefix}health`]: shown(health, () => worstHealth(show.health.value ?? [], machine.hostname)),
-    [`${prefix}role`]: machine.role,
+    // The role is the session read's: while that read fails, the machine may no longer hold it.
+    [`${prefix}role`]: shown(session, () => machine.role),
     [`${prefix}takeover`]: takeover ? shown(takeover.freshness, () => takeover.value === true) : false,
   };
 }

@@ -14,13 +14,11 @@ export interface ConnectionStatus {
   message: string | null;
 }
 
-export interface StatusInputs {
+export interface LinkInputs {
   reads: readonly PollState<unknown>[];
   linkDown: LinkDown | undefined;
   live: LinkStatus;
   liveWasUp: boolean;
-  /** Why a machine's management controller refused the account at the last hardware action, if it did. */
-  refusedLogin?: string | undefined;
 }
 
 /** The words for a machine that answers, but whose large answers never arrive. */
@@ -29,12 +27,12 @@ export const MTU_MESSAGE = 'Reachable, but large answers do not arrive (MTU or j
 /** The words for a server that answers requests while its live stream is down. */
 export const LIVE_DOWN_MESSAGE = 'The server answers and cues work, but live updates are down: values are not live';
 
-export function connectionStatus({ reads, linkDown, live, liveWasUp, refusedLogin }: StatusInputs): ConnectionStatus {
+/** The link to the server alone: what the `link` variable and feedback say. */
+export function linkStatus({ reads, linkDown, live, liveWasUp }: LinkInputs): ConnectionStatus {
   const failures = reads.flatMap((read) => (read.kind === 'failed' ? [read.error] : []));
   const unreachable = failures.find((error) => isUnreachable(error));
   if (unreachable !== undefined) return { status: InstanceStatus.ConnectionFailure, message: reasonOf(unreachable) };
   if (linkDown) return { status: InstanceStatus.ConnectionFailure, message: linkDown.reason };
-  if (refusedLogin !== undefined) return { status: InstanceStatus.AuthenticationFailure, message: refusedLogin };
   const stalled = failures.find((error) => error instanceof StagelinkError && error.code === 'STAGELINK_ERR_STALLED_ANSWER');
   if (stalled !== undefined) return { status: InstanceStatus.UnknownWarning, message: `${MTU_MESSAGE}: ${reasonOf(stalled)}` };
   const refused = failures[0];
@@ -43,4 +41,15 @@ export function connectionStatus({ reads, linkDown, live, liveWasUp, refusedLogi
   if (live === 'online') return { status: InstanceStatus.Ok, message: null };
   if (live === 'offline' && liveWasUp) return { status: InstanceStatus.UnknownWarning, message: `${LIVE_DOWN_MESSAGE}.` };
   return { status: InstanceStatus.Connecting, message: 'Connecting live updates' };
+}
+
+/**
+ * The connection's status: a management controller's refusal (`refusedLogin`, naming the machine) outranks all but
+ * an unreachable server, and a warning about the link is still said after it: the refusal stops one machine's
+ * hardware actions, the link's problem makes every value not live.
+ */
+export function connectionStatus(link: ConnectionStatus, refusedLogin: string | undefined): ConnectionStatus {
+  if (refusedLogin === undefined || link.status === InstanceStatus.ConnectionFailure) return link;
+  const linkProblem = link.status === InstanceStatus.UnknownWarning ? ` ${link.message ?? ''}` : '';
+  return { status: InstanceStatus.AuthenticationFailure, message: `${refusedLogin}${linkProblem}` };
 }

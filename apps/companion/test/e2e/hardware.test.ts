@@ -293,6 +293,28 @@ describe('hardware and routing actions', () => {
     }
   });
 
+  it('still says the live stream is down while an SMC refuses the account, in the status and the link variable', async () => {
+    const smc = sim.smc;
+    const refused = smc ? await startModule(sim, { smcs: `${director}=${smc.url}`, smcUser: smc.username }, { smcPassword: 'not-the-password' }) : host;
+    if (!smc) await control(sim, { action: 'login', loggedIn: false });
+    try {
+      await untilReady(refused);
+      expect((await refused.executeAction('oled_message', { machine: director, message: 'Places, please' })).success).toBe(false);
+      await refused.waitFor(() => refused.status?.status === 'authentication_failure', 'authentication_failure');
+
+      await control(sim, { action: 'refuseUpgrades', on: true });
+      await control(sim, { action: 'dropSockets' });
+
+      await refused.waitFor(() => refused.variables.get('link') === 'live down', 'link variable live down');
+      expect(refused.status?.status).toBe('authentication_failure');
+      expect(refused.status?.message).toContain(director);
+      expect(refused.status?.message).toMatch(/live updates are down/);
+    } finally {
+      await control(sim, { action: 'refuseUpgrades', on: false });
+      if (refused !== host) await refused.destroy();
+    }
+  });
+
   // Shipping SMCs answer power reads without the account; the documents put power status behind the login.
   it.runIf(dialect === 'spec')('says authentication_failure when a power read is refused, and reads no more until a press goes through', async () => {
     const refused = host;

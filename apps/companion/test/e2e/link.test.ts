@@ -24,8 +24,10 @@ it('shows no link while the server is gone, never the last values as live, and r
   const link = module.placeFeedback('link');
   const stale = module.placeFeedback('stale');
   const fps = Object.keys(module.variableDefinitions).find((id) => id.endsWith('_fps')) ?? '';
+  const role = Object.keys(module.variableDefinitions).find((id) => id.endsWith('_role')) ?? '';
   await module.waitFor(() => typeof module.variables.get(fps) === 'number', 'a live FPS');
   await module.waitFor(() => module.feedback(link) === false, 'link feedback off');
+  expect(['director', 'actor', 'understudy']).toContain(module.variables.get(role));
 
   await sim.close();
 
@@ -34,12 +36,16 @@ it('shows no link while the server is gone, never the last values as live, and r
   await module.waitFor(() => module.feedback(link) === true, 'link feedback on');
   expect(module.feedback(stale)).toBe(true);
   expect(module.variables.get('link')).toBe('no link');
+  // A machine's role is what the session read said: with no read, the machine may hold another by now.
+  await module.waitFor(() => module.variables.get(role) === 'no link', 'role shown as no link');
 
   sim = await startSim(port);
 
   await module.waitFor(() => module.status?.status === 'ok', 'status ok again', 30_000);
   await module.waitFor(() => typeof module.variables.get(fps) === 'number', 'live FPS again', 30_000);
   await module.waitFor(() => module.feedback(link) === false, 'link feedback off again');
+  const roles: unknown[] = ['director', 'actor', 'understudy'];
+  await module.waitFor(() => roles.includes(module.variables.get(role)), 'a role again');
 });
 
 it('warns, never "cannot be reached", while the live stream is down and the server still answers, and cues still land', async () => {
