@@ -65,6 +65,16 @@ describe('the show clock: sections and cues at a time', () => {
     expect(positionIn(timeline, 250, 'Loop').cue?.next).toBeUndefined();
   });
 
+  it('names the next cue beyond a PlaySection\'s end without a time to it: the playhead stops before it', () => {
+    // Playing section 0 (0 to 120) to its end at 110: the note at 130 is next, but not reached by itself.
+    expect(positionIn(timeline, 110, 'PlaySection').cue).toEqual({ current: { kind: 'CUE', value: 'Q1', time: 100 }, next: { kind: 'note', value: 'lights', time: 130 } });
+    // Inside the section, the next cue is counted down as in Play.
+    expect(positionIn(timeline, 90, 'PlaySection').cue).toMatchObject({ next: { value: 'Q1' }, nextIn: 10 });
+    // A cue on the section's end is reached: the playhead stops on it.
+    const onTheEnd = timelineOf({ uid: '9', name: 'End cue', length: 300 }, { sections: [{ time: 0, index: 0 }, { time: 120, index: 1 }], tags: [{ time: 120, type: 'CUE', value: 'Q2' }], notes: [] });
+    expect(positionIn(onTheEnd, 110, 'PlaySection').cue).toMatchObject({ next: { value: 'Q2' }, nextIn: 10 });
+  });
+
   it('has no section or cue on a track without annotations', () => {
     const bare = timelineOf({ uid: '8', name: 'Bare', length: 60 }, undefined);
     expect(positionIn(bare, 20)).toEqual({ time: 20, trackRemaining: 40 });

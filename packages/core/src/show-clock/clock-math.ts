@@ -98,7 +98,8 @@ export function playheadAt(reading: PlayerReading, timeline: TrackTimeline | und
 /**
  * The playhead's place in the track: section, next section, the cue passed last and the next one. What comes next
  * is what will play: a Loop goes back to the start of its section (the whole track without sections), so its next
- * section is that one again, and its next cue the first one after the wrap once none is left before it.
+ * section is that one again, and its next cue the first one after the wrap once none is left before it. A
+ * PlaySection stops at its section's end: a next cue beyond it is named, without a time to it.
  */
 export function positionIn(timeline: TrackTimeline | undefined, time: number, playmode?: Playmode): ClockPosition {
   if (!timeline) return { time, trackRemaining: 0 };
@@ -112,9 +113,14 @@ export function positionIn(timeline: TrackTimeline | undefined, time: number, pl
   const nextAt = timeline.cues.findIndex((cue) => cue.time > time);
   const current = timeline.cues[(nextAt === -1 ? timeline.cues.length : nextAt) - 1];
   const ahead = nextAt === -1 ? undefined : timeline.cues[nextAt];
-  const next = playmode === 'Loop' ? nextInLoop(timeline, time, section) : ahead && { next: ahead, nextIn: ahead.time - time };
+  const next = playmode === 'Loop' ? nextInLoop(timeline, time, section) : ahead && nextAhead(ahead, time, playmode === 'PlaySection' ? section?.end : undefined);
   if (current || next) position.cue = { ...(current && { current }), ...next };
   return position;
+}
+
+/** The next cue ahead, counted down only if the playhead gets there: a PlaySection stops at `stopsAt`. */
+function nextAhead(ahead: ClockCue, time: number, stopsAt: number | undefined): { next: ClockCue; nextIn?: number } {
+  return stopsAt !== undefined && ahead.time > stopsAt ? { next: ahead } : { next: ahead, nextIn: ahead.time - time };
 }
 
 /** The next cue a Loop plays: ahead of the playhead before the loop's end, else the first after it wraps. */
