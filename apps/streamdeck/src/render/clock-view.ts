@@ -14,7 +14,7 @@ export type ClockView =
       transport: string;
       /** `1:23`, `1:02:03`; `--` when there is nothing to count to (no next cue). */
       digits: string;
-      /** What the digits count: `SECTION 2`, `TRACK END`, the track's name, the next cue's name; `NO CUE`. */
+      /** What the digits count: `SECTION 2`, `TRACK END`, the track's name, the next cue's name (over `--` where the playhead stops before it); `NO CUE`. */
       label: string;
       alert: ClockAlert;
       /** Whether the alert colour fills the face in this frame: always under `warn`, every other half second under `flash`. */

@@ -61,6 +61,11 @@ describe('what a show clock key shows', () => {
     expect(clockView(target({ show: 'nextCueIn' }), { snapshot: snapshotAt(250), ...live })).toMatchObject({ kind: 'clock', digits: '--', label: 'NO CUE', alert: 'none' });
   });
 
+  it('names the next cue over no number when the playhead stops before it (a section played to its end)', () => {
+    const playingToTheEnd = snapshotAt(200, { playmode: 'PlaySection', cue: { next: { kind: 'note', value: 'Five minute call', time: 250 } } });
+    expect(clockView(target({ show: 'nextCueIn' }), { snapshot: playingToTheEnd, ...live })).toMatchObject({ kind: 'clock', digits: '--', label: 'Five minute call', alert: 'none' });
+  });
+
   it('turns orange under the warning threshold and flashes under the second, lit for the first half of each second shown', () => {
     expect(counting(clockView(target(), { snapshot: snapshotAt(229.9), ...live })).alert).toBe('none');
     expect(counting(clockView(target(), { snapshot: snapshotAt(230.1), ...live }))).toMatchObject({ digits: '0:10', alert: 'warn', lit: true });

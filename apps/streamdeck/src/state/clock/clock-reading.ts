@@ -71,7 +71,7 @@ export function clockView(target: ClockTarget, state: ClockState): ClockView {
   if (snapshot.status === 'offline') return { kind: 'noLink', transport };
   if (snapshot.status === 'stale') return { kind: 'stale', transport };
   const count = counted(target.show, snapshot);
-  if (!count) return { kind: 'clock', transport, digits: '--', label: 'NO CUE', alert: 'none', lit: false, progress: 0 };
+  if (!count) return { kind: 'clock', transport, digits: '--', label: uncountedLabel(target.show, snapshot), alert: 'none', lit: false, progress: 0 };
   const alert = count.countsDown ? alertOf(count.seconds, target, snapshot.playing) : 'none';
   return {
     kind: 'clock',
@@ -112,9 +112,23 @@ function counted(show: ClockShow, clock: ShowClockSnapshot): Count | undefined {
       if (!next || nextIn === undefined) return undefined;
       const from = clock.cue?.current?.time ?? 0;
       const span = next.time - from;
-      return { seconds: nextIn, label: next.value.trim() === '' ? next.kind : next.value, countsDown: true, progress: span > 0 ? (clock.time - from) / span : 1 };
+      return { seconds: nextIn, label: cueLabel(next), countsDown: true, progress: span > 0 ? (clock.time - from) / span : 1 };
     }
   }
+}
+
+/**
+ * The label over `--`: the next cue where it is known but the playhead will not get there by itself (a section
+ * played to its end stops before it), else `NO CUE`.
+ */
+function uncountedLabel(show: ClockShow, clock: ShowClockSnapshot): string {
+  const next = show === 'nextCueIn' ? clock.cue?.next : undefined;
+  return next ? cueLabel(next) : 'NO CUE';
+}
+
+/** A cue by its text, or by its kind (`CUE`, `note`) where it has none. */
+function cueLabel(cue: { kind: string; value: string }): string {
+  return cue.value.trim() === '' ? cue.kind : cue.value;
 }
 
 /** Flashing needs the transport to play: a stopped countdown does not run out, so it stays orange and still. */
