@@ -107,6 +107,8 @@ class SessionBridge {
   readonly metrics: BridgeMetrics | undefined;
   readonly #oscTransports = new OscTransportNames();
   #director: string | undefined;
+  /** The last session answer listed no director: the machine answering runs alone. */
+  #solo = false;
   #closing: Promise<void> | undefined;
 
   constructor(private readonly options: ResolvedBridgeOptions) {
@@ -136,6 +138,8 @@ class SessionBridge {
     });
     this.#mediaServer.on('director', (change) => {
       log.info('director', { hostname: change.hostname, url: change.url, ...(change.previous ? { previous: change.previous } : {}) });
+      // A solo machine is found under the address it was reached at: its hostname comes with the next health answer.
+      if (change.solo) return this.#poller.pollSoon();
       this.#setDirector(change.hostname);
       this.#publish(this.topics.director, { hostname: change.hostname, url: change.url });
     });
@@ -313,6 +317,9 @@ class SessionBridge {
 
   #onSession(session: SessionInfo): void {
     for (const { machine } of sessionMachines(session)) this.#watch(machine);
+    // As core's director query reads it: a session without a director is its one machine, named by #onHealth.
+    this.#solo = session.isRunningSolo || !session.director;
+    if (this.#solo) return;
     if (this.options.followDirector) {
       const director = this.#mediaServer.director;
       if (director) {
@@ -328,8 +335,20 @@ class SessionBridge {
 
   #onHealth(entries: HealthEntry[]): void {
     for (const entry of entries) this.#watch(entry.machine);
+    if (this.#solo) this.#nameSoloMachine(entries);
     for (const hostname of this.#machines.keys()) this.#publish(this.topics.machineHealth(hostname), machineHealthPayload(entries, hostname));
     this.#publish(this.topics.sessionHealth, sessionHealthPayload(entries));
+  }
+
+  /**
+   * A solo machine directs itself: named by the hostname it reports (`MEDIASERVER01`), not the address the bridge
+   * reached it at, and its FPS is its local monitor (a shipping build lists no remote node for itself).
+   */
+  #nameSoloMachine(entries: HealthEntry[]): void {
+    const hostname = entries.find((entry) => this.#machines.has(entry.machine?.hostname))?.machine.hostname;
+    if (hostname === undefined) return;
+    this.#setDirector(hostname);
+    this.#publish(this.topics.director, { hostname, url: this.#mediaServer.origin });
   }
 
   #onTransports(transports: Transport[]): void {
