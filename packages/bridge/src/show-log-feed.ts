@@ -44,7 +44,10 @@ export class ShowLogFeed {
     this.recorder.record({ kind: 'link', status });
   }
 
-  /** A command's result as its sender got it; a redelivered copy (not run again) is not a command of the show. */
+  /**
+   * A command's result as its sender got it, at the time it was taken (a late answer must not move the cue); a
+   * redelivered copy (not run again) is not a command of the show.
+   */
   command(request: CommandRequest, result: CommandResult): void {
     if (result.duplicate) return;
     const { transport, machine } = request.body;
@@ -60,7 +63,7 @@ export class ShowLogFeed {
       ...(result.code === undefined ? {} : { code: result.code }),
       ...(result.outcome === undefined ? {} : { outcome: result.outcome }),
       ms: Date.now() - request.receivedAt,
-    });
+    }, new Date(request.receivedAt));
   }
 
   #valueEntry(subject: LoggedSubject, payload: Payload): ShowLogEntry | undefined {

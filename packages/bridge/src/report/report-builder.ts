@@ -184,7 +184,8 @@ export class ReportBuilder {
       sessionStale,
       markers: this.#markers,
       incidents,
-      commands: this.#commands,
+      // A command is written when its answer comes, stamped with when it was taken: a late one follows later ones.
+      commands: this.#commands.toSorted((a, b) => a.at - b.at),
     };
   }
 

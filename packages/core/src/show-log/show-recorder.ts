@@ -47,15 +47,18 @@ export class ShowRecorder {
   }
 
   /**
-   * Writes an entry, stamped with the time now, unless it is an FPS value or clock tick that comes too soon.
-   * Answers whether it is kept (false: thinned, or the recorder is closed), so a writer can count what it wrote.
+   * Writes an entry, stamped with `at` (default: now), unless it is an FPS value or clock tick that comes too soon.
+   * A command is stamped with the time it was taken, known only once its answer came: a late cue then stands at
+   * the moment it was given. The entry goes to the file of the day it is written in. Answers whether it is kept
+   * (false: thinned, or the recorder is closed), so a writer can count what it wrote.
    */
-  record(entry: ShowLogEntry): boolean {
+  record(entry: ShowLogEntry, at?: Date): boolean {
     if (this.#closed) return false;
     const now = this.#options.now?.() ?? new Date();
-    if (!this.#keeps(entry, now.getTime())) return false;
+    const stamp = at ?? now;
+    if (!this.#keeps(entry, stamp.getTime())) return false;
     const file = this.#fileFor(now);
-    const line = JSON.stringify({ t: localIso(now), ...entry });
+    const line = JSON.stringify({ t: localIso(stamp), ...entry });
     void file.then((opened) => opened?.appendLine(line));
     return true;
   }
