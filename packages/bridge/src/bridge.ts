@@ -25,6 +25,7 @@ import { machineHealthPayload, sessionHealthPayload, transportPayload } from './
 import { RetainedState, type StatePayload } from './retained-state.js';
 import { SessionPoller, type PollRound } from './session-poller.js';
 import { readFailureReason, STALE_REASONS, type StaleReason } from './stale-reasons.js';
+import { EarlierRunSweep, SWEEP_SUBSCRIPTION_ID } from './earlier-run.js';
 import { HaDiscovery } from './ha-discovery.js';
 import { BridgeMetrics } from './metrics.js';
 import { OscIn, type OscInCounts } from './osc-in.js';
@@ -102,6 +103,7 @@ class SessionBridge {
   readonly #oscOut: OscOut | undefined;
   readonly #oscIn: OscIn | undefined;
   readonly #ha: HaDiscovery | undefined;
+  readonly #sweep: EarlierRunSweep;
   readonly #recorder: ShowRecorder | undefined;
   readonly #showLog: ShowLogFeed | undefined;
   readonly metrics: BridgeMetrics | undefined;
@@ -190,17 +192,28 @@ class SessionBridge {
           log,
         )
       : undefined;
+    this.#sweep = new EarlierRunSweep(
+      this.topics,
+      {
+        clear: (topic) => this.#link.publishRetained(topic, ''),
+        unsubscribe: (topics) => this.#link.unsubscribe(topics),
+        isConnected: () => this.#link.connected,
+      },
+      log,
+    );
     this.#link = new BrokerLink(
       options,
       this.topics,
       {
         onConnect: () => this.#republish(),
         onMessage: (message) => {
-          if (message.topic.startsWith(this.topics.commandRoot)) this.#commands.handle(message);
+          if (message.subscriptionIds.includes(SWEEP_SUBSCRIPTION_ID)) this.#sweep.message(message.topic, message.payload, message.retain);
+          else if (message.topic.startsWith(this.topics.commandRoot)) this.#commands.handle(message);
           else this.#ha?.message(message.topic, message.payload);
         },
         extraTopics: () => this.#ha?.subscriptions ?? [],
         onExtraSubscribed: () => this.#ha?.subscribed(),
+        sweep: { id: SWEEP_SUBSCRIPTION_ID, topics: () => this.#sweep.subscriptions, onSubscribed: () => this.#sweep.subscribed() },
       },
       log,
     );
@@ -216,6 +229,7 @@ class SessionBridge {
     this.#closing ??= (async () => {
       await this.#oscIn?.close();
       this.#ha?.close();
+      this.#sweep.close();
       this.#poller.stop();
       this.#summary.close();
       this.#clocks.close();
@@ -266,6 +280,7 @@ class SessionBridge {
 
   /** After every (re)connect: the broker may have forgotten everything (a restart without persistence). */
   #republish(): void {
+    this.#sweep.connected();
     for (const [topic, json] of this.#state.entries()) this.#link.publishRetained(topic, json);
     this.#link.publishRetained(this.topics.bridge, JSON.stringify('online'));
     this.#ha?.connected();
@@ -298,7 +313,17 @@ class SessionBridge {
     }
     this.#note('transports', transports);
     // Discovery removes what an earlier run published only once it has seen the whole session.
-    if (session.status === 'fulfilled' && health.status === 'fulfilled' && transports.status === 'fulfilled') this.#ha?.sessionRead();
+    if (session.status === 'fulfilled' && health.status === 'fulfilled' && transports.status === 'fulfilled') {
+      this.#ha?.sessionRead();
+      this.#sweep.sessionRead(this.#ownTopics());
+    }
+  }
+
+  /** Every machine and transport topic this run publishes, those whose first value has not come yet included. */
+  #ownTopics(): Set<string> {
+    const own = new Set([...this.#state.topics(), ...this.#summarised.keys()]);
+    for (const hostname of this.#machines.keys()) own.add(this.topics.machineTakeover(hostname));
+    return own;
   }
 
   /** Logs a read that starts failing, and once more when it recovers; not every round. */

@@ -13,6 +13,8 @@ export interface IncomingMessage {
   responseTopic?: string;
   correlationData?: Buffer;
   messageExpiryInterval?: number;
+  /** The MQTT 5 identifiers of the subscriptions it came by (the sweep's, see BrokerLinkEvents.sweep). */
+  subscriptionIds: readonly number[];
 }
 
 export interface BrokerLinkEvents {
@@ -23,6 +25,11 @@ export interface BrokerLinkEvents {
   extraTopics?(): readonly string[];
   /** The broker granted the extra topics on this connection: their retained messages are on their way. */
   onExtraSubscribed?(): void;
+  /**
+   * The bridge's own state topics, subscribed on a connect under subscription identifier `id` to see what the broker
+   * holds retained; `onSubscribed` once granted.
+   */
+  sweep?: { id: number; topics(): readonly string[]; onSubscribed(): void };
 }
 
 /** Even a zero jitter waits this long: a broker that refuses at once is not hammered. */
@@ -79,6 +86,7 @@ export class BrokerLink {
         ...(typeof properties.responseTopic === 'string' ? { responseTopic: properties.responseTopic } : {}),
         ...(properties.correlationData ? { correlationData: Buffer.from(properties.correlationData) } : {}),
         ...(typeof properties.messageExpiryInterval === 'number' ? { messageExpiryInterval: properties.messageExpiryInterval } : {}),
+        subscriptionIds: [properties.subscriptionIdentifier ?? []].flat(),
       });
     });
   }
@@ -151,7 +159,22 @@ export class BrokerLink {
         else this.events.onExtraSubscribed?.();
       });
     }
+    this.#subscribeSweep();
     this.events.onConnect();
+  }
+
+  /**
+   * Without no-local: a broker may apply it to the retained copies an earlier run left under the same client id. The
+   * bridge's own live publications come back meanwhile, without the retain flag, and are not counted.
+   */
+  #subscribeSweep(): void {
+    const sweep = this.events.sweep;
+    const topics = sweep?.topics() ?? [];
+    if (!sweep || topics.length === 0) return;
+    this.#client.subscribe([...topics], { qos: 1, properties: { subscriptionIdentifier: sweep.id } }, (error) => {
+      if (error) this.log.warn('earlier run topics not read', { topics: topics.join(','), reason: reasonOf(error) });
+      else sweep.onSubscribed();
+    });
   }
 
   #closed(): void {
