@@ -2,6 +2,7 @@ import type { Ref } from '@stagelink/core';
 import type { ControlPanel } from './control.js';
 import { MAX_LATENCY_MS, optionalWholeNumber, requestPath, wholeNumber } from './control-params.js';
 import type { Faults } from './faults.js';
+import { BadRequest } from './http-errors.js';
 import { MAX_BODY_BYTES } from './http-server.js';
 import type { JsonFields } from './routes/json-fields.js';
 import type { SessionState } from './state/session-state.js';
@@ -15,7 +16,7 @@ export interface ControlTarget {
 
 /**
  * The media-server port's own actions: status, latency, failNext, login, reset, projectOption, selectTransport,
- * listActiveTransports, renameTransport, freezePlayhead, jumpPlayhead, stallBody and slowAnswer.
+ * listActiveTransports, renameTransport, freezePlayhead, jumpPlayhead, machineFps, stallBody and slowAnswer.
  */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
   panel.register('status', () => undefined); // changes nothing: answers the summary
@@ -58,6 +59,15 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
     const on = params.boolean('on');
     const afterBytes = params.raw('afterBytes') === undefined ? undefined : wholeNumber(params, 'afterBytes', 0, MAX_BODY_BYTES);
     target.faults.stalledAnswers.set(path, on, afterBytes);
+  });
+  // Every simulated machine's FPS hovers near 59.94: a test fixes one machine's to tell which machine a reading is from.
+  panel.register('machineFps', (params) => {
+    const machine = target.state.machines.byHostname(params.text('hostname'));
+    if (!machine) throw new BadRequest(`hostname must name a machine of the session: ${target.state.machines.hostnames().join(', ')}.`);
+    const fps = params.raw('fps') === undefined ? undefined : params.number('fps');
+    if (fps !== undefined && !(Number.isFinite(fps) && fps > 0)) throw new BadRequest(`fps must be a number above 0 (got ${fps}).`);
+    if (fps === undefined) target.state.fixedFps.delete(machine.hostname.toLowerCase());
+    else target.state.fixedFps.set(machine.hostname.toLowerCase(), fps);
   });
   panel.register('slowAnswer', (params) => {
     const ms = wholeNumber(params, 'ms', 0, MAX_LATENCY_MS);

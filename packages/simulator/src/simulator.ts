@@ -140,6 +140,7 @@ function liveWorld(dialect: Dialect, state: () => SessionState): LiveWorld {
   return {
     dialect,
     machineHostnames: () => state().machines.hostnames(),
+    fixedFps: (hostname) => state().fixedFps.get(hostname.toLowerCase()),
     hasTakenOverFailedMachine: (uid) => state().failover.hasTakenOverFailedMachine(uid),
     transport,
     transportNames: () => state().transports.list().map(({ name }) => name),

@@ -368,3 +368,30 @@ describe.each(['spec', 'r34'] as const)('a transport\'s player on the stream in 
     expect(context.live.latest(id)).toEqual({ errorType: 'propertyPathError', message: expect.stringContaining('object.player.nothing') as unknown });
   });
 });
+
+describe.each(['spec', 'r34'] as const)('a machine\'s FPS fixed with the machineFps control action (%s)', (dialect) => {
+  const context = simulatorIn(dialect);
+  const suffix = dialect === 'r34' ? 'd3' : 'svc';
+  const LOCAL_FPS = 'subsystem:MonitoringManager.findLocalMonitor("fps")';
+
+  it('reads the same on the machine\'s local and remote monitors, each machine its own, until set free', async () => {
+    const [director = '', actor = ''] = await sessionHostnames(context.sim);
+    await control(context.sim, { action: 'machineFps', hostname: director.toLowerCase(), fps: 30 });
+    await control(context.sim, { action: 'machineFps', hostname: actor, fps: 25 });
+    const local = await context.live.subscribe(LOCAL_FPS, AVERAGE);
+    const remote = await context.live.subscribe(fpsOf(`${actor}:${suffix}`), AVERAGE);
+    expect(context.live.latest(local)).toBe(30);
+    expect(context.live.latest(remote)).toBe(25);
+
+    await control(context.sim, { action: 'machineFps', hostname: actor });
+    await until(() => context.live.latest(remote) !== 25, 'the actor\'s FPS running free');
+    expect(context.live.latest(remote)).toBeGreaterThan(40);
+    expect(context.live.latest(local)).toBe(30);
+  });
+
+  it('refuses a machine the session does not have, and an FPS that is not above 0', async () => {
+    const [director = ''] = await sessionHostnames(context.sim);
+    await expect(control(context.sim, { action: 'machineFps', hostname: 'NOBODY09', fps: 30 })).rejects.toThrow(director);
+    await expect(control(context.sim, { action: 'machineFps', hostname: director, fps: 0 })).rejects.toThrow('above 0');
+  });
+});

@@ -12,6 +12,8 @@ export interface LiveWorld {
   readonly dialect: Dialect;
   /** Hostnames of the session's machines, this one first: each other one has a remote monitor. */
   machineHostnames(): string[];
+  /** The FPS fixed for a machine with the `machineFps` control action; undefined when its FPS runs free. */
+  fixedFps(hostname: string): number | undefined;
   /** Whether the machine has taken over a failed machine; undefined when no machine has that uid. */
   hasTakenOverFailedMachine(uid: string): boolean | undefined;
   /** A transport by name (`default`: the first); undefined when there is none. */
@@ -95,7 +97,7 @@ const unquote = (text: string): string => text.replace(/\\(.)/g, '$1');
 export function resolve(object: string, property: string, world: LiveWorld, seed: number): Resolution {
   const names = LIVE_NAMES[world.dialect];
   const local = LOCAL_MONITOR.exec(object);
-  if (local) return monitorProperty(MONITORS[local[1] ?? ''], property, seed, streamIdOf(`local:${local[1]}`));
+  if (local) return monitorProperty(monitorOf(local[1] ?? '', () => world.machineHostnames()[0] ?? '', world), property, seed, streamIdOf(`local:${local[1]}`));
   const remote = REMOTE_MONITOR.exec(object);
   if (remote) return remoteMonitorProperty(object, remote[1] ?? '', remote[2] ?? '', property, world, seed);
   if (object === MONITORING_MANAGER) return monitoringManagerProperty(property, world);
@@ -133,7 +135,17 @@ function remoteMonitorProperty(object: string, node: string, name: string, prope
   const hostname = node.slice(0, separator);
   if (separator < 0 || node.slice(separator + 1) !== LIVE_NAMES[world.dialect].remoteSuffix) return unknown(object);
   if (!monitoredNodes(world).includes(node)) return NOT_FOUND;
-  return monitorProperty(MONITORS[name], property, seed, streamIdOf(`${hostname}:${name}`));
+  return monitorProperty(monitorOf(name, () => hostname, world), property, seed, streamIdOf(`${hostname}:${name}`));
+}
+
+/**
+ * A machine's monitor: once a test fixed its FPS, it reads that value locally and remotely alike. `hostname` is
+ * asked at every read: the local monitor is whichever machine directs now.
+ */
+function monitorOf(name: string, hostname: () => string, world: LiveWorld): Monitor | undefined {
+  const monitor = MONITORS[name];
+  if (!monitor || name !== 'fps') return monitor;
+  return { ...monitor, signal: (seed, stream, bucket) => world.fixedFps(hostname()) ?? monitor.signal(seed, stream, bucket) };
 }
 
 /**

@@ -60,6 +60,8 @@ export class SessionState {
   readonly words: DialectWords;
   /** Project options turned on (by the `projectOption` control action). */
   readonly projectOptions = new Set<string>();
+  /** FPS a test fixed for a machine (by hostname in lower case), read by its local and remote monitors alike. */
+  readonly fixedFps = new Map<string, number>();
   readonly clock: Clock;
   readonly project: ProjectInfo;
   readonly machines: MachineRoster;
