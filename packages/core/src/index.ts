@@ -66,7 +66,7 @@ export type { LinkStatus, LiveSocketTiming } from './live/live-socket.js';
 export type { LiveStatus, LiveTiming } from './live/live-client.js';
 export { DEFAULT_LIVENESS_TIMING, type LivenessTiming } from './live/liveness.js';
 export type { LiveValue } from './live/subscription-registry.js';
-export { fpsMachineOf, livePresets, type LiveRequest, type LivePresetName } from './live/presets.js';
+export { fpsMachineOf, livePresets, machineFps, type LiveRequest, type LivePresetName } from './live/presets.js';
 export { formatClock, type FormatClockOptions } from './show-clock/format-clock.js';
 export type { ShowClockSnapshot, ClockStatus, TransportWatch, WatchOptions } from './show-clock/transport-clock.js';
 export type { ClockCue } from './show-clock/clock-math.js';

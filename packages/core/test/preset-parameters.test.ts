@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fpsMachineOf, InvalidInputError, LIVE_PRESET_PARAMETERS, livePresetRequest, livePresets } from '../src/index.js';
+import { fpsMachineOf, InvalidInputError, LIVE_PRESET_PARAMETERS, livePresetRequest, livePresets, machineFps } from '../src/index.js';
 
 describe('live presets named by settings', () => {
   it('describe the parameters of every preset', () => {
@@ -29,5 +29,31 @@ describe('fpsMachineOf', () => {
     expect(fpsMachineOf(livePresets.remoteFps('ACTOR01').object)).toEqual({ hostname: 'ACTOR01' });
     expect(fpsMachineOf(livePresets.remoteFps('actor01').remoteMonitor?.objectFor('ACTOR01:d3') ?? '')).toEqual({ hostname: 'ACTOR01' });
     expect(fpsMachineOf(livePresets.cpu().object)).toBeUndefined();
+  });
+});
+
+describe('machineFps', () => {
+  it("watches the director's own FPS on its local monitor, whatever the case of its name", () => {
+    expect(machineFps('director01', 'DIRECTOR01')).toEqual(livePresets.localFps());
+    expect(machineFps(undefined, 'DIRECTOR01')).toEqual(livePresets.localFps());
+    expect(machineFps(undefined, undefined)).toEqual(livePresets.localFps());
+  });
+
+  it("watches any other machine on the director's remote monitor, resolved in either dialect", () => {
+    const request = machineFps('ACTOR01', 'DIRECTOR01');
+    expect(fpsMachineOf(request.object)).toEqual({ hostname: 'ACTOR01' });
+    expect(request.object).toContain('"ACTOR01:svc"');
+    expect(fpsMachineOf(request.remoteMonitor?.objectFor('ACTOR01:d3') ?? '')).toEqual({ hostname: 'ACTOR01' });
+    expect(fpsMachineOf(machineFps('ACTOR01', undefined).object)).toEqual({ hostname: 'ACTOR01' });
+  });
+
+  it('changes monitor when the director moves to or from the machine', () => {
+    expect(fpsMachineOf(machineFps('UNDERSTUDY01', 'DIRECTOR01').object)).toEqual({ hostname: 'UNDERSTUDY01' });
+    expect(fpsMachineOf(machineFps('UNDERSTUDY01', 'UNDERSTUDY01').object)).toEqual({ local: true });
+    expect(fpsMachineOf(machineFps('DIRECTOR01', 'UNDERSTUDY01').object)).toEqual({ hostname: 'DIRECTOR01' });
+  });
+
+  it('refuses a hostname that would change the expression around it', () => {
+    expect(() => machineFps('ACTOR01") + x("', 'DIRECTOR01')).toThrow(InvalidInputError);
   });
 });

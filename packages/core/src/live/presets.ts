@@ -84,6 +84,17 @@ export const livePresets = {
 export type LivePresetName = keyof typeof livePresets;
 
 /**
+ * What to watch for a machine's FPS on the stream of `director` (the machine directing now, when known): a
+ * director's own FPS is its local monitor, since it lists only the other machines as remote nodes; every other
+ * machine's is a remote monitor, named as the director's dialect names it. No `hostname` means the machine the
+ * stream comes from. Ask again when the director moves: the same machine needs the other monitor then.
+ */
+export function machineFps(hostname: string | undefined, director: string | undefined): LiveRequest {
+  if (hostname === undefined || hostname.toLowerCase() === director?.toLowerCase()) return livePresets.localFps();
+  return livePresets.remoteFps(hostname);
+}
+
+/**
  * Which machine's FPS a live object is, read back from the expressions `localFps` and `remoteFps` make: `local`
  * for the machine subscribed to, the hostname of a remote monitor (its node as documented, `ACTOR01:svc`, or as
  * shipping directors list it, `ACTOR01:d3`), undefined for any other object.
