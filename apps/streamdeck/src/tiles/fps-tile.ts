@@ -2,12 +2,13 @@
  * The FPS key: the live FPS of the local machine or a named one, from the live-update stream, on the colour
  * of core's alert level for the rolling average against the target. NO LINK the moment the stream drops;
  * STALE when core reports the subscription stale (its values stopped while the stream stayed up, and asking
- * again brought none); NO DATA while connected without a value yet. It subscribes only while on screen.
+ * again brought none); NO DATA while connected without a value yet. It subscribes only while on screen, and
+ * watches the monitor core names for the machine on the director of the moment: when the director role moves to
+ * or from the machine, the same machine's FPS comes from the other monitor.
  */
 import {
   classifyFps,
-  livePresets,
-  type LiveRequest,
+  machineFps,
   type LiveStatus,
   type LiveSubscription,
   type LiveValue,
@@ -26,6 +27,10 @@ import { RepeatLimiter } from '../logging.js';
 export class FpsTile extends TileBase<FpsKeySettings> {
   readonly #average = new RollingAverage();
   #subscription: LiveSubscription | undefined;
+  /** The monitor the subscription reads (its object): a new director may need another one for the same machine. */
+  #monitor: string | undefined;
+  /** Stops listening for director moves on the server the subscription is on. */
+  #stopFollowingDirector: (() => void) | undefined;
   /** What the subscription is for (client and machine): unchanged settings keep it. */
   #watching: string | undefined;
   #machine: string | undefined;
@@ -52,9 +57,8 @@ export class FpsTile extends TileBase<FpsKeySettings> {
     this.#machine = machine;
     this.#machineLabel = machine ?? 'LOCAL';
 
-    let request: LiveRequest;
     try {
-      request = machine ? livePresets.remoteFps(machine) : livePresets.localFps();
+      machineFps(machine, undefined); // refuses a name that is no hostname
     } catch (error) {
       this.setUp(reasonOf(error), setupFace('FPS'));
       return;
@@ -67,34 +71,54 @@ export class FpsTile extends TileBase<FpsKeySettings> {
     if (watching !== this.#watching || !this.#subscription) {
       this.stop();
       this.#watching = watching;
-      if (this.context.visible) this.#subscribe(binding.lease.server, request);
+      if (this.context.visible) this.#watch(binding.lease.server);
     }
     this.#render(this.#subscription?.status ?? 'connecting');
   }
 
   protected override stop(): void {
+    this.#stopFollowingDirector?.();
+    this.#stopFollowingDirector = undefined;
     this.#subscription?.close();
     this.#subscription = undefined;
+    this.#monitor = undefined;
     this.#watching = undefined;
     this.#average.reset();
     this.#latest = undefined;
     super.stop();
   }
 
-  #subscribe(server: MediaServer, request: LiveRequest): void {
-    // A director monitors the other machines of its session (r34 lists only those in remoteNodes()): its own FPS
-    // is its local monitor. Which machine directs is known once core has found it, at the latest when the
-    // remote monitor is refused.
-    const own = isDirector(server, this.#machine);
+  /** Subscribes, and subscribes again to the other monitor whenever the director moves to or from the machine. */
+  #watch(server: MediaServer): void {
+    const onDirector = (): void => {
+      this.#resubscribeIfMoved(server);
+    };
+    server.on('director', onDirector);
+    this.#stopFollowingDirector = () => server.off('director', onDirector);
+    this.#subscribe(server);
+  }
+
+  /** The director now needs another monitor for the machine: the old one reads another machine, or nothing. */
+  #resubscribeIfMoved(server: MediaServer): boolean {
+    if (this.disposed || machineFps(this.#machine, server.director?.hostname).object === this.#monitor) return false;
+    this.#subscription?.close();
+    this.#average.reset();
+    this.#latest = undefined;
+    this.#subscribe(server);
+    this.#render(this.#subscription?.status ?? 'connecting');
+    return true;
+  }
+
+  #subscribe(server: MediaServer): void {
+    // Which machine directs is known once core has found it, before the stream connects; a remote monitor the
+    // director refuses can also be the first sign that the machine is the director now.
+    const request = machineFps(this.#machine, server.director?.hostname);
+    this.#monitor = request.object;
     try {
-      this.#subscription = server.live.subscribe(own ? livePresets.localFps() : request, (value) => this.#onValue(value), {
+      this.#subscription = server.live.subscribe(request, (value) => this.#onValue(value), {
         onStatus: (status) => this.#onStatus(status),
         onError: (error) => {
-          if (!own && isDirector(server, this.#machine)) {
-            this.#subscription?.close();
-            this.#subscribe(server, request);
-            return;
-          }
+          if (this.#resubscribeIfMoved(server)) return;
           this.reasons.tell(`no FPS from ${this.#hostText} (check the machine name): ${error.message}`);
           this.#latest = undefined;
           this.presenter.show(problemFace(this.#machineLabel));
@@ -152,9 +176,4 @@ export class FpsTile extends TileBase<FpsKeySettings> {
       }),
     );
   }
-}
-
-function isDirector(server: MediaServer, machine: string | undefined): boolean {
-  const director = server.director?.hostname;
-  return machine !== undefined && director !== undefined && director.toLowerCase() === machine.toLowerCase();
 }
