@@ -2,7 +2,7 @@
  * One machine of the session as the module shows it: its role, its live FPS and their rolling average (what
  * alerts go by, so one dip raises none), and for an understudy whether it has taken over a failed actor.
  */
-import { classifyFps, livePresets, type FpsAlert, type MachineRole, type MediaServer, RollingAverage, type SessionMember } from '@stagelink/core';
+import { classifyFps, livePresets, machineFps, type FpsAlert, type MachineRole, type MediaServer, RollingAverage, type SessionMember } from '@stagelink/core';
 import { asBoolean, asNumber, LiveValue } from './live-value.js';
 
 export class MachineWatch {
@@ -20,8 +20,9 @@ export class MachineWatch {
   ) {
     this.role = member.role;
     const { hostname, uid } = member.machine;
-    // The director's monitors are its local ones (r34 lists only the other machines as remote nodes).
-    const request = () => (member.role === 'director' ? livePresets.localFps() : livePresets.remoteFps(hostname));
+    // A role that moves makes a new watch (see Show), so the member's role says who directs for this one.
+    const director = member.role === 'director' ? hostname : undefined;
+    const request = () => machineFps(hostname, director);
     this.fps = new LiveValue(server, request, asNumber, (value) => {
       if (value === undefined) this.#average.reset();
       else this.#average.push(value);

@@ -1,4 +1,4 @@
-import { classifyFps, livePresets, RollingAverage, type FpsAlert, type LiveRequest, type LiveStatus, type LiveSubscription, type LiveUpdateError, type MediaServer, type SessionMachine } from '@stagelink/core';
+import { classifyFps, livePresets, machineFps, RollingAverage, type FpsAlert, type LiveRequest, type LiveStatus, type LiveSubscription, type LiveUpdateError, type MediaServer, type SessionMachine } from '@stagelink/core';
 
 /** The live values an events node watches on each machine. */
 export type LiveWatch = 'fps' | 'takeover';
@@ -20,8 +20,8 @@ export interface MachineLiveHandlers {
 /** One machine's live values on the shared stream. */
 interface MachineWatch {
   machine: SessionMachine;
-  /** The director's FPS is its local monitor; every other machine's is a remote monitor on the director. */
-  asDirector: boolean;
+  /** What the FPS is read from: core's monitor for the machine on the director of the moment. */
+  fpsRequest: LiveRequest;
   average: RollingAverage;
   /** The values of this machine whose updates stopped. */
   stale: Set<LiveWatch>;
@@ -50,10 +50,10 @@ export class MachineLive {
       if (!wanted.has(hostname)) this.#release(hostname, watch);
     }
     for (const machine of machines) {
-      const asDirector = machine.hostname === director;
-      const watch = this.#watches.get(machine.hostname) ?? this.#watch(machine, asDirector);
-      if (watch.asDirector !== asDirector) {
-        watch.asDirector = asDirector;
+      const fpsRequest = machineFps(machine.hostname, director);
+      const watch = this.#watches.get(machine.hostname) ?? this.#watch(machine, fpsRequest);
+      if (watch.fpsRequest.object !== fpsRequest.object) {
+        watch.fpsRequest = fpsRequest;
         this.#subscribeFps(watch);
       }
     }
@@ -77,8 +77,8 @@ export class MachineLive {
     for (const [hostname, watch] of this.#watches) this.#release(hostname, watch);
   }
 
-  #watch(machine: SessionMachine, asDirector: boolean): MachineWatch {
-    const watch: MachineWatch = { machine, asDirector, average: new RollingAverage(this.settings.fpsWindow), stale: new Set() };
+  #watch(machine: SessionMachine, fpsRequest: LiveRequest): MachineWatch {
+    const watch: MachineWatch = { machine, fpsRequest, average: new RollingAverage(this.settings.fpsWindow), stale: new Set() };
     this.#watches.set(machine.hostname, watch);
     this.#subscribeFps(watch);
     if (this.settings.takeover) {
@@ -95,8 +95,7 @@ export class MachineLive {
     watch.stale.delete('fps');
     watch.average.reset();
     const { hostname } = watch.machine;
-    const request = watch.asDirector ? livePresets.localFps() : livePresets.remoteFps(hostname);
-    watch.fps = this.#subscribe(request, watch, 'fps', (value) => {
+    watch.fps = this.#subscribe(watch.fpsRequest, watch, 'fps', (value) => {
       if (typeof value !== 'number' || !Number.isFinite(value)) return;
       const average = watch.average.push(value);
       // The API documents advise averaging before alerting, so one slow frame raises no alarm.
