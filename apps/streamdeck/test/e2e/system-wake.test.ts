@@ -6,27 +6,15 @@
  * is measured by `pnpm bench` (desk-latency).
  */
 import type { Simulator } from '@stagelink/simulator';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeStreamDeck, PLUGIN_DIR, PLUGIN_UUID } from '../harness/fake-stream-deck.js';
+import { FakeStreamDeck, pluginFolderOfItsOwn } from '../harness/fake-stream-deck.js';
 import { control, portOf, startSim } from './simulator.js';
 
 const HEALTH = 'com.stagelink.mediaserver.health';
 const FPS = 'com.stagelink.mediaserver.fps';
 const HEALTH_PATH = '/api/session/status/health';
-
-/**
- * The plugin folder with a logs/ of its own (the SDK writes the log to logs/ of its working directory), its
- * files linked to the built ones.
- */
-function pluginCopy(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'stagelink-wake-')), `${PLUGIN_UUID}.sdPlugin`);
-  mkdirSync(dir);
-  for (const entry of readdirSync(PLUGIN_DIR)) if (entry !== 'logs') symlinkSync(join(PLUGIN_DIR, entry), join(dir, entry));
-  return dir;
-}
 
 function readLog(dir: string): string {
   const logs = join(dir, 'logs');
@@ -54,7 +42,7 @@ describe('a system wake', () => {
       healthAsked.push({ held: sim.faults.slowAnswers.summary !== null, noLinkShown: deck.images('health').some((svg) => svg.includes('NO LINK')) });
       return health();
     };
-    dir = pluginCopy();
+    dir = pluginFolderOfItsOwn();
     deck = await FakeStreamDeck.start();
     deck.globalSettings.host = sim.mediaServer.url;
     await deck.launch({ pluginDir: dir });

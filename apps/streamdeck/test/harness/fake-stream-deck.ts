@@ -7,6 +7,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -15,6 +17,18 @@ export const PLUGIN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '.
 export const PLUGIN_UUID = 'com.stagelink.mediaserver';
 export const REGISTER_EVENT = 'registerPlugin';
 export const REGISTER_INSPECTOR_EVENT = 'registerPropertyInspector';
+/**
+ * The plugin folder with a logs/ of its own, its files linked to the built ones. The SDK writes its log to logs/
+ * of the working directory and prunes old files there at start: two plugins started at once in one folder (suites
+ * run side by side) remove each other's files and one dies. The app never runs a plugin twice.
+ */
+export function pluginFolderOfItsOwn(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'stagelink-plugin-')), `${PLUGIN_UUID}.sdPlugin`);
+  mkdirSync(dir);
+  for (const entry of readdirSync(PLUGIN_DIR)) if (entry !== 'logs') symlinkSync(join(PLUGIN_DIR, entry), join(dir, entry));
+  return dir;
+}
+
 /** A Stream Deck + : keys and dials. */
 export const DEVICE_ID = 'DEVICE-PLUS-1';
 
@@ -80,6 +94,8 @@ export class FakeStreamDeck {
   #registered: Promise<void>;
   #markRegistered!: () => void;
   #process: ChildProcess | undefined;
+  /** The folder this deck made for its plugin, removed on close. */
+  #ownFolder: string | undefined;
   #exit: Promise<number | null> | undefined;
   #waiters = new Set<() => void>();
   readonly #started = Date.now();
@@ -116,7 +132,7 @@ export class FakeStreamDeck {
       plugin: { uuid: PLUGIN_UUID, version: '0.1.0.0' },
     };
     const args = ['bin/plugin.js', '-port', String(this.port), '-pluginUUID', PLUGIN_UUID, '-registerEvent', REGISTER_EVENT, '-info', JSON.stringify(info)];
-    const child = spawn(options.node ?? process.execPath, args, { cwd: options.pluginDir ?? PLUGIN_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(options.node ?? process.execPath, args, { cwd: options.pluginDir ?? (this.#ownFolder ??= pluginFolderOfItsOwn()), stdio: ['ignore', 'pipe', 'pipe'] });
     this.#process = child;
     child.stdout.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
@@ -341,6 +357,7 @@ export class FakeStreamDeck {
       await this.#exit;
     }
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.#ownFolder) rmSync(join(this.#ownFolder, '..'), { recursive: true, force: true });
   }
 
   /**
