@@ -24,8 +24,8 @@ function fpsDrawn(svg: string): { fps: number; background: string } | undefined 
 }
 
 /** What the running plugin logged: the SDK writes it to logs/ in the plugin folder, this launch's file first. */
-function pluginLog(): string {
-  const file = join(PLUGIN_DIR, 'logs', 'com.stagelink.mediaserver.0.log');
+function pluginLog(deck: FakeStreamDeck): string {
+  const file = join(deck.pluginFolder ?? PLUGIN_DIR, 'logs', 'com.stagelink.mediaserver.0.log');
   return existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
@@ -77,8 +77,8 @@ describe('the plugin', () => {
   it('logs a key that is not set up yet at INFO, keeping WARN for what goes wrong', async () => {
     deck.appear({ action: TRANSPORT, context: 'blank', settings: { transport: 'main' } });
     await deck.waitForImage('blank', (svg) => svg.includes('SET UP'), 'the set-up face');
-    await expect.poll(() => /INFO +transport: TRANSPORT key: Choose a command\./.test(pluginLog()), { timeout: 10_000 }).toBe(true);
-    expect(pluginLog()).not.toMatch(/WARN +transport: TRANSPORT key: Choose a command/);
+    await expect.poll(() => /INFO +transport: TRANSPORT key: Choose a command\./.test(pluginLog(deck)), { timeout: 10_000 }).toBe(true);
+    expect(pluginLog(deck)).not.toMatch(/WARN +transport: TRANSPORT key: Choose a command/);
   });
 
   it('sets a fixed brightness from a key', async () => {
@@ -300,7 +300,7 @@ describe('the plugin', () => {
     await deck.waitFor(() => deck.sent('showAlert', 'half-speed').length > 0 || undefined, 'an alert for the refused speed');
     // r34 refuses it with its reason in status.details; a build without the command answers 404.
     const reason = sim.options.dialect === 'r34' ? /Transport speed control is disabled/ : /does not offer/;
-    await expect.poll(() => pluginLog(), { timeout: 5000 }).toMatch(reason);
+    await expect.poll(() => pluginLog(deck), { timeout: 5000 }).toMatch(reason);
     if (sim.options.dialect !== 'r34') return;
 
     await control(sim, { action: 'projectOption', name: 'enableTransportSpeedControl', on: true });

@@ -96,6 +96,7 @@ export class FakeStreamDeck {
   #process: ChildProcess | undefined;
   /** The folder this deck made for its plugin, removed on close. */
   #ownFolder: string | undefined;
+  #pluginFolder: string | undefined;
   #exit: Promise<number | null> | undefined;
   #waiters = new Set<() => void>();
   readonly #started = Date.now();
@@ -132,7 +133,8 @@ export class FakeStreamDeck {
       plugin: { uuid: PLUGIN_UUID, version: '0.1.0.0' },
     };
     const args = ['bin/plugin.js', '-port', String(this.port), '-pluginUUID', PLUGIN_UUID, '-registerEvent', REGISTER_EVENT, '-info', JSON.stringify(info)];
-    const child = spawn(options.node ?? process.execPath, args, { cwd: options.pluginDir ?? (this.#ownFolder ??= pluginFolderOfItsOwn()), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.#pluginFolder = options.pluginDir ?? (this.#ownFolder ??= pluginFolderOfItsOwn());
+    const child = spawn(options.node ?? process.execPath, args, { cwd: this.#pluginFolder, stdio: ['ignore', 'pipe', 'pipe'] });
     this.#process = child;
     child.stdout.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
@@ -144,6 +146,11 @@ export class FakeStreamDeck {
     ]);
     if (outcome === 'exited') throw new Error(`The plugin exited with code ${String(child.exitCode)} before registering:\n${this.output}`);
     if (outcome === 'silent') throw new Error(`The plugin did not register within 15 s:\n${this.output}`);
+  }
+
+  /** The folder the plugin runs in: its logs/ are this launch's alone. */
+  get pluginFolder(): string | undefined {
+    return this.#pluginFolder;
   }
 
   get pid(): number | undefined {
