@@ -16,7 +16,7 @@ export interface ControlTarget {
 
 /**
  * The media-server port's own actions: status, latency, failNext, login, reset, projectOption, selectTransport,
- * listActiveTransports, renameTransport, freezePlayhead, jumpPlayhead, machineFps, stallBody and slowAnswer.
+ * listActiveTransports, renameTransport, freezePlayhead, jumpPlayhead, machineFps, leaveSession, stallBody and slowAnswer.
  */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
   panel.register('status', () => undefined); // changes nothing: answers the summary
@@ -69,6 +69,8 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
     if (fps === undefined) target.state.fixedFps.delete(machine.hostname.toLowerCase());
     else target.state.fixedFps.set(machine.hostname.toLowerCase(), fps);
   });
+  // An operator taking a machine out of the session while the show runs (only a free understudy, here).
+  panel.register('leaveSession', (params) => target.state.machines.removeUnderstudy(params.text('hostname')));
   panel.register('slowAnswer', (params) => {
     const ms = wholeNumber(params, 'ms', 0, MAX_LATENCY_MS);
     const path = params.raw('path') === undefined ? undefined : requestPath(params, 'path');

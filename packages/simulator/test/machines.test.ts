@@ -28,3 +28,21 @@ describe('director moves', () => {
     expect(session().machines.hostnames()).toEqual(['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5']);
   });
 });
+
+describe('an understudy leaving the session', () => {
+  it('is listed and health-checked no more', () => {
+    const state = session();
+    state.machines.removeUnderstudy('127.0.0.5');
+    expect(state.machines.sessionInfo().understudies).toEqual([]);
+    expect(state.machines.hostnames()).toEqual(['127.0.0.2', '127.0.0.3', '127.0.0.4']);
+  });
+
+  it('refuses the director, an actor and an understudy standing in for one, and loses nothing', () => {
+    const state = session();
+    expect(() => state.machines.removeUnderstudy('127.0.0.2')).toThrow(/No understudy "127\.0\.0\.2".*127\.0\.0\.5/);
+    expect(() => state.machines.removeUnderstudy('127.0.0.3')).toThrow(/No understudy/);
+    state.failover.failoverMachine({ name: 'Actor 1' });
+    expect(() => state.machines.removeUnderstudy('127.0.0.5')).toThrow(/stands in for an actor/);
+    expect(state.machines.hostnames()).toEqual(['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5']);
+  });
+});

@@ -66,6 +66,19 @@ export class MachineRoster {
     this.#local = target;
   }
 
+  /**
+   * Takes a free understudy out of the session, as an operator who reconfigures the session does: it is listed,
+   * health-checked and watched no more. A machine standing in for an actor, an actor or the director cannot leave.
+   */
+  removeUnderstudy(hostname: string): void {
+    const machine = this.byHostname(hostname);
+    if (!machine || !this.isUnderstudy(machine.uid)) {
+      throw notFound(`No understudy "${hostname}" in the session: understudies are ${this.#understudies.map((understudy) => understudy.hostname).join(', ') || 'none'}.`);
+    }
+    if (this.partPlayedBy(machine.uid)) throw failedPrecondition(`${machine.hostname} stands in for an actor: restore that actor before it leaves the session.`);
+    this.#understudies.splice(this.#understudies.indexOf(machine), 1);
+  }
+
   /** Every configured machine, this one first, whatever it plays now. */
   all(): SessionMachine[] {
     return [this.local, ...this.parts.map((part) => part.actor), ...this.understudies];
