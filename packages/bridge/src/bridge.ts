@@ -296,6 +296,7 @@ class SessionBridge {
   #onRound({ session, health, transports }: PollRound): void {
     if (session.status === 'fulfilled') this.#onSession(session.value);
     this.#note('session', session);
+    if (session.status === 'fulfilled' && health.status === 'fulfilled') this.#forgetMachinesGone(session.value, health.value);
     // A failed read leaves its topics' last values marked stale, never "offline": a stalled answer comes from a
     // machine that is there, and the reason says which it was.
     if (health.status === 'fulfilled') this.#onHealth(health.value);
@@ -363,6 +364,24 @@ class SessionBridge {
     if (this.#solo) this.#nameSoloMachine(entries);
     for (const hostname of this.#machines.keys()) this.#publish(this.topics.machineHealth(hostname), machineHealthPayload(entries, hostname));
     this.#publish(this.topics.sessionHealth, sessionHealthPayload(entries));
+  }
+
+  /**
+   * A machine that neither the session nor its health lists any more was taken out of the session: its live values
+   * are dropped and its topics keep their last value marked stale, so nothing reads as live for a machine that is
+   * gone. It is watched again if it comes back; the next start clears its topics (see EarlierRunSweep).
+   */
+  #forgetMachinesGone(session: SessionInfo, health: HealthEntry[]): void {
+    const listed = new Set([...sessionMachines(session), ...health].map(({ machine }) => machine?.hostname?.toLowerCase()));
+    for (const [hostname, watch] of this.#machines) {
+      if (listed.has(hostname.toLowerCase())) continue;
+      this.#unwatch(watch);
+      this.#machines.delete(hostname);
+      this.options.log.info('machine left the session', { hostname });
+      for (const topic of [this.topics.machineFps(hostname), this.topics.machineHealth(hostname), this.topics.machineTakeover(hostname)]) {
+        this.#markStale(topic, STALE_REASONS.leftSession);
+      }
+    }
   }
 
   /**

@@ -13,6 +13,8 @@ export const STALE_REASONS = {
   largeAnswersFail: 'large answers fail (MTU?)',
   /** The read failed otherwise: no answer in time, the machine unreachable, the read refused. */
   readFailed: 'read failed',
+  /** The machine was taken out of the session while the bridge ran: its values will not come again. */
+  leftSession: 'left the session',
 } as const;
 
 export type StaleReason = (typeof STALE_REASONS)[keyof typeof STALE_REASONS];
