@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionError, DriveClient, MediaServer, type LiveStatus } from '../src/index.js';
+import { ConnectionError, discoverDirector, DriveClient, MediaServer, type LiveStatus } from '../src/index.js';
 
 /** A self-signed certificate for 127.0.0.1, as a show network's own machines often carry (P-256: quick to make on a busy machine). */
 function selfSigned(): { key: string; cert: string } {
@@ -74,6 +74,11 @@ describe('https servers with their own certificate', () => {
     } finally {
       await ms.close();
     }
+  });
+
+  it('are asked who directs the session by discovery, with the certificate trusted as the client trusts it', async () => {
+    await expect(discoverDirector({ host: url, tls: { ca: tls.cert } })).resolves.toMatchObject({ url, solo: true, via: 'query' });
+    await expect(discoverDirector({ host: url })).rejects.toThrow(/its certificate is not trusted here/);
   });
 
   it('reach a drive whose certificate is trusted', async () => {

@@ -1,4 +1,5 @@
 import { ConnectionError, reasonOf, StagelinkError } from '../errors.js';
+import type { TlsOptions } from '../http/tls.js';
 import { browseDirector } from './dnssd.js';
 import { queryDirector, type HostMap } from './query.js';
 
@@ -16,6 +17,8 @@ export interface DiscoverOptions {
   signal?: AbortSignal;
   /** Addresses for machine names this computer cannot resolve (the director's url is built from its hostname). */
   hosts?: HostMap;
+  /** How to trust `host` when it is `https://` (a venue's own CA, say), as the client that will use it trusts it. */
+  tls?: TlsOptions;
 }
 
 export interface DiscoveredDirector {
