@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { SIDE_SCREENS_UID, startSimulator, takeLoopbackDnssdTurn, type Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
 import { allNodes, eventually, helper, hostnames, liveStats, type Msg, nextMessage, statuses, useSimulator } from './support/harness.js';
+import { serveOverVenueHttps } from './support/venue-https.js';
 
 interface Choice {
   uid: string;
@@ -210,6 +211,51 @@ describe('stagelink-server', () => {
         await secure.close();
       }
     });
+
+    it('reaches the simulator behind a venue CA with a deployed tls-config node: Test connection, a pick list and Discover', async () => {
+      const venue = await serveOverVenueHttps(sim.mediaServer.url);
+      try {
+        await helper.load([...allNodes(), tlsConfigNode()], [
+          ...serverOnly(),
+          { id: 'venue-ca', type: 'tls-config', cert: '', key: '', ca: venue.caFile, verifyservercert: true },
+        ]);
+        const host = encodeURIComponent(venue.url);
+        const machines = await helper.request().get(`/stagelink/machines?server=new-one&host=${host}&tls=venue-ca`);
+        expect(machines.status, JSON.stringify(machines.body)).toBe(200);
+        expect((machines.body as Choice[]).map((m) => m.hostname)).toContain(hostnames(sim).director);
+        const transports = await helper.request().get(`/stagelink/transports?server=new-one&host=${host}&tls=venue-ca`);
+        expect(transports.status, JSON.stringify(transports.body)).toBe(200);
+        expect((transports.body as Choice[]).map((t) => t.name)).toContain('main');
+        // Discovery asks the typed machine who directs its session: over https, with the same CA.
+        const found = await helper.request().get(`/stagelink/discover?server=new-one&host=${host}&tls=venue-ca`);
+        expect(found.status, JSON.stringify(found.body)).toBe(200);
+        expect(found.body).toMatchObject({ hostname: hostnames(sim).director, via: 'query', url: expect.stringMatching(/^https:\/\//) as string });
+      } finally {
+        await venue.close();
+      }
+    }, 20_000);
+
+    it('asks for the tls-config node to be deployed first rather than try an https host without its CA', async () => {
+      const venue = await serveOverVenueHttps(sim.mediaServer.url);
+      try {
+        // The server is deployed without TLS; the dialog has just been given a tls-config node the runtime lacks.
+        await helper.load([...allNodes(), tlsConfigNode()], serverOnly());
+        const host = encodeURIComponent(venue.url);
+        for (const path of [`machines?server=new-one&host=${host}`, `tracks?server=server&host=${host}`, `discover?server=new-one&host=${host}`]) {
+          const answer = await helper.request().get(`/stagelink/${path}&tls=added-in-dialog`);
+          expect(answer.status, path).toBe(400);
+          expect(answer.body, path).toEqual({
+            error: "Deploy the TLS configuration first: until then the runtime cannot trust the server's certificate as the deployed server will.",
+            words: { key: 'admin.deployTls', values: {} },
+          });
+        }
+        // A plain http host needs no certificate: it is asked as the deployed server will ask it.
+        const plain = await helper.request().get(`/stagelink/tracks?server=new-one&host=${encodeURIComponent(sim.mediaServer.url)}&tls=added-in-dialog`);
+        expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+      } finally {
+        await venue.close();
+      }
+    }, 20_000);
 
     it('answers 502 with the reason when the server cannot be reached, and 400 without a server', async () => {
       await helper.load(allNodes(), serverOnly());

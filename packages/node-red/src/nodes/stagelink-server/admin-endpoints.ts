@@ -8,6 +8,7 @@ import {
   MediaServer,
   parseHostMap,
   sessionMachines,
+  type TlsOptions,
 } from '@stagelink/core';
 import { type ServerConnection, serverConnection, tlsOptions } from '../../shared/connections.js';
 import { errorWords, sayWords, type ErrorWords } from '../../shared/error-words.js';
@@ -149,11 +150,14 @@ async function discover(RED: NodeAPI, req: Request, res: Response): Promise<void
     return;
   }
   try {
+    const asked = host.host || 'localhost';
+    const tls = dialogTls(RED, requestedTlsNode(req, deployedConnection(RED, text('server'))), asked);
     const found = await discoverDirector({
-      host: host.host || 'localhost',
+      host: asked,
       dnssd: true,
       timeoutMs: EDITOR_TIMEOUT_MS,
       hosts: parseHostMap(text('hosts')),
+      ...(tls ? { tls } : {}),
     });
     res.json({ ...found, resolvable: await resolves(new URL(found.url).hostname) } satisfies Discovered);
   } catch (error) {
@@ -176,20 +180,14 @@ async function resolves(hostname: string): Promise<boolean> {
  */
 async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Lookup<T>): Promise<void> {
   const serverId = typeof req.query.server === 'string' ? req.query.server : '';
-  // The dialog's tls-config node, when the editor says which (absent: the deployed server's own).
-  const tlsNode = typeof req.query.tls === 'string' ? req.query.tls : undefined;
   const typed = typeof req.query.host === 'string' ? req.query.host.trim() : '';
   let temporary: MediaServer | undefined;
   let host = '';
   try {
     let client: MediaServer | undefined;
-    let connection: ServerConnection | undefined;
-    try {
-      connection = serverConnection(RED, serverId);
-    } catch {
-      // Not deployed yet: fall back to the host the editor sent.
-    }
-    const sameTls = connection !== undefined && (tlsNode === undefined || tlsNode === connection.tlsNode);
+    const connection = deployedConnection(RED, serverId);
+    const tlsNode = requestedTlsNode(req, connection);
+    const sameTls = connection !== undefined && tlsNode === connection.tlsNode;
     const resolved = await hostAsDeployed(RED, req, typed, serverId);
     if (resolved.refusal) {
       // A reader may still list what the deployed server (which read its own host at deploy) answers.
@@ -207,8 +205,7 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
         answerFailure(res, new Refusal(400, { key: 'admin.chooseServer', values: {} }));
         return;
       }
-      // With the dialog's TLS settings: a venue CA must be trusted here as the deployed node will trust it.
-      const tls = tlsOptions(RED, tlsNode);
+      const tls = dialogTls(RED, tlsNode, host);
       temporary = new MediaServer({ host, retries: 0, timeoutMs: EDITOR_TIMEOUT_MS, ...(tls ? { tls } : {}) });
       client = temporary;
     }
@@ -218,6 +215,33 @@ async function answer<T>(RED: NodeAPI, req: Request, res: Response, lookup: Look
   } finally {
     await temporary?.close().catch(() => undefined);
   }
+}
+
+/** The server node's connection; undefined when it is not deployed yet (the host the editor sent is then asked). */
+function deployedConnection(RED: NodeAPI, serverId: string): ServerConnection | undefined {
+  try {
+    return serverConnection(RED, serverId);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id of the tls-config node the editor's dialog uses (absent from the request: the deployed server's own). */
+function requestedTlsNode(req: Request, connection: ServerConnection | undefined): string {
+  return typeof req.query.tls === 'string' ? req.query.tls : (connection?.tlsNode ?? '');
+}
+
+/**
+ * The TLS settings of that tls-config node (undefined for none), so a venue CA is trusted here as the deployed
+ * server will trust it. A node the runtime does not have yet (added in the dialog, not deployed) is refused for an
+ * `https://` host: tried without its CA, a venue's server would look unreachable or untrusted, which sends the user
+ * after the wrong fault. A plain `http://` host needs none and is tried as it is.
+ */
+function dialogTls(RED: NodeAPI, tlsNode: string, host: string): TlsOptions | undefined {
+  if (tlsNode === '') return undefined;
+  const tls = tlsOptions(RED, tlsNode);
+  if (!tls && /^https:\/\//i.test(host)) throw new Refusal(400, { key: 'admin.deployTls', values: {} });
+  return tls;
 }
 
 /** The host to ask, or why the caller may not have it read from the environment. */
