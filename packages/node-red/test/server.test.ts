@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { SIDE_SCREENS_UID, startSimulator, takeLoopbackDnssdTurn, type Simulator } from '@stagelink/simulator';
 import { describe, expect, it } from 'vitest';
 import { allNodes, eventually, helper, hostnames, liveStats, type Msg, nextMessage, statuses, useSimulator } from './support/harness.js';
+import { EditorDialog } from './support/editor-dialog.js';
 import { serveOverVenueHttps } from './support/venue-https.js';
 
 interface Choice {
@@ -256,6 +257,35 @@ describe('stagelink-server', () => {
         await venue.close();
       }
     }, 20_000);
+
+    it("asks with the dialog's tls-config node from Test connection and Discover, and says in the editor's language to deploy a new one", async () => {
+      const venue = await serveOverVenueHttps(sim.mediaServer.url);
+      const german = JSON.parse(readFileSync(new URL('../dist/nodes/locales/de/stagelink-server.json', import.meta.url), 'utf8')) as {
+        'stagelink-server': { admin: { deployTls: string } };
+      };
+      try {
+        await helper.load([...allNodes(), tlsConfigNode()], [
+          { id: 'tab', type: 'tab', label: 'test' },
+          { id: 'venue-ca', type: 'tls-config', cert: '', key: '', ca: venue.caFile, verifyservercert: true },
+        ]);
+        const dialog = new EditorDialog('stagelink-server', { id: 'new-one' }, 'de');
+        const shown = (selector: string) => dialog.element(selector).text() as string;
+        dialog.element('#node-config-input-host').val(venue.url);
+        dialog.element('#node-config-input-tls').val('venue-ca');
+        dialog.click('#node-config-stagelink-server-test');
+        await eventually(() => expect(shown('#node-config-stagelink-server-result')).toContain(`erreicht: ${hostnames(sim).director}`));
+        dialog.click('#node-config-stagelink-server-discover');
+        await eventually(() => expect(shown('#node-config-stagelink-server-discovered')).toContain(`Director ${hostnames(sim).director}`));
+
+        dialog.element('#node-config-input-tls').val('added-in-dialog');
+        for (const [button, result] of [['test', 'result'], ['discover', 'discovered']]) {
+          dialog.click(`#node-config-stagelink-server-${button}`);
+          await eventually(() => expect(shown(`#node-config-stagelink-server-${result}`), button).toBe(german['stagelink-server'].admin.deployTls));
+        }
+      } finally {
+        await venue.close();
+      }
+    }, 30_000);
 
     it('answers 502 with the reason when the server cannot be reached, and 400 without a server', async () => {
       await helper.load(allNodes(), serverOnly());
