@@ -281,7 +281,7 @@ describe('stagelink-clock', () => {
 
     await control(sim, { action: 'silentLive', pattern: TRANSPORT_OBJECTS, on: true });
     try {
-      await eventually(() => expect(last()).toEqual({ text: expect.stringMatching(/^STALE \(\d+:\d\d left in section \d\)$/) as unknown, colour: 'stagelink-clock-stale' }), STALE_WITHIN_MS);
+      await eventually(() => expect(last()).toEqual({ text: expect.stringMatching(/^STALE \(\d+:\d\d left in section \d\)$/) as unknown, colour: 'stagelink-live-stale' }), STALE_WITHIN_MS);
     } finally {
       await control(sim, { action: 'silentLive', pattern: TRANSPORT_OBJECTS, on: false });
     }
@@ -290,7 +290,7 @@ describe('stagelink-clock', () => {
     await control(sim, { action: 'refuseUpgrades', on: true });
     try {
       await control(sim, { action: 'dropSockets' });
-      await eventually(() => expect(last()).toEqual({ text: 'OFFLINE', colour: 'stagelink-clock-offline' }));
+      await eventually(() => expect(last()).toEqual({ text: 'OFFLINE', colour: 'stagelink-live-offline' }));
     } finally {
       await control(sim, { action: 'refuseUpgrades', on: false });
     }
@@ -301,6 +301,6 @@ describe('stagelink-clock', () => {
     const flow = dashboardExample(sim).map((node) => (node.type === 'stagelink-server' ? { ...node, host: 'http://127.0.0.1:9', followDirector: false } : node));
     await helper.load([...allNodes(), ...coreNodes], flow);
     const shown = collect(countdownId());
-    await eventually(() => expect(shown.at(-1)).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-clock-offline' }));
+    await eventually(() => expect(shown.at(-1)).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-live-offline' }));
   });
 });

@@ -57,6 +57,7 @@ describe('the show-monitor dashboard example', () => {
     const gauges = Object.fromEntries(GAUGES.map((title) => [title, collect(widget('ui-gauge', title))]));
     const tiles = Object.fromEntries(TILES.map((label) => [label, collect(widget('ui-text', label))]));
     const line = collect(widget('ui-text', 'main'));
+    const countdown = collect(widget('ui-text', 'Countdown'));
     const chartLines = collect(widget('ui-text', 'Chart lines'));
     const notices = collect(widget('ui-notification', 'show the link'));
     const failures = collect(widget('ui-notification', 'show the failure'));
@@ -77,10 +78,12 @@ describe('the show-monitor dashboard example', () => {
       // A state msg carries no value: the gauge keeps its needle, greyed, rather than drop to 0.
       expect(last(gauges[title] ?? [])?.payload, title).toBeUndefined();
     }
-    for (const label of TILES) await eventually(() => expect(last(tiles[label] ?? []), label).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-severity-offline' }), 20_000);
+    for (const label of TILES) await eventually(() => expect(last(tiles[label] ?? []), label).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-live-offline' }), 20_000);
     await eventually(() => expect(String(last(chartLines)?.payload).split(', ').sort()).toEqual(GAUGES.map((title) => `${title} (OFFLINE)`).sort()), 20_000);
     expect(last(chartLines)?.class).toBe('stagelink-live-offline');
-    await eventually(() => expect(last(line)).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-clock-offline' }), 20_000);
+    // Main's clock greys out as the gauges do: never in a colour a section's warning could be taken for.
+    await eventually(() => expect(last(line)).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-live-offline' }), 20_000);
+    await eventually(() => expect(last(countdown)).toMatchObject({ payload: 'OFFLINE', class: 'stagelink-live-offline' }), 20_000);
     await eventually(() => expect(notices.map((msg) => msg.payload)).toEqual([expect.stringMatching(/does not answer/)]), 20_000);
     // Several polls of every node fail meanwhile (health every 5 s, events every 2 s): still one notification.
     await sleep(6000);
@@ -100,7 +103,7 @@ describe('the show-monitor dashboard example', () => {
     const tile = collect(widget('ui-text', 'Actor 1'));
     await eventually(() => expect(tile.at(-1)?.payload).toMatch(/^(ok|busy|warning|error|offline)$/), 15_000);
     await control(sim, { action: 'failNext', status: 500, count: 100_000 });
-    await eventually(() => expect(tile.at(-1)).toMatchObject({ payload: 'STALE', class: 'stagelink-severity-stale' }), 20_000);
+    await eventually(() => expect(tile.at(-1)).toMatchObject({ payload: 'STALE', class: 'stagelink-live-stale' }), 20_000);
     await control(sim, { action: 'reset' });
     await eventually(() => expect(tile.at(-1)?.payload).toMatch(/^(ok|busy|warning|error|offline)$/), 20_000);
   });
