@@ -134,11 +134,11 @@ describe('clock settings and words', () => {
   });
 
   it('words the status line as an operator reads a countdown', () => {
-    expect(liveText(at(108.2))).toBe('12 s left in section 0');
-    expect(liveText(at(0, { playing: false }))).toBe('stopped · 2:00 left in section 0');
+    expect(liveText(at(108.2))).toBe('▶ −0:12 · section 0');
+    expect(liveText(at(0, { playing: false }))).toBe('■ −2:00 · section 0');
     const withoutSections: ShowClockSnapshot = { ...at(30), track: { uid: 't', name: 'Interval', length: 1200 }, trackRemaining: 1170 };
     delete withoutSections.section;
-    expect(liveText(withoutSections)).toBe('19:30 left in track');
-    expect(liveText({ ...withoutSections, track: { uid: 't', name: '', length: 0 } })).toBe('at 00:00:30:00');
+    expect(liveText(withoutSections)).toBe('▶ −19:30 · track');
+    expect(liveText({ ...withoutSections, track: { uid: 't', name: '', length: 0 } })).toBe('▶ 00:00:30:00');
   });
 });

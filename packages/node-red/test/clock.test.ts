@@ -84,7 +84,7 @@ describe('stagelink-clock', () => {
     const first = sent.at(-1);
     expect(first?.topic).toBe('main');
     expect(clockOf(first)).toMatchObject({ transport: { name: 'main' }, status: 'online', playing: false, track: { name: 'Preshow', length: 300 }, section: { index: 0, time: 0 } });
-    await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'green', shape: 'ring', text: 'stopped · 2:00 left in section 0' }));
+    await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'green', shape: 'ring', text: '■ −2:00 · section 0' }));
 
     // A stopped transport's clock does not change: nothing more is sent.
     const still = collect('clock');
@@ -104,7 +104,7 @@ describe('stagelink-clock', () => {
     }
     const times = window.map(({ msg }) => clockOf(msg).time);
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    await eventually(() => expect(seen.at(-1)?.text).toMatch(/^1:5\d left in section 0$/));
+    await eventually(() => expect(seen.at(-1)?.text).toMatch(/^▶ −1:5\d · section 0$/));
   });
 
   it('tells each warning threshold, the next section and the cue passed at its start, as the playhead plays through them', async () => {
@@ -125,7 +125,7 @@ describe('stagelink-clock', () => {
     expect(events.find((msg) => msg.event === 'section')?.payload).toMatchObject({ value: 1, previous: 0, transport: 'main', track: 'Preshow', nextSection: { index: 2, time: 240 } });
     expect(events.find((msg) => msg.event === 'remaining' && (msg.payload as { value: number }).value === 1)?.payload).toMatchObject({ section: 0, remaining: expect.any(Number) as number });
     expect((events.find((msg) => msg.event === 'cue')?.payload as { next?: unknown }).next).toEqual({ kind: 'note', value: 'Five minute call', time: 240 });
-    expect(seen.map((status) => status.text)).toContain('1 s left in section 0');
+    expect(seen.map((status) => status.text)).toContain('▶ −0:01 · section 0');
   });
 
   it('changes section on a goto without calling the cues it jumped over passed', async () => {
@@ -154,7 +154,7 @@ describe('stagelink-clock', () => {
     try {
       await eventually(() => expect(eventsOf(events, 'status').at(-1)).toEqual(['status', 'stale']), STALE_WITHIN_MS);
       expect(events.filter((msg) => msg.event === 'status').at(-1)?.payload).toEqual({ value: 'stale', previous: 'online', transport: 'main' });
-      await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: 'stale' }));
+      await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: 'stale: no values' }));
       await eventually(() => expect(clockOf(clock.at(-1)).status).toBe('stale'));
       // Held where it was last seen: nothing moves, nothing more is sent.
       const held = clock.length;
@@ -167,7 +167,7 @@ describe('stagelink-clock', () => {
     await eventually(() => expect(eventsOf(events, 'status').at(-1)).toEqual(['status', 'online']), STALE_WITHIN_MS);
     await eventually(() => expect(clockOf(clock.at(-1))).toMatchObject({ status: 'online', playing: true }));
     expect(Math.abs(clockOf(clock.at(-1)).time - truth())).toBeLessThan(1);
-    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green', shape: 'ring', text: expect.stringMatching(/left in section/) as unknown }));
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green', shape: 'ring', text: expect.stringMatching(/^▶ −\d+:\d\d · section \d$/) as unknown }));
     // The link stayed up: nothing said offline.
     expect(eventsOf(events, 'status').map(([, value]) => value)).not.toContain('offline');
   }, 3 * STALE_WITHIN_MS);

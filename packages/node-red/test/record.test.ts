@@ -116,7 +116,7 @@ describe('stagelink-record', () => {
     rec.receive({ topic: 'dashboard', payload: 42 });
     // Of a kind the format has, without the fields it needs.
     rec.receive({ topic: 'mine', payload: { kind: 'fps', machine: 'ACTOR01' } });
-    await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'yellow', shape: 'dot', text: '1 ok, 3 not recorded' }));
+    await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'yellow', shape: 'dot', text: '1 ok, 3 skipped' }));
     expect(warnings.map(([text]) => String(text))).toEqual([expect.stringContaining('topic "dashboard"') as unknown, expect.stringContaining('topic "mine"') as unknown]);
     expect(errors).toEqual([]);
     await helper.unload();

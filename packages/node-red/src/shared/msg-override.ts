@@ -226,8 +226,8 @@ function asRef(item: unknown, by: 'name' | 'uid', what: string): Ref {
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
+  if (Array.isArray(value)) return say('error.gotList');
+  if (typeof value === 'object') return say('error.gotObject');
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
   return typeof value;

@@ -21,12 +21,18 @@ export function useRuntime(RED: Pick<NodeAPI, '_'>): void {
  * Runtime words in the runtime's language (Node-RED's `lang` setting, else the system's), from the server config
  * node's catalog: `key` under its `stagelink-server` entry, e.g. `state.connected`. Where the runtime has no
  * words for it (it answers the key itself), the en-US words, so a status never shows a catalog key.
+ * A numeric `count` picks the plural words (`key_plural`) for any count but 1, as Node-RED's i18next does.
  */
 export function say(key: string, values: Record<string, string | number> = {}): string {
   const full = `${SHARED_CATALOG}.${key}`;
   const text = translate?.(full, values);
   if (typeof text === 'string' && text !== full && text !== '') return text;
-  return fill(englishOf(key), values) ?? key;
+  return fill(englishOf(pluralOf(key, values)) ?? englishOf(key), values) ?? key;
+}
+
+/** `key_plural` for a count other than 1: the catalog's plural words, where it has them (i18next's v3 layout). */
+function pluralOf(key: string, values: Record<string, string | number>): string {
+  return typeof values['count'] === 'number' && values['count'] !== 1 ? `${key}_plural` : key;
 }
 
 /** Whether the catalog has words of its own for `key` (its en-US words, which every language falls back to). */

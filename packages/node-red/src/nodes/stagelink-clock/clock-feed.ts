@@ -1,6 +1,7 @@
 import { formatClock, isUnreachable, Throttle, type ClockStatus, type LinkStatus, type MediaServer, type Ref, type ShowClockSnapshot, type StagelinkError, type TransportWatch } from '@stagelink/core';
 import type { NodeMessage } from '../../shared/node-red.js';
 import type { StatusLine } from '../../shared/status.js';
+import { say } from '../../shared/words.js';
 import { ClockEvents, shownStatus, type ShownStatus } from './clock-events.js';
 import type { ClockSettings } from './clock-settings.js';
 
@@ -107,7 +108,7 @@ export class ClockFeed {
     const { status } = this.outlets;
     if (shown === 'connecting') status.connecting();
     else if (shown === 'offline') status.offline();
-    else if (shown === 'stale') status.stale('stale');
+    else if (shown === 'stale') status.stale();
     else {
       this.outlets.recovered();
       const current = this.#watch.current;
@@ -129,15 +130,20 @@ export class ClockFeed {
   }
 }
 
-/** "12 s left in section 2", "stopped · 4:05 left in track"; the playhead's timecode before the track is known. */
+/**
+ * What is left, in 20 characters read at a glance: "▶ −0:12 · section 2" while the transport plays, "■ −4:05 · track"
+ * while it stands; the playhead's timecode ("▶ 00:00:30:00") before the track is known. The minus says a
+ * countdown, as a media server's own remaining time does.
+ */
 export function liveText(snapshot: ShowClockSnapshot): string {
   const { section, track, trackRemaining, playing } = snapshot;
-  const where = section ? `${left(section.remaining)} left in section ${section.index}` : track.length > 0 ? `${left(trackRemaining)} left in track` : `at ${formatClock(snapshot.time)}`;
-  return playing ? where : `stopped · ${where}`;
+  const state = playing ? '▶' : '■';
+  if (section) return say('status.clockSection', { state, left: left(section.remaining), index: section.index });
+  if (track.length > 0) return say('status.clockTrack', { state, left: left(trackRemaining) });
+  return say('status.clockAt', { state, time: formatClock(snapshot.time) });
 }
 
-/** Whole seconds under a minute ("12 s"), a countdown above ("4:05"); each second shown until it has passed. */
+/** A countdown ("0:12", "4:05"): each second shown until it has passed. */
 function left(seconds: number): string {
-  const whole = Math.ceil(Math.max(0, seconds) - 1e-9);
-  return whole < 60 ? `${whole} s` : formatClock(seconds, { mode: 'countdown' });
+  return formatClock(seconds, { mode: 'countdown' });
 }

@@ -37,8 +37,8 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
     if (!(DRIVE_OPERATIONS as readonly string[]).includes(operation)) {
       throw sayingError(InvalidInputError, 'error.notDriveOperation', { value: operation, choices: DRIVE_OPERATIONS.join(', ') });
     }
-    const driveId = await props.requiredText('driveId', 'drive id');
-    const contentId = await props.requiredText('contentId', 'content id');
+    const driveId = await props.requiredText('driveId', say('error.whatDriveId'));
+    const contentId = await props.requiredText('contentId', say('error.whatContentId'));
     const client = drive.client;
     const { call } = context;
 
@@ -50,7 +50,7 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
       return;
     }
 
-    const versionId = await props.requiredText('versionId', 'version id');
+    const versionId = await props.requiredText('versionId', say('error.whatVersionId'));
     const ref = { driveId, contentId, versionId, ...call };
     if (operation === 'get') {
       const version = await client.versions.get(ref);
@@ -102,5 +102,6 @@ async function list(
 }
 
 function describeVersion(version: Version): string {
-  return `v${version.version_number}${version.is_active ? ' (active)' : ''}${version.label ? ` ${version.label}` : ''}`;
+  const number = say(version.is_active ? 'status.active' : 'status.version', { version: version.version_number });
+  return version.label ? `${number} ${version.label}` : number;
 }

@@ -145,12 +145,14 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
   };
 }
 
-/** "online · 4 machines · 2 transports": the connection, and what the node watches. */
+/**
+ * "4 machines online": the connection, and what the node watches in 20 characters. The machines when it watches
+ * them (what an operator counts on: one missing is one down), else the transports, else just "online".
+ */
 function watchingText(kinds: EventSettings['kinds'], watching: { machines: number; transports: number }): string {
-  const parts = ['online'];
-  if (kinds.has('health') || kinds.has('fps') || kinds.has('takeover')) parts.push(`${watching.machines} machines`);
-  if (kinds.has('playmode') || kinds.has('track')) parts.push(`${watching.transports} transports`);
-  return parts.join(' · ');
+  if (kinds.has('health') || kinds.has('fps') || kinds.has('takeover')) return say('status.machinesOnline', { count: watching.machines });
+  if (kinds.has('playmode') || kinds.has('track')) return say('status.transportsOnline', { count: watching.transports });
+  return say('status.online');
 }
 
 /** Says once in the log which machines named in the settings the session does not have (a typo shows nowhere else). */

@@ -60,19 +60,19 @@ async function run(
       const machine = await props.requiredRef('machine');
       if (operation === 'failovermachine') await client.failover.failoverMachine(machine, options);
       else await client.failover.restoreMachine(machine, options);
-      const word = operation === 'failovermachine' ? 'failed over' : 'restored';
-      return { payload: { operation, machine }, summary: `${word} ${machine.name ?? machine.uid ?? ''}` };
+      const words = operation === 'failovermachine' ? 'status.failedOver' : 'status.restored';
+      return { payload: { operation, machine }, summary: say(words, { machine: machine.name ?? machine.uid ?? '' }) };
     }
     case 'applydefaultrouting':
       await client.failover.applyDefaultRouting(options);
-      return { payload: { operation }, summary: 'default routing applied' };
+      return { payload: { operation }, summary: say('status.defaultRouting') };
     case 'settings': {
       const settings = await client.failover.settings(options);
-      return { payload: settings, summary: `preset ${fromAnswer(operation, client.origin, () => String(settings.currentPreset))}` };
+      return { payload: settings, summary: say('status.preset', { preset: fromAnswer(operation, client.origin, () => String(settings.currentPreset)) }) };
     }
     case 'understudytargets': {
       const targets = await client.failover.understudyTargets(options);
-      return { payload: targets, summary: `${fromAnswer(operation, client.origin, () => Object.keys(targets ?? {}).length)} understudy targets` };
+      return { payload: targets, summary: say('status.understudyTargets', { count: fromAnswer(operation, client.origin, () => Object.keys(targets ?? {}).length) }) };
     }
   }
 }

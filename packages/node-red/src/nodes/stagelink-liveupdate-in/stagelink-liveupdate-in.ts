@@ -151,6 +151,6 @@ function topicOf(def: NodeDef): string {
 function display(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(1);
   if (typeof value === 'string' || typeof value === 'boolean') return String(value);
-  if (value === null || value === undefined) return 'no value';
-  return Array.isArray(value) ? `${value.length} items` : 'object';
+  if (value === null || value === undefined) return say('status.noValue');
+  return Array.isArray(value) ? say('status.items', { count: value.length }) : say('status.object');
 }

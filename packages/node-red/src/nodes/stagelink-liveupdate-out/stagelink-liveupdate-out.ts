@@ -93,5 +93,5 @@ function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void
 
 function display(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(3);
-  return typeof value === 'string' || typeof value === 'boolean' ? String(value) : 'an object';
+  return typeof value === 'string' || typeof value === 'boolean' ? String(value) : say('status.anObject');
 }

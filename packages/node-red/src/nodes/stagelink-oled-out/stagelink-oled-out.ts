@@ -32,7 +32,7 @@ function startOledOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const message = await props.requiredText('message');
     const title = (await props.text('title')) ?? '';
     const priority = (await props.number('priority')) ?? 0;
-    const displayTime = await props.number('displayTime', 'display time');
+    const displayTime = await props.number('displayTime', say('error.whatDisplayTime'));
     const machine = await machineOf(props);
     const oled = hardwareFor(server, machine, 'The OLED notification').oled;
     // Core refuses a display time of 0 or less before sending either request.

@@ -18,7 +18,7 @@ import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFunction } fr
 import { OutageReport } from '../../shared/outage.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
-import { useRuntime } from '../../shared/words.js';
+import { say, useRuntime } from '../../shared/words.js';
 
 const STATUS_OPERATIONS = ['health', 'notifications', 'project', 'session'] as const;
 
@@ -30,6 +30,16 @@ type StatusOperation = (typeof STATUS_OPERATIONS)[number];
 const MIN_POLL_SECONDS = 1;
 
 const SEVERITY_FILL: Record<Severity, NodeStatus['fill']> = { ok: 'green', ready: 'green', busy: 'blue', warning: 'yellow', error: 'red', offline: 'grey' };
+
+/** The catalog words of each severity on the status line (`msg.severity` keeps the API's word). */
+const SEVERITY_WORDS: Record<Severity, string> = {
+  ok: 'status.severityOk',
+  ready: 'status.severityReady',
+  busy: 'status.severityBusy',
+  warning: 'status.severityWarning',
+  error: 'status.severityError',
+  offline: 'status.severityOffline',
+};
 
 /** The status dot of the worst severity; a machine the session reports offline gets a ring, as a lost link does. */
 function severityStatus(severity: Severity): NodeStatus {
@@ -61,7 +71,7 @@ function startStatus(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       throw sayingError(InvalidInputError, 'error.notStatusOperation', { value: operation, choices: STATUS_OPERATIONS.join(', ') });
     }
     reading.operation = operation;
-    const machine = await props.text('machine', 'machine hostname');
+    const machine = await props.text('machine', say('error.whatMachine'));
     const { payload, severity, summary } = await readStatus(server.client, operation, machine, call, server.label);
     msg.payload = payload;
     if (severity !== undefined) {
@@ -166,12 +176,12 @@ async function readStatus(
     case 'health': {
       const entries = await client.status.health(options);
       const severity = read(() => worstHealth(entries, machine));
-      return { payload: entries, severity, summary: machine ? `${machine}: ${severity}` : severity };
+      return { payload: entries, severity, summary: machine ? say('status.healthOf', { machine, severity: say(SEVERITY_WORDS[severity]) }) : say(SEVERITY_WORDS[severity]) };
     }
     case 'notifications': {
       const entries = await client.status.notifications(options);
       const count = read(() => entries.reduce((sum, entry) => sum + entry.notifications.length, 0));
-      return { payload: entries, summary: `${count} notifications` };
+      return { payload: entries, summary: say('status.notifications', { count }) };
     }
     case 'project': {
       const project = await client.status.project(options);
@@ -183,7 +193,7 @@ async function readStatus(
     }
     case 'session': {
       const session = await client.status.session(options);
-      const summary = read(() => (session.isRunningSolo ? 'solo' : `director ${session.director?.hostname ?? '?'}`));
+      const summary = read(() => (session.isRunningSolo ? say('status.solo') : say('state.director', { hostname: session.director?.hostname ?? '?' })));
       return { payload: session, summary };
     }
   }
