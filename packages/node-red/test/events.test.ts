@@ -176,6 +176,58 @@ describe('stagelink-events when the server goes away', () => {
   });
 });
 
+describe('stagelink-events on a director that answers late', () => {
+  let sim: Simulator;
+  afterEach(async () => {
+    await helper.unload();
+    await sim.close();
+  });
+
+  const SESSION_PATH = '/api/session/status/session';
+  /** Looks at the session that reached the simulator: each poll asks it once. */
+  const asked = (): number => sim.arrivals.count('GET', SESSION_PATH);
+
+  it('stays online while each look is answered 3 s late, and through one look that gets no answer in time', async () => {
+    sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
+    // The default poll of 2 s: a busy director's answer takes longer than that.
+    await helper.load(nodes, flowWith(sim, eventsNode({ ...ONLY('connection'), interval: 2 })));
+    const events = collect('out');
+    const caught = collect('caught');
+    const seen = statuses('n1');
+    await watching(seen);
+
+    await control(sim, { action: 'slowAnswer', ms: 3000, path: SESSION_PATH });
+    const slow = asked();
+    await eventually(() => expect(asked()).toBeGreaterThan(slow + 2), 20_000);
+    // One look answered long after any deadline, then answers on time again.
+    await control(sim, { action: 'slowAnswer', ms: 12_000, path: SESSION_PATH });
+    const lost = asked();
+    await eventually(() => expect(asked()).toBeGreaterThan(lost), 10_000);
+    await control(sim, { action: 'slowAnswer', ms: 0 });
+    await eventually(() => expect(asked()).toBeGreaterThan(lost + 1), 15_000);
+    await sleep(2500);
+
+    expect(events).toEqual([]);
+    expect(caught).toEqual([]);
+    expect(seen.map((status) => status.text)).not.toContain('offline');
+    expect(seen.at(-1)).toMatchObject({ fill: 'green', text: 'online' });
+  }, 60_000);
+
+  it('sends offline once within a bounded time when the director stops answering while its port stays open', async () => {
+    sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
+    await helper.load(nodes, flowWith(sim, eventsNode({ ...ONLY('connection'), interval: 2 })));
+    const events = collect('out');
+    const caught = collect('caught');
+    await watching(statuses('n1'));
+
+    await control(sim, { action: 'slowAnswer', ms: 60_000, path: SESSION_PATH });
+    // Two looks in a row without an answer, each given up at its deadline.
+    await eventually(() => expect(events).toHaveLength(1), 20_000);
+    expect(events[0]).toMatchObject({ topic: 'connection', payload: { value: 'offline', previous: 'online' } });
+    expect(caught).toHaveLength(1);
+  }, 40_000);
+});
+
 describe('stagelink-events in a session whose director moves', () => {
   let sim: Simulator;
   useSessionSimulator((started) => (sim = started));

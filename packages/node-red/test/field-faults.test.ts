@@ -99,14 +99,14 @@ describe.runIf(process.env['STAGELINK_SIM_DIALECT'] === 'r34')('the nodes on a d
     await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green' }));
     await control(sim, { action: 'stallBody', path: '/api/session/transport/transports', on: true });
     await eventually(() => expect(seen.at(-1)).toEqual(MTU_WORDS));
-    // Several polls stall (each waits 1 s, the poll interval, for the body): Catch hears of it once.
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // Another poll stalls (each waits up to 5 s for the body): Catch hears of it once.
+    await new Promise((resolve) => setTimeout(resolve, 7000));
     const node = helper.getNode('n1') as unknown as { error: { getCalls(): { thisValue: unknown; args: unknown[] }[] } };
     const reported = node.error.getCalls().filter((call) => call.thisValue === node);
     expect(reported.map((call) => (call.args[0] as { code?: string }).code)).toEqual(['STAGELINK_ERR_STALLED_ANSWER']);
     expect(sent.filter((msg) => msg.event === 'connection')).toEqual([]);
     expect(seen.map((status) => status.text)).not.toContain('offline');
-  });
+  }, 40_000);
 
   it('shows a gototrack answered late but carried out as "landed late", tells Catch, and passes nothing on', async () => {
     await helper.load(nodes, flowWith(sim, { type: 'stagelink-transport', command: 'gototrack', transport: 'main', transportType: 'str', track: '', playmode: '' }));

@@ -1,4 +1,4 @@
-import { type DirectorChange, type LiveStatus, type MediaServer, type SessionMachine } from '@stagelink/core';
+import { isUnreachable, type DirectorChange, type LiveStatus, type MediaServer, type SessionMachine } from '@stagelink/core';
 import { inRuntimeLanguage, sayError } from '../../shared/error-words.js';
 import { serverConnection, type ServerConnection } from '../../shared/connections.js';
 import { NodeWork } from '../../shared/input.js';
@@ -12,8 +12,16 @@ import { healthHostnames, machinesOf, readSession, type SessionReading } from '.
 import { ShowEvents } from './show-events.js';
 import { say, useRuntime } from '../../shared/words.js';
 
-/** A look at the show waits at most this long for an answer, so one that times out leaves the next on time. */
-const MAX_READ_TIMEOUT_MS = 5000;
+/**
+ * A look at the show waits this long for an answer, whatever the poll interval: a busy director answers seconds
+ * late (it runs API work on its main thread), and a tick that comes while a look is still out is skipped.
+ */
+const READ_TIMEOUT_MS = 5000;
+/**
+ * Looks in a row that get no answer before the node says offline: one look lost to a director busy for longer
+ * than the deadline is not an outage. A server that stopped answering is offline after two deadlines and a tick.
+ */
+const MISSES_BEFORE_OFFLINE = 2;
 
 /**
  * `stagelink-events`: one msg per change an operator reacts to (the director moved, a transport's playmode or
@@ -84,7 +92,11 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
     else status.stale(stale.length === 1 ? say('status.staleOne', { what: stale[0] ?? '' }) : say('status.staleMany', { count: stale.length }));
   };
 
+  let misses = 0;
   const onReading = (reading: SessionReading): void => {
+    misses = reading.problem && isUnreachable(reading.problem) ? misses + 1 : 0;
+    // The first look without an answer changes nothing: the next one says whether the server is still there.
+    if (misses > 0 && misses < MISSES_BEFORE_OFFLINE) return;
     events.connection(reading.reached ? 'online' : 'offline');
     if (reading.problem) pollOutage.failed(reading.problem, { topic: 'connection', payload: sayError(reading.problem) });
     else pollOutage.recovered();
@@ -114,7 +126,7 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
     // A slow server must not pile up requests: a tick is skipped while the last look is still out.
     if (polling || work.closing) return;
     polling = true;
-    const call = { signal: work.signal, timeoutMs: Math.min(settings.intervalMs, MAX_READ_TIMEOUT_MS) };
+    const call = { signal: work.signal, timeoutMs: READ_TIMEOUT_MS };
     const wants = { health: kinds.has('health'), transports: kinds.has('playmode') || kinds.has('track') };
     void work
       .track(async () => onReading(await readSession(client, wants, call)), (error) => {
