@@ -205,6 +205,29 @@ describe('stagelink-liveupdate-in', () => {
     await control(sim, { action: 'refuseUpgrades', on: false });
   });
 
+  it('sets the kept value to null when told to unsubscribe, under the old topic when the topic changes, and when a deploy removes the node', async () => {
+    const flowNodes = flow({ preset: 'localFps', topic: 'fps', store: 'flow' });
+    await helper.load(nodes, flowNodes);
+    const node = helper.getNode('n1') as unknown as { context(): { flow: { get(key: string): unknown } } };
+    // The tab's flow context: a dashboard reads it whether or not the node still runs.
+    const kept = node.context().flow;
+    await eventually(() => expect(kept.get('fps')).toEqual(expect.any(Number)));
+
+    helper.getNode('n1')?.receive({ action: 'unsubscribe' });
+    await eventually(() => expect(sim.live.stats().subscriptions).toBe(0));
+    expect(kept.get('fps')).toBeNull();
+
+    helper.getNode('n1')?.receive({ action: 'subscribe' });
+    await eventually(() => expect(kept.get('fps')).toEqual(expect.any(Number)));
+    helper.getNode('n1')?.receive({ action: 'subscribe', preset: 'cpu', topic: 'cpu' });
+    await eventually(() => expect(kept.get('cpu')).toEqual(expect.any(Number)));
+    expect(kept.get('fps')).toBeNull();
+
+    await helper.setFlows(flowNodes.filter((entry) => entry['id'] !== 'n1'), 'nodes');
+    await eventually(() => expect(sim.live.stats().subscriptions).toBe(0));
+    expect(kept.get('cpu')).toBeNull();
+  });
+
   it('tells the flow "online" once when it joins a socket another node opened', async () => {
     await helper.load(nodes, flow({ preset: 'localFps' }));
     await next(aValue);

@@ -79,10 +79,16 @@ function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
     if (live !== 'connecting') node.send([null, { topic, payload: live }]);
   };
 
+  /**
+   * Stops watching. The kept value goes to null under the topic it was kept under: nothing renews it now (the node
+   * unsubscribed, watches something else or under another topic, or closes for a deploy), and a dashboard reading
+   * the context must not show it as live.
+   */
   const unsubscribe = (): void => {
     subscription?.close();
     subscription = undefined;
     averages.clear();
+    store?.set(topic, null);
   };
 
   /** Replaces what the node watches; throws what to fix in the settings. */
