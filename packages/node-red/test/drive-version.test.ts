@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Version } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,23 @@ describe('stagelink-drive-version', () => {
       { current: 3, last: 3, total: 40 },
     ]);
     expect(pages.map((msg) => (msg.payload as Version[]).length)).toEqual([15, 15, 10]);
+  });
+
+  it('offers "from msg" for the output mode, then lists as msg.listMode says (all when it says nothing) and refuses a mode it does not know', async () => {
+    expect(choicesOf('stagelink-drive-version', 'listMode')).toEqual(['', 'all', 'pages']);
+    await helper.load(nodes, flow({ operation: 'list', listMode: '', perPage: '15', perPageType: 'num' }), credentials());
+    const sent = collect('out');
+    helper.getNode('n1')?.receive({ listMode: 'pages' });
+    await eventually(() => expect(sent).toHaveLength(3));
+    expect(sent.map((msg) => (msg.payload as Version[]).length)).toEqual([15, 15, 10]);
+    helper.getNode('n1')?.receive({});
+    await eventually(() => expect(sent).toHaveLength(4));
+    expect(sent[3]?.payload).toHaveLength(40);
+
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ listMode: 'chunks' });
+    expect((await caught).error?.message).toMatch(/listMode must be "all" or "pages" \(got "chunks"\)/);
+    expect(sent).toHaveLength(4);
   });
 
   it('gets, relabels, activates and deletes a version, with what the node leaves blank from the msg', async () => {
@@ -157,3 +175,10 @@ describe('stagelink-drive-version', () => {
     expect(await listAll()).toHaveLength(40);
   });
 });
+
+/** The values a select of the built edit dialog offers, in order ('' is "from msg"). */
+function choicesOf(type: string, field: string): string[] {
+  const html = readFileSync(new URL(`../dist/nodes/${type}.html`, import.meta.url), 'utf8');
+  const select = new RegExp(`<select id="node-input-${field}"[^>]*>([\\s\\S]*?)</select>`).exec(html)?.[1] ?? '';
+  return [...select.matchAll(/<option value="([^"]*)"/g)].map((match) => match[1] ?? '');
+}

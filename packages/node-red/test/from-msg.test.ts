@@ -61,6 +61,14 @@ describe('settings the editor leaves to the msg', () => {
     expect(warningsOf('n1')).toHaveLength(1);
   });
 
+  it('tells to untick a ticked box, which has no "from msg" choice, when it ignores the msg property of its name', async () => {
+    await helper.load(nodes, flowWith(sim, savedNode('stagelink-transport', { server: 'server', command: 'gototimecode', transport: 'main', ignoreTags: true })));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ timecode: '00:00:10:00', ignoreTags: false });
+    expect((await out).payload).toMatchObject({ command: 'gototimecode', ignoreTags: true });
+    expect(warningsOf('n1')).toEqual(['msg.ignoreTags was ignored: this node\'s own ignoreTags box is ticked. Untick ignoreTags in the node to take it from the msg.']);
+  });
+
   it('warns of no ignored msg.engaged when the setting itself is read from the msg or the environment', async () => {
     process.env.STAGELINK_TEST_ENGAGED = 'true';
     try {

@@ -28,7 +28,7 @@ export class MessageProperties {
     const type = this.def[`${name}Type`];
     if (isBlankSetting(setting, type)) return isBlank(this.msg[name]) ? undefined : this.msg[name];
     const value = await this.#evaluate(name, setting, type);
-    this.#warnIfIgnored(name, type, value);
+    this.#warnIfIgnored(name, setting, type, value);
     return value;
   }
 
@@ -36,9 +36,10 @@ export class MessageProperties {
    * Says once per node and setting, as Node-RED's http request node does for msg.url, that a msg property of the
    * setting's name was ignored because the node's own setting is filled in: a flow that sends msg.engaged to a
    * node set to true would otherwise be wrong without a word. Only a value typed into the node is such a setting:
-   * one read from the msg, a context or the environment is where the flow chose to take it from.
+   * one read from the msg, a context or the environment is where the flow chose to take it from. A ticked
+   * checkbox (a `true` without a type) has no "from msg" choice: unticked, it leaves the option to the msg.
    */
-  #warnIfIgnored(name: string, type: unknown, value: unknown): void {
+  #warnIfIgnored(name: string, setting: unknown, type: unknown, value: unknown): void {
     const given = this.msg[name];
     if (isBlank(given) || sameValue(given, value)) return;
     if (!isLiteralType(type)) return;
@@ -46,7 +47,7 @@ export class MessageProperties {
     if (!warned) WARNED.set(this.node, (warned = new Set()));
     if (warned.has(name)) return;
     warned.add(name);
-    this.node.warn(say('warning.ignored', { name }));
+    this.node.warn(say(setting === true && type === undefined ? 'warning.ignoredTicked' : 'warning.ignored', { name }));
   }
 
   #evaluate(name: string, setting: unknown, type: unknown): Promise<unknown> {
