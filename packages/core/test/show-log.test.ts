@@ -13,11 +13,12 @@ afterEach(async () => {
 });
 
 /** A recorder whose clock the test moves: local times, as a venue's. */
-function recorderAt(start: Date): { recorder: ShowRecorder; at: (date: Date) => void; errors: Error[] } {
+function recorderAt(start: Date): { recorder: ShowRecorder; at: (date: Date) => void; errors: Error[]; writing: { told: number } } {
   let now = start;
   const errors: Error[] = [];
-  const recorder = new ShowRecorder({ dir, source: 'test 1.0', session: 'venue/main', now: () => now, onError: (error) => errors.push(error) });
-  return { recorder, at: (date) => (now = date), errors };
+  const writing = { told: 0 };
+  const recorder = new ShowRecorder({ dir, source: 'test 1.0', session: 'venue/main', now: () => now, onError: (error) => errors.push(error), onWriting: () => writing.told++ });
+  return { recorder, at: (date) => (now = date), errors, writing };
 }
 
 async function readAll(path: string, options?: Parameters<typeof readShowLog>[1]): Promise<ShowLogRecord[]> {
@@ -28,7 +29,7 @@ async function readAll(path: string, options?: Parameters<typeof readShowLog>[1]
 
 describe('ShowRecorder', () => {
   it('writes one file per show day, a show past midnight staying in the day it started', async () => {
-    const { recorder, at } = recorderAt(new Date(2026, 10, 27, 23, 59, 0));
+    const { recorder, at, writing } = recorderAt(new Date(2026, 10, 27, 23, 59, 0));
     recorder.record({ kind: 'director', machine: 'node-a' });
     at(new Date(2026, 10, 28, 1, 30, 0));
     recorder.record({ kind: 'link', status: 'offline' });
@@ -37,6 +38,8 @@ describe('ShowRecorder', () => {
     await recorder.close();
 
     expect((await readdir(dir)).sort()).toEqual(['show-2026-11-27.ndjson', 'show-2026-11-28.ndjson']);
+    // Told once, at the first entry written: a new day's file is no news.
+    expect(writing.told).toBe(1);
     const first = (await readFile(join(dir, 'show-2026-11-27.ndjson'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as ShowLogRecord);
     expect(first.map((record) => record.kind)).toEqual(['log', 'director', 'link']);
     expect(first[0]).toMatchObject({ kind: 'log', v: 1, source: 'test 1.0', session: 'venue/main', day: '2026-11-27' });
@@ -76,6 +79,35 @@ describe('ShowRecorder', () => {
     await recorder.flush();
     await recorder.close();
     expect(errors).toHaveLength(1);
+  });
+
+  it('says when a folder it could not write is written again, and a failure after that once more', async () => {
+    const blocked = join(dir, 'blocked');
+    await writeFile(blocked, 'a file where the folder should be');
+    let now = new Date(2026, 10, 27, 21, 0, 0);
+    const told: string[] = [];
+    const recorder = new ShowRecorder({ dir: blocked, source: 'test', now: () => now, onError: () => told.push('failed'), onWriting: () => told.push('writing') });
+    recorder.record({ kind: 'link', status: 'online' });
+    await recorder.flush();
+    expect(told).toEqual(['failed']);
+
+    // The folder is back: the file is opened again a few seconds after the failure, at the next entry.
+    await rm(blocked);
+    now = new Date(now.getTime() + 6000);
+    recorder.record({ kind: 'link', status: 'offline' });
+    recorder.record({ kind: 'link', status: 'online' });
+    await recorder.flush();
+    expect(told).toEqual(['failed', 'writing']);
+    expect((await readAll(blocked)).map((record) => record.kind)).toEqual(['log', 'link', 'link']);
+
+    // The next show day's file cannot be made: the same failure as before is said again.
+    await rm(blocked, { recursive: true });
+    await writeFile(blocked, 'a file where the folder should be');
+    now = new Date(2026, 10, 28, 21, 0, 0);
+    recorder.record({ kind: 'link', status: 'offline' });
+    await recorder.flush();
+    await recorder.close();
+    expect(told).toEqual(['failed', 'writing', 'failed']);
   });
 });
 

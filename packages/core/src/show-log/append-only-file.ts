@@ -4,6 +4,12 @@ import { dirname } from 'node:path';
 /** Data reaches the disk (fsync) at most this often: a power cut loses at most this much of the log. */
 export const SYNC_EVERY_MS = 1000;
 
+/** What a file tells of its writes: a failed write, a sync or a close, and each batch of lines written. */
+export interface AppendListener {
+  onError(error: Error): void;
+  onWritten?(): void;
+}
+
 /**
  * One file lines are appended to. Appends are written as they come, one write at a time (the ones that arrive
  * meanwhile go out together in the next), so a crash of the process loses nothing written; the data is synced to
@@ -23,13 +29,13 @@ export class AppendOnlyFile {
   private constructor(
     readonly path: string,
     private readonly handle: FileHandle,
-    private readonly onError: (error: Error) => void,
+    private readonly listener: AppendListener,
   ) {}
 
   /** Opens (creating it and its folder when needed) a file to append to. */
-  static async open(path: string, onError: (error: Error) => void): Promise<AppendOnlyFile> {
+  static async open(path: string, listener: AppendListener): Promise<AppendOnlyFile> {
     await mkdir(dirname(path), { recursive: true });
-    return new AppendOnlyFile(path, await open(path, 'a'), onError);
+    return new AppendOnlyFile(path, await open(path, 'a'), listener);
   }
 
   /** Appends one line (a newline is added). Ignored once closed. */
@@ -51,7 +57,7 @@ export class AppendOnlyFile {
     this.#closed = true;
     clearTimeout(this.#syncTimer);
     if (this.#unsynced) await this.#sync();
-    await this.handle.close().catch((error: Error) => this.onError(error));
+    await this.handle.close().catch((error: Error) => this.listener.onError(error));
   }
 
   async #writePending(): Promise<void> {
@@ -61,9 +67,10 @@ export class AppendOnlyFile {
       try {
         await this.handle.write(batch.join(''));
         this.#unsynced = true;
+        this.listener.onWritten?.();
       } catch (error) {
         this.lost += batch.length;
-        this.onError(error as Error);
+        this.listener.onError(error as Error);
       }
     }
     this.#writing = undefined;
@@ -83,6 +90,6 @@ export class AppendOnlyFile {
   async #sync(): Promise<void> {
     this.#unsynced = false;
     this.#lastSyncAt = performance.now();
-    await this.handle.datasync().catch((error: Error) => this.onError(error));
+    await this.handle.datasync().catch((error: Error) => this.listener.onError(error));
   }
 }

@@ -22,6 +22,12 @@ export interface ShowRecorderOptions {
   dayStartsAtHour?: number;
   /** A file that could not be opened or written, once per different reason. The recorder goes on. */
   onError?(error: Error): void;
+  /**
+   * Entries reach the file: at the first one written, and again at the first after a failure `onError` reported
+   * (the folder is back, the disk has room), so a writer can stop saying it cannot write. A failure after it is
+   * reported again, even for the same reason.
+   */
+  onWriting?(): void;
   /** The time source; tests move one by hand. */
   now?(): Date;
 }
@@ -40,6 +46,8 @@ export class ShowRecorder {
   #day: string | undefined;
   #openFailedAt: number | undefined;
   #lastError: string | undefined;
+  /** Entries reached the file since the last failure (or the start). */
+  #writing = false;
   #closed = false;
 
   constructor(options: ShowRecorderOptions) {
@@ -102,13 +110,17 @@ export class ShowRecorder {
     if (day === this.#day && this.#file && !retrying) return this.#file;
     const previous = this.#file;
     this.#day = day;
+    // Entries that come while this opening is under way wait for it: one opening, one log record.
+    this.#openFailedAt = undefined;
     this.#file = (async () => {
       await (await previous)?.close();
       try {
-        const file = await AppendOnlyFile.open(join(this.#options.dir, `show-${day}.ndjson`), (error) => this.#failed(error));
+        const file = await AppendOnlyFile.open(join(this.#options.dir, `show-${day}.ndjson`), {
+          onError: (error) => this.#failed(error),
+          onWritten: () => this.#written(),
+        });
         const { source, session } = this.#options;
         file.appendLine(JSON.stringify({ t: localIso(now), kind: 'log', v: SHOW_LOG_VERSION, source, ...(session === undefined ? {} : { session }), day }));
-        this.#openFailedAt = undefined;
         return file;
       } catch (error) {
         this.#failed(error as Error);
@@ -119,7 +131,15 @@ export class ShowRecorder {
     return this.#file;
   }
 
+  #written(): void {
+    if (this.#writing) return;
+    this.#writing = true;
+    this.#lastError = undefined;
+    this.#options.onWriting?.();
+  }
+
   #failed(error: Error): void {
+    this.#writing = false;
     const reason = reasonOf(error);
     if (reason === this.#lastError) return;
     this.#lastError = reason;
