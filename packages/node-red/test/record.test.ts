@@ -162,6 +162,41 @@ describe('stagelink-record', () => {
     expect(seen.at(-1)).toEqual({ fill: 'red', shape: 'dot', text: 'cannot write' });
   });
 
+  it('shows its folder written again once it can be, not "cannot write" for the rest of the deploy', async () => {
+    const blocked = join(dir, 'blocked');
+    await writeFile(blocked, 'a file where the folder should be');
+    const folder = join(blocked, 'show');
+    await helper.load(nodes, flow({ folder }));
+    const seen = statuses('rec');
+    const errors = calls('rec', 'error');
+    await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'red', shape: 'dot', text: 'cannot write' }));
+    const rec = nodeOf('rec');
+    rec.receive({ payload: { kind: 'link', status: 'offline' } });
+
+    // The folder can be written now: the recorder opens its file again a few seconds after it failed.
+    await rm(blocked);
+    let sent = 0;
+    await eventually(async () => {
+      // A change each time: the same link state twice is one entry.
+      rec.receive({ payload: { kind: 'link', status: sent++ % 2 === 0 ? 'online' : 'offline' } });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(seen.at(-1)).toMatchObject({ fill: 'green' });
+    }, 20_000);
+    expect((await recordsIn(folder)).filter((record) => record.kind === 'link').length).toBeGreaterThan(0);
+    expect(errors).toHaveLength(1);
+  }, 40_000);
+
+  it('shows a folder it could not write at deploy as written once the first entry reaches it', async () => {
+    const blocked = join(dir, 'blocked');
+    await writeFile(blocked, 'a file where the folder should be');
+    await helper.load(nodes, flow({ folder: join(blocked, 'show') }));
+    const seen = statuses('rec');
+    await eventually(() => expect(seen.at(-1)).toEqual({ fill: 'red', shape: 'dot', text: 'cannot write' }));
+    await rm(blocked);
+    nodeOf('rec').receive({ payload: { kind: 'link', status: 'online' } });
+    await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green' }));
+  });
+
   it('says at deploy that it has no folder, and takes msgs without recording them', async () => {
     await helper.load(nodes, flow({ folder: '' }));
     const seen = statuses('rec');

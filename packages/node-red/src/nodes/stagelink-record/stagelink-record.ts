@@ -2,9 +2,10 @@ import { reasonOf, ShowRecorder } from '@stagelink/core';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import nodeRedPackage from '../../../package.json';
-import { inRuntimeLanguage, sayError } from '../../shared/error-words.js';
+import { sayError } from '../../shared/error-words.js';
 import { serverConnection, type ServerConnection } from '../../shared/connections.js';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from '../../shared/node-red.js';
+import { OutageReport } from '../../shared/outage.js';
 import { StatusLine } from '../../shared/status.js';
 import { say, useRuntime } from '../../shared/words.js';
 import { ShowLogEntries } from './show-log-entries.js';
@@ -37,19 +38,17 @@ function startRecord(RED: NodeAPI & FlowsAPI, node: Node<never>, def: NodeDef): 
   const server = serverOf(RED, def.server);
   let written = 0;
   let notRecorded = 0;
-  let failing = false;
   const warned = new Set<string>();
+  // Once per outage, with a msg so Catch nodes hear of it; the status stays red until entries reach the file again.
+  const outage = new OutageReport(node);
 
   const fail = (error: Error): void => {
-    if (failing) return;
-    failing = true;
     status.show({ fill: 'red', shape: 'dot', text: say(folder === '' ? 'status.noFolder' : 'status.cannotWrite') });
-    // Once per deploy, with a msg so Catch nodes hear of it: the status stays red.
-    node.error(inRuntimeLanguage(error), { topic: 'setup', payload: sayError(error) });
+    outage.failed(error, { topic: 'setup', payload: sayError(error) });
   };
 
   const show = (): void => {
-    if (failing) return;
+    if (outage.ongoing) return;
     const where = basename(folder) || folder;
     if (notRecorded > 0) status.warning(say('status.notRecorded', { count: written, skipped: notRecorded }));
     else status.ok(written === 0 ? say('status.recordingTo', { folder: where }) : say('status.written', { count: written, folder: where }));
@@ -63,6 +62,11 @@ function startRecord(RED: NodeAPI & FlowsAPI, node: Node<never>, def: NodeDef): 
           source: SOURCE,
           ...sessionOf(RED, def),
           onError: (error) => fail(new Error(say('error.recordFolder', { folder, reason: reasonOf(error) }))),
+          // The folder is written (again): a failure before, at deploy or since, is over.
+          onWriting: () => {
+            outage.recovered();
+            show();
+          },
         });
 
   const entries = new ShowLogEntries({
