@@ -88,6 +88,30 @@ describe('stagelink-record', () => {
     await eventually(() => expect(seen.at(-1)).toMatchObject({ fill: 'green', text: expect.stringMatching(/^\d+ written: /) as unknown }));
   });
 
+  it('stamps a cue answered late with the time it was given, and how long its answer took', async () => {
+    await helper.load(
+      nodes,
+      flow({}, { id: 'cue', ...savedNode('stagelink-transport', { server: 'server', command: 'play', transport: 'main' }), wires: [['rec', 'out']] }, { id: 'out', type: 'helper' }),
+    );
+    // The director carries out the cue at once and answers it 4 s later.
+    await control(sim, { action: 'slowAnswer', ms: 4000 });
+    const given = Date.now();
+    const answered = new Promise<number>((resolve) => helper.getNode('out')?.on('input', () => resolve(Date.now())));
+    nodeOf('cue').receive({ timeout: 10_000 });
+    const answeredAt = await answered;
+
+    let command: (ShowLogRecord & { ms?: number }) | undefined;
+    await eventually(async () => {
+      command = (await recordsIn(dir)).find((record) => record.kind === 'command');
+      expect(command).toMatchObject({ command: 'transport/play', transport: 'main', ok: true });
+    });
+    const stamped = Date.parse(command?.t ?? '');
+    expect(stamped).toBeGreaterThanOrEqual(given - 1);
+    // Stamped when it was given, not when its answer came.
+    expect(stamped).toBeLessThanOrEqual(answeredAt - 3000);
+    expect(command?.ms).toBeGreaterThanOrEqual(4000);
+  }, 30_000);
+
   it('writes a dropped live stream as the link going offline, and online again when it is back', async () => {
     await helper.load(nodes, flow({}, { id: 'fpsIn', ...savedNode('stagelink-liveupdate-in', { server: 'server', preset: 'localFps' }), wires: [['rec'], ['rec']] }));
     await eventually(async () => expect((await recordsIn(dir).catch(() => [])).some((record) => record.kind === 'fps')).toBe(true));

@@ -30,6 +30,8 @@ function startFailover(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   showServerState(RED, node, def, status, armed ? { connectedFill: 'yellow' } : {});
 
   handleInput(node, status, async (msg, { send, call }) => {
+    // When the command was given, on the msg sent on and the one a Catch node gets: a show log stamps it with this.
+    msg.takenAt = Date.now();
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const name = (await props.text('operation')) ?? 'settings';

@@ -1,4 +1,4 @@
-import { reasonOf, ShowRecorder } from '@stagelink/core';
+import { reasonOf, ShowRecorder, type ShowLogEntry } from '@stagelink/core';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import nodeRedPackage from '../../../package.json';
@@ -107,7 +107,7 @@ function startRecord(RED: NodeAPI & FlowsAPI, node: Node<never>, def: NodeDef): 
     try {
       const found = entries.entriesOf(msg);
       if (found === undefined) notRecordable(msg);
-      else if (recorder) for (const entry of found) if (recorder.record(entry)) written++;
+      else if (recorder) for (const entry of found) if (recorder.record(...stamped(entry, msg))) written++;
     } catch {
       // A msg shaped like no sender's (a getter that throws, a cycle): counted, never thrown into the flow.
       notRecordable(msg);
@@ -153,6 +153,17 @@ async function checkFolder(folder: string): Promise<void> {
   const dir = resolve(folder);
   await mkdir(dir, { recursive: true });
   await access(dir, constants.W_OK);
+}
+
+/**
+ * A command with the time its node took it (`msg.takenAt`, also on a Catch node's msg) and how long its answer
+ * took: a cue answered late stands in the log where it was given. Anything else is stamped as it arrives.
+ */
+function stamped(entry: ShowLogEntry, msg: NodeMessage): [ShowLogEntry, Date?] {
+  const takenAt = msg.takenAt;
+  const now = Date.now();
+  if (entry.kind !== 'command' || typeof takenAt !== 'number' || !Number.isFinite(takenAt) || takenAt > now) return [entry];
+  return [{ ...entry, ms: now - takenAt }, new Date(takenAt)];
 }
 
 /** Who sent a msg, as far as the msg tells: the failed node a Catch node names, else the msg's topic. */

@@ -26,6 +26,8 @@ function startTransport(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   showServerState(RED, node, def, status);
 
   handleInput(node, status, async (msg, { send, call }) => {
+    // When the cue was given, on the msg sent on and the one a Catch node gets: a show log stamps it with this.
+    msg.takenAt = Date.now();
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const name = await props.requiredText('command');
