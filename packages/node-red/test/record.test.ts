@@ -75,8 +75,8 @@ describe('stagelink-record', () => {
       expect(records.find((record) => record.kind === 'fps')).toMatchObject({ machine: expect.any(String) as unknown, value: expect.any(Number) as unknown });
       expect(records.find((record) => record.kind === 'health' && record.machine?.toLowerCase() === director)).toMatchObject({ severity: expect.any(String) as unknown });
       expect(records.filter((record) => record.kind === 'command')).toEqual([
-        expect.objectContaining({ command: 'transport/play', transport: 'main', ok: true }) as unknown,
-        expect.objectContaining({ command: 'transport/stop', transport: 'no such transport', ok: false, error: expect.stringContaining('no such transport') as unknown, code: expect.any(String) as unknown }) as unknown,
+        expect.objectContaining({ command: 'transport/play', transport: 'main', ok: true, ms: expect.any(Number) as unknown }) as unknown,
+        expect.objectContaining({ command: 'transport/stop', transport: 'no such transport', ok: false, error: expect.stringContaining('no such transport') as unknown, code: expect.any(String) as unknown, ms: expect.any(Number) as unknown }) as unknown,
       ]);
     }, 10_000);
     const records = await recordsIn(dir);
