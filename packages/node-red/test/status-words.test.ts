@@ -105,6 +105,13 @@ describe.each(LANGUAGES)('stagelink nodes showing their status in %s', (language
     expect(await shown('n1', /−/)).toBe(german ? '■ −2:00 · Abschn. 0' : '■ −2:00 · section 0');
   });
 
+  it('a transport node: a field it cannot use named in the language, with what it takes', async () => {
+    await helper.load(speaking('stagelink-server', 'stagelink-transport'), flowWith(sim, { type: 'stagelink-transport', command: 'volume', transport: 'main', transportType: 'str' }));
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ volume: 'loud' });
+    expect((await caught).error?.message).toMatch(german ? /Error: Lautstärke \(0 bis 1\) muss eine Zahl sein/ : /Error: volume \(0 to 1\) must be a number/);
+  });
+
   it('a status node: notifications counted, and the session\'s director', async () => {
     await helper.load(speaking('stagelink-server', 'stagelink-status'), flowWith(sim, { type: 'stagelink-status', operation: '', machine: '', machineType: 'str', interval: 0 }));
     const seen = statuses('n1');

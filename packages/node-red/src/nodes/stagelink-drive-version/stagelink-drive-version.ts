@@ -45,7 +45,7 @@ function startDriveVersion(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
     if (operation === 'list') {
       const listMode = (await props.text('listMode')) ?? 'all';
       if (listMode !== 'all' && listMode !== 'pages') throw sayingError(InvalidInputError, 'error.listMode', { got: listMode });
-      const perPage = await props.number('perPage', 'versions per page');
+      const perPage = await props.number('perPage', say('error.whatPerPage'));
       await list(client.versions.list({ driveId, contentId, perPage, ...call }).pages(), listMode, msg, context, status);
       return;
     }

@@ -1,6 +1,7 @@
-import { readTransportFields, TRANSPORT_FIELD_LABELS, transportFieldsOf } from '@stagelink/core';
+import { readTransportFields, transportFieldsOf } from '@stagelink/core';
 import type { CallOptions, MediaServer, Ref, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
 import { missing, type MessageProperties } from '../../shared/msg-override.js';
+import { say } from '../../shared/words.js';
 
 /** What was sent: the node passes it on as `msg.payload`. */
 export interface SentCue extends TransportCommandFields {
@@ -10,7 +11,7 @@ export interface SentCue extends TransportCommandFields {
 
 /** One field from the msg or the node, read as the kind core expects. */
 function readField(props: MessageProperties, field: TransportField, kind: TransportFieldKind): Promise<unknown> {
-  const what = TRANSPORT_FIELD_LABELS[field];
+  const what = fieldWords(field);
   switch (kind) {
     case 'ref':
       return props.ref(field, what);
@@ -24,6 +25,11 @@ function readField(props: MessageProperties, field: TransportField, kind: Transp
       // A number or decimal text, as given: core checks it and says what a section index is.
       return props.value(field);
   }
+}
+
+/** How an error names a field, with what it takes where that is not obvious: "volume (0 to 1)". */
+function fieldWords(field: TransportField): string {
+  return say(`error.transportField.${field}`);
 }
 
 /**
@@ -46,7 +52,7 @@ export async function sendTransportCommand(
     if (value === undefined && required) break;
   }
   const reading = readTransportFields(command, (field) => values.get(field));
-  if (reading.missing) throw missing(reading.missing, TRANSPORT_FIELD_LABELS[reading.missing]);
+  if (reading.missing) throw missing(reading.missing, fieldWords(reading.missing));
   await client.transport.send(command, transports, reading.fields, options);
   return { command, transports, ...reading.fields };
 }
