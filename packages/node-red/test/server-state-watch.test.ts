@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { ConnectionError, HttpError } from '@stagelink/core';
+import { ConnectionError, HttpError, TimeoutError } from '@stagelink/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PROBE_EVERY_MS, type ServerState, ServerStateWatch } from '../src/shared/server-state.js';
 
@@ -91,14 +91,31 @@ describe('ServerStateWatch', () => {
     const shown: ServerState[] = [];
     watch.watch((state) => shown.push(state));
     await settle();
+    // Two probes in a row without an answer, the second asked at once.
+    expect(client.asked).toBe(2);
     expect(shown).toEqual([{ kind: 'connecting' }, { kind: 'unreachable' }]);
     // Silence again changes nothing: one word per change.
     await vi.advanceTimersByTimeAsync(PROBE_EVERY_MS);
-    expect(client.asked).toBe(2);
+    expect(client.asked).toBe(3);
     expect(shown).toHaveLength(2);
     reachable = true;
     await vi.advanceTimersByTimeAsync(PROBE_EVERY_MS);
     expect(shown).toEqual([{ kind: 'connecting' }, { kind: 'unreachable' }, { kind: 'connected', director: undefined }]);
+    watch.close();
+  });
+
+  it('stays connected through one probe a busy director answers too late, asking again at once', async () => {
+    const client = new StubClient();
+    const late = () => Promise.reject(new TimeoutError('No answer within 5000 ms', 5000));
+    const answers = [() => Promise.resolve({}), late];
+    client.answer = () => (answers.shift() ?? (() => Promise.resolve({})))();
+    const watch = watchOf(client);
+    const shown: ServerState[] = [];
+    watch.watch((state) => shown.push(state));
+    await settle();
+    await vi.advanceTimersByTimeAsync(PROBE_EVERY_MS);
+    expect(client.asked).toBe(3);
+    expect(shown).toEqual([{ kind: 'connecting' }, { kind: 'connected', director: undefined }]);
     watch.close();
   });
 

@@ -69,6 +69,21 @@ describe('the server config node tells every node using it where it stands', () 
     }
   });
 
+  it('stays connected under every node through one probe a busy director answers too late', { timeout: 60_000 }, async () => {
+    await helper.load(allNodes(), flowOf({ host: sim.mediaServer.url, followDirector: false }));
+    for (const type of REQUEST_NODES) await eventually(() => expect(last(idOf(type))?.text, type).toBe('connected'));
+    const path = '/api/session/status/session';
+    const asked = (): number => sim.arrivals.count('GET', path);
+    const before = asked();
+    // The next probe is answered after its deadline; the one after it, on time.
+    await control(sim, { action: 'slowAnswer', ms: 8000, path });
+    await eventually(() => expect(asked()).toBeGreaterThan(before), 30_000);
+    await control(sim, { action: 'slowAnswer', ms: 0 });
+    await eventually(() => expect(asked()).toBeGreaterThan(before + 1), 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    for (const type of REQUEST_NODES) expect(shown(idOf(type)).filter((status) => status.text === 'unreachable'), type).toEqual([]);
+  });
+
   it('shows unreachable under every node when nothing answers at the host', async () => {
     await helper.load(allNodes(), flowOf({ host: `http://127.0.0.1:${await closedPort()}` }));
     for (const type of REQUEST_NODES) {

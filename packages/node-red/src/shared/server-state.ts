@@ -16,6 +16,11 @@ export type ServerStateListener = (state: ServerState) => void;
 export const PROBE_EVERY_MS = 10_000;
 /** One probe's deadline, retries included: a machine slower than this to say who directs the session is in trouble. */
 const PROBE_TIMEOUT_MS = 5000;
+/**
+ * Probes in a row that get no answer before the server is shown unreachable: a director busy on its main thread
+ * answers one late now and then, and every node would show a working server unreachable until the next probe.
+ */
+const MISSES_BEFORE_UNREACHABLE = 2;
 
 /**
  * Watches one config node's client for as long as some node watches it: asks `status/session` (which every
@@ -27,6 +32,8 @@ export class ServerStateWatch {
   #state: ServerState;
   #timer: NodeJS.Timeout | undefined;
   #probing: AbortController | undefined;
+  /** Probes in a row that got no answer. */
+  #misses = 0;
   #closed = false;
 
   /** Without a client (a setting that cannot make one) the state is `broken` for good. */
@@ -79,6 +86,7 @@ export class ServerStateWatch {
     this.client?.off('director', this.#onDirector);
     // Nothing was asked while no node watched: the next watcher is not shown a state from minutes ago.
     if (this.#state.kind !== 'broken') this.#state = { kind: 'connecting' };
+    this.#misses = 0;
   }
 
   #probe(): void {
@@ -92,22 +100,29 @@ export class ServerStateWatch {
       .then(
         () => {
           // An answer that lands after the last watcher went is not kept: the next one starts at connecting.
-          if (!probing.signal.aborted) this.#set({ kind: 'connected', director: this.#director() });
+          if (!probing.signal.aborted) this.#answered();
         },
         (error: unknown) => {
           if (probing.signal.aborted) return;
           // Any answer, even a refusal, says the machine is there; only silence is unreachable.
-          if (isUnreachable(error)) this.#set({ kind: 'unreachable' });
-          else this.#set({ kind: 'connected', director: this.#director() });
+          if (!isUnreachable(error)) this.#answered();
+          else if (++this.#misses >= MISSES_BEFORE_UNREACHABLE) this.#set({ kind: 'unreachable' });
         },
       )
       .finally(() => {
         if (this.#probing !== probing) return;
         this.#probing = undefined;
-        this.#schedule();
+        // A first miss is asked again at once: the next probe says whether the server is really gone.
+        if (this.#misses === 1) this.#probe();
+        else this.#schedule();
       })
       // #set tells each watcher apart; this only keeps a fault of this chain from reaching the process.
       .catch(() => undefined);
+  }
+
+  #answered(): void {
+    this.#misses = 0;
+    this.#set({ kind: 'connected', director: this.#director() });
   }
 
   #schedule(): void {
