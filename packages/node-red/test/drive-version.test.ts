@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Version } from '@stagelink/core';
 import type { Simulator } from '@stagelink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { savedNode } from './support/editor-defaults.js';
 import { collect, control, eventually, helper, nextMessage, nodeModules, startSim, statuses, type Msg } from './support/harness.js';
 
 const nodes = nodeModules('stagelink-drive', 'stagelink-drive-version');
@@ -73,8 +74,9 @@ describe('stagelink-drive-version', () => {
     expect(pages.map((msg) => (msg.payload as Version[]).length)).toEqual([15, 15, 10]);
   });
 
-  it('offers "from msg" for the output mode, then lists as msg.listMode says (all when it says nothing) and refuses a mode it does not know', async () => {
+  it('offers "from msg" for the output mode, as a new node has it, then lists as msg.listMode says (all when it says nothing) and refuses a mode it does not know', async () => {
     expect(choicesOf('stagelink-drive-version', 'listMode')).toEqual(['', 'all', 'pages']);
+    expect(savedNode('stagelink-drive-version').listMode).toBe('');
     await helper.load(nodes, flow({ operation: 'list', listMode: '', perPage: '15', perPageType: 'num' }), credentials());
     const sent = collect('out');
     helper.getNode('n1')?.receive({ listMode: 'pages' });
