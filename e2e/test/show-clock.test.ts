@@ -68,12 +68,13 @@ describe.each(['spec', 'r34'] as const)('the show clock of a transport (%s diale
   });
 
   it('stops a PlaySection at the section\'s end, and holds the time once stopped', async () => {
-    const { ms, clock } = await clockOf(dialect);
+    const { ms, clock, truth } = await clockOf(dialect);
     await ms.transport.gotoTime({ transport: MAIN, time: 238, playmode: 'PlaySection' });
     // The playhead, play state and playmode come as separate values: until all have come, the clock still shows
     // the stopped transport it was before the goto.
     await eventually(() => clock().time >= 238 && clock().playing && clock().playmode === 'PlaySection', 'the clock playing the section');
-    await eventually(() => !clock().playing && clock().playmode === 'Stop', 'the section ended', 10_000);
+    // The stopped playhead may follow the stop a little later and correct what the clock had run on to.
+    await eventually(() => !clock().playing && clock().playmode === 'Stop' && Math.abs(clock().time - truth().time) < 0.01, 'the section ended', 10_000);
     expect(clock().time).toBeCloseTo(240, 0);
     const held = clock().time;
     await new Promise((resolve) => setTimeout(resolve, 500));
