@@ -93,6 +93,8 @@ class SessionBridge {
   readonly #poller: SessionPoller;
   readonly #commands: CommandRunner;
   readonly #machines = new Map<string, MachineWatch>();
+  /** The transports the last read listed, by name. */
+  readonly #transports = new Set<string>();
   readonly #failing = new Map<string, string>();
   /** Live values whose subscription said `stale`, until it says `online` again (for the log). */
   readonly #stopped = new Set<string>();
@@ -396,14 +398,29 @@ class SessionBridge {
   }
 
   #onTransports(transports: Transport[]): void {
+    const listed = new Set(transports.map((transport) => transport?.name).filter((name) => typeof name === 'string'));
+    for (const name of this.#transports) if (!listed.has(name)) this.#forgetTransport(name);
     for (const transport of transports) {
       if (typeof transport?.name !== 'string') continue;
+      this.#transports.add(transport.name);
       this.#oscTransports.add(transport.name);
       this.#ha?.transport(transport.name);
       this.#logged(this.topics.transportState(transport.name), { subject: 'transport', transport: transport.name });
       this.#publish(this.topics.transportState(transport.name), transportPayload(transport));
       this.#watchClock(transport.name);
     }
+  }
+
+  /**
+   * A transport the director lists no more (another project loaded, the transport renamed): its clock stops and
+   * its state and clock topics keep their last value marked stale, rather than read as live. It is watched again
+   * if it comes back; the next start clears its topics (see EarlierRunSweep).
+   */
+  #forgetTransport(name: string): void {
+    this.#transports.delete(name);
+    this.#clocks.unwatch(name);
+    this.options.log.info('transport no longer in the project', { transport: name });
+    for (const topic of [this.topics.transportState(name), this.topics.transportClock(name)]) this.#markStale(topic, STALE_REASONS.notInProject);
   }
 
   /** Every transport whose state is published has its clock published beside it. */

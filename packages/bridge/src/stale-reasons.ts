@@ -15,6 +15,8 @@ export const STALE_REASONS = {
   readFailed: 'read failed',
   /** The machine was taken out of the session while the bridge ran: its values will not come again. */
   leftSession: 'left the session',
+  /** The transport is no longer in the project the director runs (another project loaded, the transport renamed). */
+  notInProject: 'not in the project',
 } as const;
 
 export type StaleReason = (typeof STALE_REASONS)[keyof typeof STALE_REASONS];

@@ -68,12 +68,22 @@ export class TransportClocks {
     );
   }
 
+  /** Stops the clock of a transport that is gone; a later `watch` starts it again. */
+  unwatch(name: string): void {
+    const clock = this.#clocks.get(name);
+    if (!clock) return;
+    this.#clocks.delete(name);
+    stop(clock);
+  }
+
   close(): void {
     this.#closed = true;
-    for (const { watch, throttle } of this.#clocks.values()) {
-      throttle.close();
-      watch?.close();
-    }
+    for (const clock of this.#clocks.values()) stop(clock);
     this.#clocks.clear();
   }
+}
+
+function stop({ watch, throttle }: WatchedClock): void {
+  throttle.close();
+  watch?.close();
 }
