@@ -219,7 +219,11 @@ describe('live-value nodes show their server as well as their own subscription',
       ...liveTypes.map((type) => ({ id: idOf(type), z: 'tab', wires: [[], []], ...savedNode(type, LIVE_NODES[type]) })),
     ]);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    for (const type of liveTypes) expect(last(idOf(type)), type).toEqual({ fill: 'red', shape: 'dot', text: 'no server chosen' });
+    for (const type of liveTypes) {
+      expect(last(idOf(type)), type).toEqual({ fill: 'red', shape: 'dot', text: 'no server chosen' });
+      // Said once, by the node's own start (which Catch nodes hear), not again by the status line.
+      expect(errorsOf(idOf(type)), type).toHaveLength(1);
+    }
   });
 
   it('shows connecting at deploy and unreachable when nothing answers at the host', async () => {

@@ -8,6 +8,11 @@ import { say } from './words.js';
 export interface ServerStatusOptions {
   /** The colour of "connected": yellow for a node whose standing word is a warning (an armed failover node). */
   connectedFill?: 'green' | 'yellow';
+  /**
+   * The node reports a server it cannot use itself, at its start and with a msg for Catch nodes (the live nodes):
+   * shown here, not logged a second time.
+   */
+  reportsSetup?: boolean;
 }
 
 /**
@@ -23,7 +28,7 @@ export function showServerState(RED: NodeAPI, node: Node<never>, def: NodeDef, s
     connection = serverConnection(RED, def.server);
   } catch (error) {
     status.serverState({ fill: 'red', shape: 'dot', text: say('state.noServer') }, 'broken');
-    node.error(sayError(error));
+    if (!options.reportsSetup) node.error(sayError(error));
     return;
   }
   const unwatch = connection.watch((state: ServerState) => {

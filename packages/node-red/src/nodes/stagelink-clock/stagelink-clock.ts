@@ -28,7 +28,7 @@ export default function register(RED: NodeAPI): void {
 function startClock(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   // The server's state (connecting, unreachable, a setting that cannot work) as well as this node's own.
   const status = new StatusLine(node, { live: true });
-  showServerState(RED, node, def, status);
+  showServerState(RED, node, def, status, { reportsSetup: true });
   const outage = new OutageReport(node);
   let settings: ClockSettings | Error;
   try {

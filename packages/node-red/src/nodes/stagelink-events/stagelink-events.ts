@@ -40,7 +40,7 @@ export default function register(RED: NodeAPI): void {
 function startEvents(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   // The server's state (connecting, unreachable, a setting that cannot work) as well as this node's own.
   const status = new StatusLine(node, { live: true });
-  showServerState(RED, node, def, status);
+  showServerState(RED, node, def, status, { reportsSetup: true });
   const work = new NodeWork();
   let stop = (): void => undefined;
   // Started once the whole flow has, so a Catch node later in the flow hears of a setting that cannot work.

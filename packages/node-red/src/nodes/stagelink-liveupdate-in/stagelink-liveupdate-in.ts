@@ -31,7 +31,7 @@ const TARGET_SETTINGS = ['preset', 'machine', 'workload', 'instance', 'transport
 function startLiveUpdateIn(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   // The server's state (connecting, unreachable, a setting that cannot work) as well as this node's own.
   const status = new StatusLine(node, { live: true });
-  showServerState(RED, node, def, status);
+  showServerState(RED, node, def, status, { reportsSetup: true });
   const samples = Math.floor(Number(def.average));
   const averages = new Map<string, RollingAverage>();
   const outage = new OutageReport(node);

@@ -26,7 +26,7 @@ export default function register(RED: NodeAPI): void {
 function startLiveUpdateOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
   // The server's state (connecting, unreachable, a setting that cannot work) as well as this node's own.
   const status = new StatusLine(node, { live: true });
-  showServerState(RED, node, def, status);
+  showServerState(RED, node, def, status, { reportsSetup: true });
   let subscription: LiveSubscription | undefined;
   let problem: Error | undefined;
   /** What the status shows once the stream is up: the last value written, so a reconnect does not hide it. */
