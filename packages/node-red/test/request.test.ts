@@ -120,6 +120,14 @@ describe('stagelink-request', () => {
     expect((await simState(sim)).failedOver).toHaveLength(1);
   });
 
+  it('sends msg.body when the body is set to "from msg"', async () => {
+    await helper.load(nodes, flowWith(sim, { ...request, endpoint: 'failoverMachine', body: '', bodyType: 'frommsg' }));
+    const out = nextMessage('out');
+    helper.getNode('n1')?.receive({ confirm: true, payload: 'not the body', body: { machine: { name: 'Actor 1' } } });
+    await out;
+    expect((await simState(sim)).failedOver).toHaveLength(1);
+  });
+
   it('reports an endpoint that does not exist and a refused request to Catch', async () => {
     await helper.load(nodes, flowWith(sim, { ...request, endpoint: '' }));
     let caught = nextMessage('caught');
