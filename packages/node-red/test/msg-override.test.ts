@@ -10,6 +10,8 @@ describe('msg value conversions', () => {
     expect(asNumber('', 'frame')).toBeUndefined();
     expect(() => asNumber('ten', 'time')).toThrow(/time must be a number \(got "ten"\)/);
     expect(() => asNumber(Number.NaN, 'time')).toThrow(/time must be a number/);
+    // A value that is not text is shown bare, in no language's words: the quotes tell text apart.
+    expect(() => asNumber(true, 'time')).toThrow(/time must be a number \(got true\)/);
   });
 
   it('reads text, taking a number as its digits and refusing objects', () => {

@@ -37,6 +37,8 @@ describe('package.json (Flow Library scorecard)', () => {
     // The smoke test runs the packed tarball on Node-RED 4.1 with Node 20; the node24/ lane runs it on Node-RED 5 with Node 24.
     expect(pkg['node-red'].version).toBe('>=4.1.0 <6.0.0');
     expect(pkg.engines?.node).toBe('>=20.18.1');
+    // Node-RED 4 itself runs on Node 18: the Flow Library shows keywords, so the need for Node 20 is seen before install.
+    expect(pkg.keywords).toContain('node20');
   });
 
   it('installs with no dependencies: core is bundled', () => {

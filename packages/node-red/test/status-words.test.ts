@@ -112,6 +112,16 @@ describe.each(LANGUAGES)('stagelink nodes showing their status in %s', (language
     expect((await caught).error?.message).toMatch(german ? /Error: Lautstärke \(0 bis 1\) muss eine Zahl sein/ : /Error: volume \(0 to 1\) must be a number/);
   });
 
+  it('an OLED node: a hardware write with no machine named, said in the language', async () => {
+    const flow = flowWith(sim, { type: 'stagelink-oled-out', machine: '', machineType: 'str', message: 'payload', messageType: 'msg' });
+    // No SMC for the server either: the write has nowhere to go.
+    delete (flow[1] as { smcs?: string }).smcs;
+    await helper.load(speaking('stagelink-server', 'stagelink-oled-out'), flow);
+    const caught = nextMessage('caught');
+    helper.getNode('n1')?.receive({ payload: 'Doors open' });
+    expect((await caught).error?.message).toMatch(german ? /Die OLED-Meldung wurde nicht gesendet: keine Maschine genannt/ : /The OLED notification was not sent: no machine named/);
+  });
+
   it('a status node: notifications counted, and the session\'s director', async () => {
     await helper.load(speaking('stagelink-server', 'stagelink-status'), flowWith(sim, { type: 'stagelink-status', operation: '', machine: '', machineType: 'str', interval: 0 }));
     const seen = statuses('n1');

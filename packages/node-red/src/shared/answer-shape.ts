@@ -1,4 +1,5 @@
 import { UnexpectedAnswerError } from '@stagelink/core';
+import { sayingError } from './error-words.js';
 
 /**
  * Reads what a node shows (a summary, a severity) out of a server's answer. Fields of the wrong type (a
@@ -11,6 +12,6 @@ export function fromAnswer<T>(what: string, origin: string, read: () => T): T {
     return read();
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    throw new UnexpectedAnswerError(`The answer of ${origin} to ${what} is not in the shape the API specifies (${error.message}): check that the address is a media server of a supported version.`);
+    throw sayingError(UnexpectedAnswerError, 'error.notApiShape', { origin, what, detail: error.message });
   }
 }

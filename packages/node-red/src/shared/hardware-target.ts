@@ -1,5 +1,6 @@
 import { HardwareTargetError, type HardwareApi } from '@stagelink/core';
 import type { ServerConnection } from './connections.js';
+import { sayingError } from './error-words.js';
 import type { MessageProperties } from './msg-override.js';
 
 /**
@@ -22,7 +23,5 @@ export function hardwareFor(server: ServerConnection, machine: string | undefine
 
 /** Says how to name the machine in Node-RED's words; nothing was sent. */
 export function noMachine(what: string): HardwareTargetError {
-  return new HardwareTargetError(
-    `${what} was not sent: no machine named. Set Machine on the node to the machine's hostname in the session (e.g. ACTOR01), or send it as msg.machine; its management controller and account go under "Machine SMCs" in the stagelink-server. A hardware write never goes to the session's director.`,
-  );
+  return sayingError(HardwareTargetError, 'error.noMachine', { what });
 }

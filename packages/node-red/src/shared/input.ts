@@ -98,7 +98,7 @@ export class NodeWork {
 
   #explain(error: unknown): Error {
     if (this.#closing && error instanceof AbortedError) {
-      return new AbortedError(`${say('error.stoppedMidway')} ${sayError(error)}`);
+      return sayingError(AbortedError, 'error.stoppedMidwayBecause', { reason: sayError(error) });
     }
     if (error instanceof Error) return error;
     return new Error(`stagelink: ${String(error)}`);

@@ -230,6 +230,7 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return say('error.gotList');
   if (typeof value === 'object') return say('error.gotObject');
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
+  // Bare, as JSON writes them: a number or true/false tells itself from the quoted text "5".
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return typeof value;
 }

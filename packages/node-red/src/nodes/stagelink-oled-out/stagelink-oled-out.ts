@@ -34,7 +34,7 @@ function startOledOut(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const priority = (await props.number('priority')) ?? 0;
     const displayTime = await props.number('displayTime', say('error.whatDisplayTime'));
     const machine = await machineOf(props);
-    const oled = hardwareFor(server, machine, 'The OLED notification').oled;
+    const oled = hardwareFor(server, machine, say('error.whatOled')).oled;
     // Core refuses a display time of 0 or less before sending either request.
     if (displayTime !== undefined) await oled.setDisplayTime(displayTime, call);
     const result = await oled.notify({ title, message, priority }, call);
