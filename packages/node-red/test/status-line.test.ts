@@ -33,6 +33,16 @@ describe('StatusLine', () => {
     expect(shown.map((status) => status.text)).toEqual(['connecting', 'play main', 'unreachable', 'connected', undefined]);
   });
 
+  it("leaves the line cleared when the server's state comes after the node closed", () => {
+    const shown: NodeStatus[] = [];
+    const node = { status: (status: NodeStatus) => shown.push(status) } as unknown as Node<never>;
+    const line = new StatusLine(node);
+    line.serverState({ fill: 'yellow', shape: 'ring', text: 'connecting' }, 'good');
+    line.close();
+    line.serverState({ fill: 'red', shape: 'ring', text: 'unreachable' }, 'bad');
+    expect(shown).toEqual([{ fill: 'yellow', shape: 'ring', text: 'connecting' }, {}]);
+  });
+
   it("keeps a live node's own state through the server's good news, and shows it again once the server's trouble passes", async () => {
     const shown: NodeStatus[] = [];
     const node = { status: (status: NodeStatus) => shown.push(status) } as unknown as Node<never>;

@@ -132,21 +132,32 @@ export function handleInput(
       },
     );
   });
+  closeWithDeploy(node, status, work, onClose);
+  return work;
+}
+
+/**
+ * On close (a deploy, a shutdown): `stop` releases what starts new work (timers, subscriptions), then the running
+ * work finishes or is aborted, then the status line is cleared and the deploy let go on, whatever failed before.
+ */
+export function closeWithDeploy(node: Node<never>, status: StatusLine, work: NodeWork, stop?: () => Promise<void> | void): void {
   node.on('close', (_removed: boolean, done: () => void) => {
     void (async () => {
       try {
-        // Stop what starts new work (timers) first, then let running work finish or abort it.
-        await onClose?.();
+        await stop?.();
         await work.close();
       } catch (error) {
         node.warn(say('log.closingNodeFailed', { reason: sayError(error) }));
       } finally {
-        status.close();
-        done();
+        // The deploy waits for done: it is called whatever clearing the status line does.
+        try {
+          status.close();
+        } finally {
+          done();
+        }
       }
-    })();
+    })().catch(() => undefined);
   });
-  return work;
 }
 
 /** Names of Object.prototype's members: a msg's own key of one of these names shadows what Node-RED calls. */

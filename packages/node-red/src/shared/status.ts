@@ -37,6 +37,7 @@ export class StatusLine {
   /** A live line's last own status, shown again when the server's trouble passes. */
   #lastOwn: NodeStatus | undefined;
   #serverBroken = false;
+  #closed = false;
 
   constructor(node: Node<never> | Node<Record<string, string>>, { standing, live = false }: { standing?: string; live?: boolean } = {}) {
     this.#node = node;
@@ -114,6 +115,7 @@ export class StatusLine {
    * restarted by a deploy would otherwise keep showing what it showed before ("play main", "unreachable").
    */
   close(): void {
+    this.#closed = true;
     this.#throttle.close();
     this.#node.status({});
   }
@@ -130,6 +132,8 @@ export class StatusLine {
 
   /** Past the throttle, replacing an update still waiting: for the server's state, which changes seldom. */
   #showNow(status: NodeStatus, own: 'none' | 'result'): void {
+    // A server's state that comes after the node closed must not paint over the cleared line.
+    if (this.#closed) return;
     this.#own = own;
     this.#throttle.cancel();
     this.#node.status({ ...status, text: status.text === undefined ? undefined : short(status.text) });

@@ -1,7 +1,7 @@
 import { isUnreachable, type DirectorChange, type LiveStatus, type MediaServer, type SessionMachine } from '@stagelink/core';
 import { inRuntimeLanguage, sayError } from '../../shared/error-words.js';
 import { serverConnection, type ServerConnection } from '../../shared/connections.js';
-import { NodeWork } from '../../shared/input.js';
+import { closeWithDeploy, NodeWork } from '../../shared/input.js';
 import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { OutageReport } from '../../shared/outage.js';
 import { showServerState } from '../../shared/server-status.js';
@@ -53,13 +53,9 @@ function startEvents(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
       node.error(inRuntimeLanguage(error), { topic: 'setup', payload: sayError(error) });
     }
   });
-  node.on('close', (_removed: boolean, done: () => void) => {
+  closeWithDeploy(node, status, work, () => {
     clearImmediate(start);
     stop();
-    void work.close().finally(() => {
-      status.close();
-      done();
-    });
   });
 }
 

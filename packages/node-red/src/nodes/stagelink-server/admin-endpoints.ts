@@ -120,10 +120,13 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
   // The same button's list of machines that announce themselves on the desk's network (every shipping machine
   // does), for the user to pick one. Empty when none did; 502 when DNS-SD could not listen at all.
   RED.httpAdmin.get('/stagelink/discover-machines', RED.auth.needsPermission('stagelink-server.read'), (_req, res) => {
-    void announcedMachines().then(
-      (machines) => res.json(machines),
-      (error: unknown) => answerFailure(res, error),
-    );
+    void announcedMachines()
+      .then(
+        (machines) => res.json(machines),
+        (error: unknown) => answerFailure(res, error),
+      )
+      // An answer that cannot be written (the editor gone) is nobody's to hear; it must not reach the runtime.
+      .catch(() => undefined);
   });
 }
 
