@@ -174,6 +174,20 @@ describe('stagelink-events when the server goes away', () => {
     expect(events).toHaveLength(2);
     expect(caught).toHaveLength(1);
   });
+
+  it('sends offline once when the server does not answer from the deploy on, and online when it comes', async () => {
+    sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
+    const port = Number(new URL(sim.mediaServer.url).port);
+    await sim.close();
+    await helper.load(nodes, flowWith(sim, eventsNode(ONLY('connection'))));
+    const events = collect('out');
+    await eventually(() => expect(events).toHaveLength(1), 20_000);
+    expect(events[0]).toMatchObject({ topic: 'connection', event: 'connection', payload: { value: 'offline', previous: null } });
+
+    sim = await startSimulator({ host: '127.0.0.1', port, drivePort: 0, seed: 1 });
+    await eventually(() => expect(events).toHaveLength(2), 20_000);
+    expect(events[1]).toMatchObject({ topic: 'connection', payload: { value: 'online', previous: 'offline' } });
+  });
 });
 
 describe('stagelink-events on a director that answers late', () => {

@@ -5,6 +5,11 @@
 export class Changes<T> {
   readonly #last = new Map<string, T>();
 
+  /** Whether `key` has a reading yet. */
+  has(key: string): boolean {
+    return this.#last.has(key);
+  }
+
   /** Notes `value` for `key`; answers the value it replaces when this is a change, else undefined. */
   see(key: string, value: T): { previous: T } | undefined {
     const known = this.#last.has(key);

@@ -74,9 +74,12 @@ export class ShowEvents {
     if (change) this.#send('stale', `machine/${hostname}/${watching}/stale`, { value: stale, previous: change.previous, machine: hostname, watching });
   }
 
+  /** A server that does not answer from the deploy on is an outage too: said once, with nothing before it. */
   connection(state: Connection): void {
+    const first = !this.#connection.has('connection');
     const change = this.#connection.see('connection', state);
     if (change) this.#send('connection', 'connection', { value: state, previous: change.previous });
+    else if (first && state === 'offline') this.#send('connection', 'connection', { value: state, previous: null });
   }
 
   #send(event: EventKind, topic: string, payload: ShowEventMessage['payload']): void {
