@@ -45,7 +45,7 @@ describe.runIf(process.env['STAGELINK_SIM_DIALECT'] === 'r34')('the nodes on a d
     await eventually(() => expect(connection.at(-1)).toMatchObject({ topic: 'localFps', payload: 'stale' }), STALE_WITHIN_MS);
     await eventually(() => expect(liveIn.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: 'stale: no values' }));
     await eventually(() => expect(sent.find((msg) => msg.topic === fpsStale)).toMatchObject({ event: 'stale', payload: { value: true, previous: false, machine: director, watching: 'fps' } }));
-    await eventually(() => expect(events.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: `stale: ${director} fps` }));
+    await eventually(() => expect(events.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: `stale: ${director}` }));
     await eventually(() => expect(liveOut.at(-1)).toEqual({ fill: 'yellow', shape: 'ring', text: 'stale: no values' }), STALE_WITHIN_MS);
 
     await control(sim, { action: 'silentLive', pattern: DIRECTOR_FPS, on: false });

@@ -68,9 +68,9 @@ export class MachineLive {
     return this.#watches.size;
   }
 
-  /** "ACTOR01 fps" for each watched value whose updates stopped. */
-  get staleValues(): string[] {
-    return [...this.#watches.values()].flatMap((watch) => [...watch.stale].map((watching) => `${watch.machine.hostname} ${watching}`));
+  /** The machines one of whose watched values stopped coming (its FPS, its takeover). */
+  get staleMachines(): string[] {
+    return [...this.#watches.values()].filter((watch) => watch.stale.size > 0).map((watch) => watch.machine.hostname);
   }
 
   close(): void {

@@ -83,7 +83,8 @@ function watchShow(node: Node<never>, server: ServerConnection, client: MediaSer
   const watching = { machines: 0, transports: 0 };
   const showWatching = (): void => {
     showing = 'watching';
-    const stale = live.staleValues;
+    // The machines only, to fit the status line: the msgs say which of their values stopped.
+    const stale = live.staleMachines;
     if (stale.length === 0) status.ok(watchingText(kinds, watching));
     else status.stale(stale.length === 1 ? say('status.staleOne', { what: stale[0] ?? '' }) : say('status.staleMany', { count: stale.length }));
   };

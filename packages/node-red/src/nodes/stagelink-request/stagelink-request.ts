@@ -52,7 +52,8 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     if (spec.family === 'hardware' && spec.method !== 'GET' && machine === undefined && !server.hasSmc) throw noMachine(`${spec.method} ${spec.path} (${spec.summary})`);
     const result = await server.client.call(spec, input, { ...call, confirm: confirmed, ...(machine === undefined ? {} : { machine }) });
     msg.payload = result;
-    status.ok(`${spec.method} ${spec.group}.${spec.operation}`);
+    // The operation alone fits the status line; the node's label names the endpoint.
+    status.ok(spec.operation);
     send(msg);
   });
 }
