@@ -1,7 +1,7 @@
 export * from './errors.js';
 export { LOG_EVENT_CODES, type LogEvent, type LogEventCode, type Logger } from './http/logger.js';
 export type { TlsOptions } from './http/tls.js';
-export { originOf, parseHostList } from './http/host.js';
+export { originOf, parseHostList, parseInterfaceAddress } from './http/host.js';
 export { MediaServer, type MediaServerOptions } from './media-server/media-server.js';
 export { discoverDirector, type DiscoverOptions, type DiscoveredDirector } from './discovery/discover.js';
 export { discoverMachines, type DiscoverMachinesOptions, type DiscoveredMachine } from './discovery/discover-machines.js';

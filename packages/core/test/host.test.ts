@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, MediaServer, originOf, parseHostList } from '../src/index.js';
+import { InvalidInputError, MediaServer, originOf, parseHostList, parseInterfaceAddress } from '../src/index.js';
 
 describe('originOf', () => {
   it.each([
@@ -50,5 +50,25 @@ describe('parseHostList', () => {
 
   it('refuses a list that is not text, naming what it is', () => {
     expect(() => parseHostList(['10.0.0.6'] as never)).toThrow(/must be text, one address a line, not the object \["10\.0\.0\.6"\]/);
+  });
+});
+
+describe('parseInterfaceAddress', () => {
+  it('reads an IPv4 address as typed, trimmed', () => {
+    expect(parseInterfaceAddress(' 10.0.0.20 ')).toBe('10.0.0.20');
+    expect(parseInterfaceAddress('127.0.0.1')).toBe('127.0.0.1');
+  });
+
+  it.each([undefined, null, '', '   '])('reads %j as every interface', (text) => {
+    expect(parseInterfaceAddress(text)).toBeUndefined();
+  });
+
+  it.each(['eth0', '10.0.0.300', '10.0.0', 'fe80::1', 'http://10.0.0.20', '10.0.0.20:5353'])('refuses %j, saying what to type instead', (text) => {
+    expect(() => parseInterfaceAddress(text)).toThrow(InvalidInputError);
+    expect(() => parseInterfaceAddress(text)).toThrow(`"${text}" is not an IPv4 address: give this computer's address on the show network, such as 10.0.0.20, or leave the DNS-SD interface blank`);
+  });
+
+  it('refuses what is not text, naming it', () => {
+    expect(() => parseInterfaceAddress(10)).toThrow(/must be text, an IPv4 address of this computer such as 10\.0\.0\.20, not the number 10\./);
   });
 });

@@ -142,6 +142,54 @@ describe('stagelink-server when the director it was given dies and another machi
     expect(await cue()).toEqual({ sent: 1, caught: [] });
     expect(running.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
   });
+
+  // A desk on venue Wi-Fi and the show network names the show network's address; here the session is on loopback.
+  it.runIf(r34 && loopbackMulticast)('finds the machine that took over by DNS-SD on the interface given (r34)', async () => {
+    const running = await session({ dialect: 'r34', dnssd: true });
+    const { given } = await loadFlow(running, { dnssd: true, dnssdInterface: ' 127.0.0.1 ' });
+    expect(logged('server', 'error')).toEqual([]);
+
+    await simControl(machine(running, 'actor').url, { action: 'stopMachine', hostname: given.hostname });
+    const successor = machine(running, 'director');
+    await eventually(async () => expect(await director(given.url)).toMatchObject({ hostname: successor.hostname, url: successor.url, followed: true }), TAKEOVER_MS);
+    expect(await cue()).toEqual({ sent: 1, caught: [] });
+    // It listened there, not on every interface of this computer.
+    expect(logged('server', 'debug')).toContainEqual(expect.stringMatching(/^director check: DNS-SD on 127\.0\.0\.1 announced [A-Z]/));
+  });
+});
+
+describe('the editor\'s Discover on the DNS-SD interface the dialog names', () => {
+  const open: (() => Promise<void>)[] = [];
+
+  afterEach(async () => {
+    await helper.unload();
+    for (const close of open.splice(0).reverse()) await close();
+  });
+
+  const discoverMachines = async (dnssdInterface: string) => helper.request().get(`/stagelink/discover-machines?dnssdInterface=${encodeURIComponent(dnssdInterface)}`);
+
+  it.runIf(loopbackMulticast)('lists the machines announced on that interface', async () => {
+    // Other suites' simulators announce on loopback too: hold the turn while this one announces.
+    open.push(await takeLoopbackDnssdTurn());
+    const running = await startSimulator({ scenario: 'session', dialect: 'r34', dnssd: true, port: 0, drivePort: 0 });
+    open.push(() => running.close());
+    await helper.load(nodes, [{ id: 'server', ...savedNode('stagelink-server', { host: '127.0.0.1:9' }) }]);
+
+    const onLoopback = await discoverMachines('127.0.0.1');
+    expect(onLoopback.status).toBe(200);
+    const hostnames = (onLoopback.body as { hostname: string }[]).map(({ hostname }) => hostname);
+    expect(hostnames).toEqual(expect.arrayContaining(running.machines().map(({ hostname }) => hostname)));
+  }, 20_000);
+
+  it.each(['discover-machines?', 'discover?host=http%3A%2F%2F127.0.0.1%3A9&'])('refuses an interface that is not an IPv4 address in %s, with the catalog\'s words', async (query) => {
+    await helper.load(nodes, [{ id: 'server', ...savedNode('stagelink-server', { host: '127.0.0.1:9' }) }]);
+    const answer = await helper.request().get(`/stagelink/${query}dnssdInterface=eth0`);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      error: 'The DNS-SD interface "eth0" is not an IPv4 address: give this computer\'s address on the show network, such as 10.0.0.20, or leave it blank for all interfaces.',
+      words: { key: 'error.dnssdInterface', values: { value: 'eth0' } },
+    });
+  });
 });
 
 describe('stagelink-server backup hosts and DNS-SD as settings', () => {
@@ -156,8 +204,15 @@ describe('stagelink-server backup hosts and DNS-SD as settings', () => {
     { id: 'n1', z: 'tab', wires: [[]], ...savedNode('stagelink-transport', { server: 'server', command: 'play', transport: 'main', transportType: 'str' }) },
   ];
 
-  it('saves no backup hosts and no DNS-SD by default', () => {
-    expect(savedNode('stagelink-server')).toMatchObject({ followDirector: true, backupHosts: '', dnssd: false });
+  it('saves no backup hosts, no DNS-SD and every interface by default', () => {
+    expect(savedNode('stagelink-server')).toMatchObject({ followDirector: true, backupHosts: '', dnssd: false, dnssdInterface: '' });
+  });
+
+  it.each(['eth0', '10.0.0.300'])('refuses the DNS-SD interface %j at deploy, saying what to type instead', async (dnssdInterface) => {
+    await helper.load(nodes, flow({ dnssd: true, dnssdInterface }));
+    expect(logged('server', 'error')).toEqual([
+      `The stagelink-server setting cannot work: The DNS-SD interface "${dnssdInterface}" is not an IPv4 address: give this computer's address on the show network, such as 10.0.0.20, or leave it blank for all interfaces.`,
+    ]);
   });
 
   it.each([

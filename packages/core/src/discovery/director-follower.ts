@@ -149,7 +149,8 @@ export class DirectorFollower {
       this.#announced.set(hostname.toLowerCase(), new URL(url).host);
       this.#known.add(url);
     }
-    this.logger.debug?.(`director check: DNS-SD announced ${machines.map(({ hostname, url }) => `${hostname} at ${url}`).join(', ') || 'no machine'}`);
+    // Which network it listened on: a desk on two networks that hears nothing most often listens on the wrong one.
+    this.logger.debug?.(`director check: DNS-SD on ${dnssd.interface ?? 'every interface'} announced ${machines.map(({ hostname, url }) => `${hostname} at ${url}`).join(', ') || 'no machine'}`);
     const director = await this.#askMachines(machines.map(({ url }) => url));
     if (director) {
       this.#nextListenAt = 0;

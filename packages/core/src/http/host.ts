@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { InvalidInputError } from '../errors.js';
 
 /**
@@ -44,6 +45,24 @@ export function parseHostList(text: string): string[] {
       throw new InvalidInputError(`Address ${index + 1} of the list: ${(error as Error).message}`);
     }
   });
+}
+
+/**
+ * The interface a DNS-SD look multicasts on (`dnssdInterface`), as a settings field or a flag holds it: this
+ * computer's IPv4 address on the show network, e.g. `10.0.0.20`. Blank means every interface, the default: undefined.
+ * A desk with venue Wi-Fi beside the show network needs it, or its queries may leave on the wrong one. The mDNS
+ * socket takes an IPv4 address, not a name such as `eth0`; whether this computer has that address is left to the
+ * look (an interface may come up after the setting is read). InvalidInputError says what to type instead.
+ */
+export function parseInterfaceAddress(text: unknown): string | undefined {
+  if (text === undefined || text === null) return undefined;
+  if (typeof text !== 'string') throw new InvalidInputError(`The DNS-SD interface must be text, an IPv4 address of this computer such as 10.0.0.20, not the ${typeof text} ${shown(text)}.`);
+  const address = text.trim();
+  if (address === '') return undefined;
+  if (!isIPv4(address)) {
+    throw new InvalidInputError(`"${address}" is not an IPv4 address: give this computer's address on the show network, such as 10.0.0.20, or leave the DNS-SD interface blank for all interfaces.`);
+  }
+  return address;
 }
 
 function shown(value: unknown): string {

@@ -4,6 +4,7 @@ import {
   MediaServer,
   parseHostList,
   parseHostMap,
+  parseInterfaceAddress,
   parseSmcMap,
   reasonOf,
   type DirectorChange,
@@ -39,6 +40,11 @@ export interface ServerOptions {
   backupHosts?: string;
   /** Find machines by their DNS-SD announcements when none known leads to the director (core's `dnssd`). Only with `followDirector`. */
   dnssd?: boolean;
+  /**
+   * This computer's IPv4 address on the show network, where DNS-SD looks (core's `dnssdInterface`); blank for every
+   * interface. Read only with `dnssd`: it belongs to that setting, and unticking DNS-SD must not break a deploy.
+   */
+  dnssdInterface?: string;
   /** One machine's management controller (SMC) and its account: where hardware nodes that name no machine go. */
   smc?: Omit<SmcOptions, 'logger' | 'timeoutMs' | 'retries'>;
   /** Each machine's SMC, `HOSTNAME=address` or `HOSTNAME=user@address` lines, for hardware nodes that name a machine. */
@@ -151,10 +157,11 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
 }
 
 /**
- * Where else the director is looked for: the backup hosts as core reads them, and DNS-SD. Both are asked only when
- * following the director; set without it they would do nothing, so the setting is refused with the dialog's words.
+ * Where else the director is looked for: the backup hosts as core reads them, and DNS-SD on its interface. Both are
+ * asked only when following the director; set without it they would do nothing, so the setting is refused with the
+ * dialog's words.
  */
-function findingDirector(options: ServerOptions): { backupHosts?: string[]; dnssd?: true } {
+function findingDirector(options: ServerOptions): { backupHosts?: string[]; dnssd?: true; dnssdInterface?: string } {
   let backupHosts: string[];
   try {
     backupHosts = parseHostList(options.backupHosts ?? '');
@@ -165,7 +172,18 @@ function findingDirector(options: ServerOptions): { backupHosts?: string[]; dnss
   if (!options.followDirector && (backupHosts.length > 0 || dnssd)) {
     throw sayingError(InvalidInputError, 'error.findsOnlyWithDirector', { setting: say(backupHosts.length > 0 ? 'label.backupHosts' : 'label.dnssd') });
   }
-  return { ...(backupHosts.length > 0 ? { backupHosts } : {}), ...(dnssd ? { dnssd } : {}) };
+  return { ...(backupHosts.length > 0 ? { backupHosts } : {}), ...(dnssd ? { dnssd, ...dnssdInterfaceOf(options.dnssdInterface) } : {}) };
+}
+
+/** The DNS-SD interface as core takes it: `{}` for every interface; refused with the dialog's words when it is no IPv4 address. */
+function dnssdInterfaceOf(text: string | undefined): { dnssdInterface?: string } {
+  let address: string | undefined;
+  try {
+    address = parseInterfaceAddress(text);
+  } catch {
+    throw sayingError(InvalidInputError, 'error.dnssdInterface', { value: String(text).trim() });
+  }
+  return address === undefined ? {} : { dnssdInterface: address };
 }
 
 /** The client of one `stagelink-drive` config node. The token stays inside DriveClient's private fields. */

@@ -7,6 +7,7 @@ import {
   type DiscoveredMachine,
   MediaServer,
   parseHostMap,
+  parseInterfaceAddress,
   sessionMachines,
   type TlsOptions,
 } from '@stagelink/core';
@@ -119,8 +120,8 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
 
   // The same button's list of machines that announce themselves on the desk's network (every shipping machine
   // does), for the user to pick one. Empty when none did; 502 when DNS-SD could not listen at all.
-  RED.httpAdmin.get('/stagelink/discover-machines', RED.auth.needsPermission('stagelink-server.read'), (_req, res) => {
-    void announcedMachines()
+  RED.httpAdmin.get('/stagelink/discover-machines', RED.auth.needsPermission('stagelink-server.read'), (req, res) => {
+    void announcedMachines(req)
       .then(
         (machines) => res.json(machines),
         (error: unknown) => answerFailure(res, error),
@@ -130,9 +131,9 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
   });
 }
 
-async function announcedMachines(): Promise<DiscoveredMachine[]> {
+async function announcedMachines(req: Request): Promise<DiscoveredMachine[]> {
   const problems: string[] = [];
-  const machines = await discoverMachines({ timeoutMs: EDITOR_TIMEOUT_MS, onProblem: (problem) => problems.push(problem) });
+  const machines = await discoverMachines({ timeoutMs: EDITOR_TIMEOUT_MS, ...dialogInterface(req), onProblem: (problem) => problems.push(problem) });
   if (machines.length === 0 && problems.length > 0) {
     throw new Refusal(502, { key: 'admin.noneHeard', values: { problems: problems.join('; ') } });
   }
@@ -158,6 +159,7 @@ async function discover(RED: NodeAPI, req: Request, res: Response): Promise<void
     const found = await discoverDirector({
       host: asked,
       dnssd: true,
+      ...dialogInterface(req),
       timeoutMs: EDITOR_TIMEOUT_MS,
       hosts: parseHostMap(text('hosts')),
       ...(tls ? { tls } : {}),
@@ -165,6 +167,20 @@ async function discover(RED: NodeAPI, req: Request, res: Response): Promise<void
     res.json({ ...found, resolvable: await resolves(new URL(found.url).hostname) } satisfies Discovered);
   } catch (error) {
     answerFailure(res, error, host.host, typed);
+  }
+}
+
+/**
+ * The dialog's DNS-SD interface, where Discover listens (blank: every interface), whether or not the server uses
+ * DNS-SD itself: the network the user named is the one the director is on. Refused as a deploy refuses it.
+ */
+function dialogInterface(req: Request): { dnssdInterface?: string } {
+  const typed = typeof req.query.dnssdInterface === 'string' ? req.query.dnssdInterface.trim() : '';
+  try {
+    const address = parseInterfaceAddress(typed);
+    return address === undefined ? {} : { dnssdInterface: address };
+  } catch {
+    throw new Refusal(400, { key: 'error.dnssdInterface', values: { value: typed } });
   }
 }
 

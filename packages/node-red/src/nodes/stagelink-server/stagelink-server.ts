@@ -37,9 +37,10 @@ function startServer(RED: NodeAPI, node: ServerConfigNode, def: NodeDef): void {
     host: text(def.host),
     followDirector: def.followDirector !== false,
     hosts: text(def.hosts),
-    // Absent from flows saved before these settings existed: no backup hosts, no DNS-SD.
+    // Absent from flows saved before these settings existed: no backup hosts, no DNS-SD, every interface.
     backupHosts: text(def.backupHosts),
     dnssd: def.dnssd === true,
+    dnssdInterface: text(def.dnssdInterface),
     tls: tlsOptions(RED, def.tls),
     tlsNode: text(def.tls),
     ...(smcHost ? { smc: { host: smcHost, username: smcUsername || undefined, password: smcPassword || undefined } } : {}),
