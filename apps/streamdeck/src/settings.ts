@@ -3,7 +3,7 @@
  * whatever JSON the inspector (or a hand-edited profile) stored, so nothing here trusts a type; only reading a
  * malformed hosts map throws, with core's sentence, for the key to show as SET UP.
  */
-import { InvalidInputError, parseHostList, parseHostMap, type HostMap } from '@stagelink/core';
+import { InvalidInputError, parseHostList, parseHostMap, parseInterfaceAddress, type HostMap } from '@stagelink/core';
 
 /** JSON as the Stream Deck SDK types it (its own types live in a package the plugin does not depend on). */
 export type JsonPrimitive = boolean | number | string | null | undefined;
@@ -39,6 +39,11 @@ export interface GlobalSettings extends JsonObject {
   backupHosts?: string | string[];
   /** Find the session's machines by their DNS-SD announcements when none known leads to the director (core's `dnssd`); keys on `host` only, as backupHosts. */
   dnssd?: boolean;
+  /**
+   * This computer's IPv4 address on the show network, where DNS-SD looks (core's `dnssdInterface`): for a desk also on
+   * venue Wi-Fi. Blank for every interface; read only with `dnssd`, which it belongs to.
+   */
+  dnssdInterface?: string;
 }
 
 export interface TransportKeySettings extends JsonObject {
@@ -160,7 +165,7 @@ export function asSettings<T extends JsonObject>(value: unknown): T {
  * global ones as stored, for a key on the global host (read them with directorSearchSetting).
  */
 export type HostChoice =
-  | { kind: 'host'; host: JsonValue; hosts?: JsonValue; backupHosts?: JsonValue; dnssd?: JsonValue }
+  | { kind: 'host'; host: JsonValue; hosts?: JsonValue; backupHosts?: JsonValue; dnssd?: JsonValue; dnssdInterface?: JsonValue }
   | { kind: 'unset' }
   | { kind: 'unknown' };
 
@@ -171,7 +176,7 @@ export type HostChoice =
  * `unknown` until the global settings have arrived, so a key does not ask the operator to set up what is merely loading.
  */
 export function chooseHost(keyHost: JsonValue | undefined, global: GlobalSettings | undefined): HostChoice {
-  const present = (name: 'hosts' | 'backupHosts' | 'dnssd') => {
+  const present = (name: 'hosts' | 'backupHosts' | 'dnssd' | 'dnssdInterface') => {
     const value = global?.[name];
     return value === undefined || value === null ? {} : { [name]: value };
   };
@@ -179,7 +184,7 @@ export function chooseHost(keyHost: JsonValue | undefined, global: GlobalSetting
   if (own !== undefined) return { kind: 'host', host: own, ...present('hosts') };
   if (global === undefined) return { kind: 'unknown' };
   const shared = hostSetting(global.host);
-  return shared === undefined ? { kind: 'unset' } : { kind: 'host', host: shared, ...present('hosts'), ...present('backupHosts'), ...present('dnssd') };
+  return shared === undefined ? { kind: 'unset' } : { kind: 'host', host: shared, ...present('hosts'), ...present('backupHosts'), ...present('dnssd'), ...present('dnssdInterface') };
 }
 
 /** The director search as the settings store it, before directorSearchSetting reads it. */
@@ -187,19 +192,21 @@ export interface StoredSearch {
   hosts?: JsonValue;
   backupHosts?: JsonValue;
   dnssd?: JsonValue;
+  dnssdInterface?: JsonValue;
 }
 
-/** How a key's client finds the director besides asking its host: core's `hosts`, `backupHosts` and `dnssd`. */
+/** How a key's client finds the director besides asking its host: core's `hosts`, `backupHosts`, `dnssd` and `dnssdInterface`. */
 export interface DirectorSearch {
   hosts?: HostMap;
   backupHosts?: string[];
   dnssd?: boolean;
+  dnssdInterface?: string;
 }
 
 /** Which setting of a DirectorSearch could not be read: the field the operator must fix. */
 export class DirectorSearchError extends InvalidInputError {
   constructor(
-    readonly setting: 'hosts' | 'backupHosts',
+    readonly setting: 'hosts' | 'backupHosts' | 'dnssdInterface',
     readonly reason: string,
   ) {
     super(reason);
@@ -207,11 +214,12 @@ export class DirectorSearchError extends InvalidInputError {
 }
 
 /**
- * The director search of a host choice, each part read by core's own parser; empty parts left out. Throws
+ * The director search of a host choice, each part read by core's own parser; empty parts left out (the DNS-SD
+ * interface too while DNS-SD is off). Throws
  * DirectorSearchError naming the setting that could not be read, with core's sentence.
  */
 export function directorSearchSetting(choice: StoredSearch): DirectorSearch {
-  const read = <T>(setting: 'hosts' | 'backupHosts', reader: (value: JsonValue | undefined) => T): T => {
+  const read = <T>(setting: DirectorSearchError['setting'], reader: (value: JsonValue | undefined) => T): T => {
     try {
       return reader(choice[setting]);
     } catch (error) {
@@ -220,7 +228,15 @@ export function directorSearchSetting(choice: StoredSearch): DirectorSearch {
   };
   const hosts = read('hosts', hostMapSetting);
   const backupHosts = read('backupHosts', backupHostsSetting);
-  return { ...(hosts ? { hosts } : {}), ...(backupHosts ? { backupHosts } : {}), ...(choice.dnssd === true ? { dnssd: true } : {}) };
+  // The interface belongs to DNS-SD: with it off, whatever the field holds is not used, so it cannot be wrong.
+  const dnssd = choice.dnssd === true;
+  const dnssdInterface = dnssd ? read('dnssdInterface', parseInterfaceAddress) : undefined;
+  return {
+    ...(hosts ? { hosts } : {}),
+    ...(backupHosts ? { backupHosts } : {}),
+    ...(dnssd ? { dnssd: true } : {}),
+    ...(dnssdInterface ? { dnssdInterface } : {}),
+  };
 }
 
 /**

@@ -211,7 +211,7 @@
 
   /**
    * The server the key talks to: its own address, else the global one, and the machine addresses as this page has
-   * them (so answers never depend on timing); the backup addresses and DNS-SD too for a key on the global address
+   * them (so answers never depend on timing); the backup addresses and DNS-SD (with its interface) too for a key on the global address
    * (a key with an address of its own is on another session: none).
    */
   function addHost(message) {
@@ -221,6 +221,7 @@
     var global = !settings.host;
     message.backupHosts = global && globalSettings.backupHosts !== undefined ? globalSettings.backupHosts : '';
     message.dnssd = global && globalSettings.dnssd === true;
+    message.dnssdInterface = global && globalSettings.dnssdInterface !== undefined ? globalSettings.dnssdInterface : '';
   }
 
   function requestItems(select) {

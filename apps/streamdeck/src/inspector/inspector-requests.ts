@@ -5,6 +5,7 @@
  *
  * Request  `{ "request": "connection" | "transports" | "tracks" | "sections" | "notes" | "machines",
  *             "requestId"?: any, "host"?: string, "hosts"?: string, "backupHosts"?: string, "dnssd"?: boolean,
+ *             "dnssdInterface"?: string,
  *             "track"?: string }` (a host that is not text, hosts that are not `NAME=address` lines, or backup
  *             addresses that are not addresses, are answered as `invalid`, with core's reason)
  * Answer   `{ "response": <request>, "requestId"?, "host": <origin or "">,
@@ -45,6 +46,13 @@ function isInspectorRequest(value: string | undefined): value is InspectorReques
   return (INSPECTOR_REQUESTS as readonly (string | undefined)[]).includes(value);
 }
 
+/** What names each director-search field in front of core's reason, in the app's language. */
+const BAD_SETTING: Record<DirectorSearchError['setting'], string> = {
+  hosts: 'inspector.badHosts',
+  backupHosts: 'inspector.badBackupHosts',
+  dnssdInterface: 'inspector.badDnssdInterface',
+};
+
 /**
  * Answers one inspector message. `host` is the server the key uses (its own setting or the global one), and
  * `stored` how the key finds the director (the global hosts map; for a key on the global host, the backup addresses
@@ -79,9 +87,9 @@ export async function answerInspector(
   let search: DirectorSearch;
   try {
     const asked = (name: keyof StoredSearch) => (name in payload ? payload[name] : stored[name]);
-    search = directorSearchSetting({ hosts: asked('hosts'), backupHosts: asked('backupHosts'), dnssd: asked('dnssd') });
+    search = directorSearchSetting({ hosts: asked('hosts'), backupHosts: asked('backupHosts'), dnssd: asked('dnssd'), dnssdInterface: asked('dnssdInterface') });
   } catch (error) {
-    const setting = error instanceof DirectorSearchError && error.setting === 'backupHosts' ? 'inspector.badBackupHosts' : 'inspector.badHosts';
+    const setting = error instanceof DirectorSearchError ? BAD_SETTING[error.setting] : BAD_SETTING.hosts;
     const problem = `${t(setting)} ${reasonOf(error)}`;
     return request === 'connection' ? { ...base, host: origin, state: 'invalid', message: problem } : { ...base, host: origin, state: 'invalid', error: problem };
   }

@@ -7,6 +7,14 @@ import { originOf, reasonOf } from '@stagelink/core';
 import { directorSearchSetting, DirectorSearchError, type DirectorSearch, type HostChoice } from '../settings.js';
 import { leaseKey, type ServerLease, type ServerPool } from '../state/connection/server-pool.js';
 
+
+/** The settings page's label of each director-search field, as a key's SET UP message names the one to fix. */
+const SETTING_LABELS: Record<DirectorSearchError['setting'], string> = {
+  hosts: 'Machine addresses',
+  backupHosts: 'Backup addresses',
+  dnssdInterface: 'DNS-SD interface',
+};
+
 export type Binding =
   | { kind: 'bound'; lease: ServerLease; changed: boolean }
   | { kind: 'unset' }
@@ -39,7 +47,7 @@ export class HostBinding {
       search = directorSearchSetting(choice);
     } catch (error) {
       this.release();
-      const setting = error instanceof DirectorSearchError && error.setting === 'backupHosts' ? 'Backup addresses' : 'Machine addresses';
+      const setting = error instanceof DirectorSearchError ? SETTING_LABELS[error.setting] : SETTING_LABELS.hosts;
       return { kind: 'invalid', message: `${setting}: ${reasonOf(error)}` };
     }
     if (this.#lease?.key === leaseKey(origin, search)) return { kind: 'bound', lease: this.#lease, changed: false };

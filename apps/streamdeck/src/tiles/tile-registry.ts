@@ -92,11 +92,11 @@ export class TileRegistry {
 
   /**
    * How the key `context` finds the director, as stored: the global hosts map, and for a key on the global host the
-   * backup addresses and DNS-SD (read them with directorSearchSetting).
+   * backup addresses and DNS-SD with its interface (read them with directorSearchSetting).
    */
   searchOf(context: string): StoredSearch {
     const choice = chooseHost(this.#entries.get(context)?.settings.host, this.#global);
-    if (choice.kind === 'host') return { hosts: choice.hosts, backupHosts: choice.backupHosts, dnssd: choice.dnssd };
+    if (choice.kind === 'host') return { hosts: choice.hosts, backupHosts: choice.backupHosts, dnssd: choice.dnssd, dnssdInterface: choice.dnssdInterface };
     return { hosts: this.#global?.hosts };
   }
 

@@ -125,4 +125,30 @@ describe('machine addresses for names that do not resolve', () => {
     await until('the saved settings shown', () => (again.window.document.getElementById('dnssd') as HTMLInputElement).checked);
     expect((again.window.document.getElementById('backupHosts') as HTMLTextAreaElement).value).toBe('127.0.0.9\nftp://127.0.0.3');
   });
+
+  it('keeps the DNS-SD interface typed on the settings page, and says what is wrong with one that is no IPv4 address', async () => {
+    deck.globalSettings.host = machine('director').url;
+    deck.globalSettings.dnssd = true;
+    await deck.launch();
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    dom = openInspector(deck, 'transport.html', 'play');
+    const page = dom;
+    await connected(page);
+
+    choose(page, 'dnssdInterface', 'eth0');
+    await until('the interface saved', () => deck.globalSettings.dnssdInterface === 'eth0');
+    const line = await until('the connection line', () => {
+      const element = page.window.document.getElementById('connection');
+      return element?.className.includes('invalid') ? element.textContent : undefined;
+    });
+    expect(line).toContain('DNS-SD interface: "eth0" is not an IPv4 address: give this computer\'s address on the show network');
+    await deck.waitForLatestImage('play', (svg) => svg.includes('>SET UP<'), 'the set-up face');
+
+    // The show network's address: the keys work again, and cue the director.
+    choose(page, 'dnssdInterface', '127.0.0.1');
+    await until('the connection line connected again', () => !page.window.document.getElementById('connection')?.className.includes('invalid'));
+    deck.press('play');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play'), 'showOk on the show network');
+    expect(await mainPlaymode()).toBe('Play');
+  });
 });

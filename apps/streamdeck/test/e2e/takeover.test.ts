@@ -6,7 +6,8 @@
  * that lands on the new director, once.
  */
 import { endpoints, isPlaying } from '@stagelink/core';
-import { simControl, startSimulator, type Simulator } from '@stagelink/simulator';
+import { simControl, startSimulator, takeLoopbackDnssdTurn, type Simulator } from '@stagelink/simulator';
+import { readFileSync } from 'node:fs';
 import type { JSDOM } from 'jsdom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeStreamDeck } from '../harness/fake-stream-deck.js';
@@ -15,14 +16,21 @@ import { choose, openInspector, until } from './inspector-dom.js';
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
 /** The spec's bound for a client to follow a takeover and the settings page's 5 s between connection lines, with room for a busy machine. */
 const FOLLOWED_AND_SHOWN_MS = 30_000;
+// DNS-SD stays on loopback, which needs IFF_MULTICAST on lo (.ci/run sets it).
+const loopbackMulticast = (Number(readFileSync('/sys/class/net/lo/flags', 'utf8')) & 0x1000) !== 0;
 
 describe('a cue after a director takeover', () => {
   let sim: Simulator;
   let deck: FakeStreamDeck;
   let dom: JSDOM | undefined;
+  /** Gives back this machine's turn at DNS-SD on loopback, for a session that announces itself there. */
+  let releaseTurn: (() => Promise<void>) | undefined;
 
-  beforeEach(async () => {
-    sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, dialect: 'r34', seed: 7 });
+  beforeEach(async ({ task }) => {
+    const dnssd = task.name.includes('DNS-SD');
+    // Other suites' simulators announce on loopback too: hold the turn while this one announces.
+    if (dnssd) releaseTurn = await takeLoopbackDnssdTurn();
+    sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, dialect: 'r34', seed: 7, dnssd });
     deck = await FakeStreamDeck.start();
   });
 
@@ -30,6 +38,8 @@ describe('a cue after a director takeover', () => {
     dom?.window.close();
     await deck.close();
     await sim.close();
+    await releaseTurn?.();
+    releaseTurn = undefined;
   });
 
   const machine = (role: string) => {
@@ -94,5 +104,34 @@ describe('a cue after a director takeover', () => {
     expect(sim.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
     expect(isPlaying(main())).toBe(true);
     expect(deck.sent('showAlert', 'play')).toEqual([]);
+  });
+
+  it.runIf(loopbackMulticast)('lands once on the machine that took over, found by DNS-SD on the interface typed on the settings page', async () => {
+    const given = machine('director');
+    deck.globalSettings.host = given.url;
+    await deck.launch();
+    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
+    dom = openInspector(deck, 'transport.html', 'play');
+    const page = dom;
+    const directorShown = (hostname: string) => () => page.window.document.getElementById('connection')?.textContent?.includes(`director ${hostname}`);
+    await until(`the connection line naming ${given.hostname}`, directorShown(given.hostname), FOLLOWED_AND_SHOWN_MS);
+
+    // The desk's address on the show network, here loopback, where the session announces itself.
+    const dnssd = page.window.document.getElementById('dnssd') as HTMLInputElement;
+    dnssd.checked = true;
+    dnssd.dispatchEvent(new page.window.Event('change'));
+    choose(page, 'dnssdInterface', '127.0.0.1');
+    await until('DNS-SD and its interface saved', () => deck.globalSettings.dnssd === true && deck.globalSettings.dnssdInterface === '127.0.0.1');
+
+    await simControl(machine('actor').url, { action: 'stopMachine', hostname: given.hostname });
+    const successor = machine('director');
+    expect(successor.hostname).not.toBe(given.hostname);
+    await until(`the connection line naming ${successor.hostname}`, directorShown(successor.hostname), FOLLOWED_AND_SHOWN_MS);
+
+    const cues = sim.arrivals.count('POST', endpoints.play.path);
+    deck.press('play');
+    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play'), 'showOk after the takeover');
+    expect(sim.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
+    expect(isPlaying(main())).toBe(true);
   });
 });

@@ -62,6 +62,21 @@ describe('ServerPool', () => {
     await pool.close();
   });
 
+  it('gives keys that listen for DNS-SD on another interface a client of their own, listening there', async () => {
+    const made: MediaServerOptions[] = [];
+    const pool = new ServerPool({ logger: quietLogger, create: (options) => (made.push(options), new MediaServer(options)) });
+    const everywhere = pool.acquire('10.0.0.5', { dnssd: true });
+    const showNetwork = pool.acquire('10.0.0.5', { dnssd: true, dnssdInterface: '10.0.0.20' });
+    const again = pool.acquire('10.0.0.5', { dnssd: true, dnssdInterface: '10.0.0.20' });
+    expect(again.server).toBe(showNetwork.server);
+    expect(showNetwork.server).not.toBe(everywhere.server);
+    expect(made.map(({ dnssd, dnssdInterface }) => ({ dnssd, dnssdInterface }))).toEqual([
+      { dnssd: true, dnssdInterface: undefined },
+      { dnssd: true, dnssdInterface: '10.0.0.20' },
+    ]);
+    await pool.close();
+  });
+
   it('closes a client once nobody holds it for the grace period, and keeps it across a quick re-acquire', async () => {
     const close = vi.spyOn(MediaServer.prototype, 'close');
     const pool = new ServerPool({ logger: quietLogger, idleCloseMs: 1000 });

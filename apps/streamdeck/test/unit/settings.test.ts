@@ -64,6 +64,23 @@ describe('settings', () => {
     expect(refused({ hosts: 'DIRECTOR01 10.0.0.7' })).toMatchObject({ setting: 'hosts' });
   });
 
+  it("reads the DNS-SD interface with core's rule, only while DNS-SD is on, naming it when it is no IPv4 address", () => {
+    expect(directorSearchSetting({ dnssd: true, dnssdInterface: ' 10.0.0.20 ' })).toEqual({ dnssd: true, dnssdInterface: '10.0.0.20' });
+    expect(directorSearchSetting({ dnssd: true, dnssdInterface: '' })).toEqual({ dnssd: true });
+    // With DNS-SD off the field is not used, so what it holds cannot stop the keys.
+    expect(directorSearchSetting({ dnssd: false, dnssdInterface: 'eth0' })).toEqual({});
+    expect(() => directorSearchSetting({ dnssd: true, dnssdInterface: 'eth0' })).toThrow(DirectorSearchError);
+    expect(() => directorSearchSetting({ dnssd: true, dnssdInterface: 'eth0' })).toThrow(/^"eth0" is not an IPv4 address/);
+    try {
+      directorSearchSetting({ dnssd: true, dnssdInterface: 'eth0' });
+    } catch (error) {
+      expect(error).toMatchObject({ setting: 'dnssdInterface' });
+    }
+    const global = { host: '10.0.0.5', dnssd: true, dnssdInterface: '10.0.0.20' };
+    expect(chooseHost(undefined, global)).toEqual({ kind: 'host', host: '10.0.0.5', dnssd: true, dnssdInterface: '10.0.0.20' });
+    expect(chooseHost('10.0.0.9', global)).toEqual({ kind: 'host', host: '10.0.0.9' });
+  });
+
   it('never throws on odd JSON', () => {
     expect(asSettings(null)).toEqual({});
     expect(asSettings([1, 2])).toEqual({});

@@ -169,7 +169,7 @@ export class ServerPool {
     await Promise.all(entries.map((entry) => this.#closeEntry(entry)));
   }
 
-  #open(key: string, origin: string, { hosts, backupHosts, dnssd }: DirectorSearch): Entry {
+  #open(key: string, origin: string, { hosts, backupHosts, dnssd, dnssdInterface }: DirectorSearch): Entry {
     const logger = this.options.serverLogger?.(origin.replace(/^https?:\/\//, '')) ?? this.options.logger;
     const create = this.options.create ?? ((options: MediaServerOptions) => new MediaServer(options));
     // Keys keep working through a director change: core finds the director and follows it, at the address the
@@ -183,7 +183,7 @@ export class ServerPool {
       followDirector: true,
       ...(hosts ? { hosts } : {}),
       ...(backupHosts && backupHosts.length > 0 ? { backupHosts } : {}),
-      ...(dnssd ? { dnssd } : {}),
+      ...(dnssd ? { dnssd, ...(dnssdInterface ? { dnssdInterface } : {}) } : {}),
     });
     const onListenerError = (error: unknown): void => logger.warn(`A key failed to show a poll result: ${reasonOf(error)}`);
     const entry: Entry = {
@@ -245,11 +245,11 @@ export class ServerPool {
 /**
  * Which client a lease is on: the origin, the hosts map in one spelling (names in lower case, as core matches
  * them, sorted), so the same map typed in another order or case shares the client, the backup addresses as origins
- * in their order (core asks them in that order), and DNS-SD on or off. Two keys share a client only when it looks for
+ * in their order (core asks them in that order), and DNS-SD on or off, on its interface. Two keys share a client only when it looks for
  * the director exactly as each of them asks.
  */
-export function leaseKey(origin: string, { hosts, backupHosts = [], dnssd = false }: DirectorSearch = {}): string {
+export function leaseKey(origin: string, { hosts, backupHosts = [], dnssd = false, dnssdInterface = '' }: DirectorSearch = {}): string {
   const entries = Object.entries(hosts ?? {}).map(([name, address]) => `${name.toLowerCase()}=${address}`);
   if (entries.length === 0 && backupHosts.length === 0 && !dnssd) return origin;
-  return JSON.stringify([origin, entries.sort(), backupHosts.map((host) => originOf(host)), dnssd]);
+  return JSON.stringify([origin, entries.sort(), backupHosts.map((host) => originOf(host)), dnssd, dnssdInterface]);
 }
