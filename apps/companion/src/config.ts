@@ -3,7 +3,7 @@
  * secret fields: Companion keeps them apart from the config, and the module never logs them or puts them in a status.
  */
 import type { JsonObject, SomeCompanionConfigField } from '@companion-module/base';
-import { InvalidInputError, originOf, parseHostList, parseHostMap, parseSmcMap, reasonOf, type MediaServerOptions, type SmcMap } from '@stagelink/core';
+import { InvalidInputError, originOf, parseHostList, parseHostMap, parseInterfaceAddress, parseSmcMap, reasonOf, type MediaServerOptions, type SmcMap } from '@stagelink/core';
 
 export interface ModuleConfig {
   [key: string]: string | number | boolean;
@@ -13,6 +13,10 @@ export interface ModuleConfig {
   followDirector: boolean;
   /** More machines of the session (an understudy, an editor), one per line or comma-separated, asked in order. */
   backupHosts: string;
+  /** Find the session's machines by their DNS-SD announcements when none known leads to the director (core's `dnssd`). */
+  dnssd: boolean;
+  /** The desk's IPv4 address on the show network, where DNS-SD looks; blank for every network. Read only with `dnssd`. */
+  dnssdInterface: string;
   /** `HOSTNAME=address` lines for machine names the desk cannot resolve. */
   hosts: string;
   /**
@@ -54,6 +58,22 @@ export function configFields(): SomeCompanionConfigField[] {
       width: 12,
       multiline: true,
       default: '',
+    },
+    {
+      type: 'checkbox',
+      id: 'dnssd',
+      label: 'Find by DNS-SD',
+      width: 4,
+      default: false,
+      description: 'Optional: when no machine known leads to the director, ask the machines the session announces on the network (joins the mDNS group, UDP 5353). Needs "Follow the director".',
+    },
+    {
+      type: 'textinput',
+      id: 'dnssdInterface',
+      label: 'DNS-SD interface',
+      width: 8,
+      default: '',
+      description: 'Optional, with "Find by DNS-SD": this computer\u2019s IPv4 address on the show network (e.g. 10.0.0.20), for a desk also on venue Wi-Fi. Blank for every network.',
     },
     {
       type: 'textinput',
@@ -99,8 +119,9 @@ export function readConfig(config: Partial<ModuleConfig>, secrets: ModuleSecrets
     const hosts = parseHostMap(typeof config.hosts === 'string' ? config.hosts : '');
     const followDirector = config.followDirector !== false;
     const backupHosts = backupHostsOf(config.backupHosts, followDirector);
+    const dnssd = dnssdOf(config, followDirector);
     const smcs = smcsOf(config, secrets);
-    const server = { host, followDirector, hosts, smcs, ...(backupHosts.length > 0 ? { backupHosts } : {}) };
+    const server = { host, followDirector, hosts, smcs, ...(backupHosts.length > 0 ? { backupHosts } : {}), ...dnssd };
     return { ok: true, server, frameRate: frameRateOf(config.frameRate) };
   } catch (error) {
     return { ok: false, problem: reasonOf(error) };
@@ -130,6 +151,21 @@ function backupHostsOf(value: unknown, followDirector: boolean): string[] {
     throw new InvalidInputError('Backup addresses are asked when looking for the director: turn on "Follow the director", or clear the backup addresses.');
   }
   return backupHosts;
+}
+
+/**
+ * DNS-SD as core takes it, on its interface: nothing while the box is off (the interface field then holds whatever it
+ * holds, unused). An interface that is not an IPv4 address is named in the status.
+ */
+function dnssdOf(config: Partial<ModuleConfig>, followDirector: boolean): { dnssd?: true; dnssdInterface?: string } {
+  if (config.dnssd !== true) return {};
+  if (!followDirector) throw new InvalidInputError('"Find by DNS-SD" is used when looking for the director: turn on "Follow the director", or untick it.');
+  try {
+    const dnssdInterface = parseInterfaceAddress(config.dnssdInterface);
+    return { dnssd: true, ...(dnssdInterface === undefined ? {} : { dnssdInterface }) };
+  } catch (error) {
+    throw new InvalidInputError(`DNS-SD interface: ${reasonOf(error)}`);
+  }
 }
 
 function frameRateOf(value: unknown): number {

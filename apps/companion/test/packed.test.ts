@@ -170,6 +170,13 @@ describe('the packed module', () => {
     expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/turn on "Follow the director"/) as unknown });
   });
 
+  it('reports bad_config for a DNS-SD interface that is not an IPv4 address, and for DNS-SD while the director is not followed', async () => {
+    const named = await started({ host: '127.0.0.1:1', followDirector: true, dnssd: true, dnssdInterface: 'eth0', hosts: '', smcs: '', smcUser: '', frameRate: 60 });
+    expect(named.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/^DNS-SD interface: "eth0" is not an IPv4 address: give this computer's address on the show network/) as unknown });
+    const unfollowed = await started({ host: '127.0.0.1:1', followDirector: false, dnssd: true, dnssdInterface: '', hosts: '', smcs: '', smcUser: '', frameRate: 60 });
+    expect(unfollowed.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/^"Find by DNS-SD" is used when looking for the director: turn on "Follow the director"/) as unknown });
+  });
+
   it('reports bad_config for a management controller line that is not one, never showing a password', async () => {
     const host = await started({ host: '127.0.0.1:1', followDirector: true, hosts: '', smcs: 'ACTOR01=admin:hunter2@10.0.1.6', smcUser: '', frameRate: 60 });
     expect(host.status).toEqual({ status: 'bad_config', message: expect.stringMatching(/^Management controllers \(SMC\): .*ACTOR01 holds a password/) as unknown });
@@ -184,5 +191,7 @@ describe('the packed module', () => {
     expect(fields.find((field) => field.id === 'smcHost')).toBeUndefined();
     expect(fields.find((field) => field.id === 'followDirector')).toMatchObject({ type: 'checkbox', default: true });
     expect(fields.find((field) => field.id === 'backupHosts')).toMatchObject({ type: 'textinput', multiline: true, default: '' });
+    expect(fields.find((field) => field.id === 'dnssd')).toMatchObject({ type: 'checkbox', default: false });
+    expect(fields.find((field) => field.id === 'dnssdInterface')).toMatchObject({ type: 'textinput', default: '' });
   });
 });

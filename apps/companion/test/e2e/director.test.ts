@@ -4,22 +4,31 @@
  * is off is passed over for the backup addresses.
  */
 import { endpoints, variableIdOf } from '@stagelink/core';
-import type { Simulator } from '@stagelink/simulator';
+import { takeLoopbackDnssdTurn, type Simulator } from '@stagelink/simulator';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompanionHost } from '../harness/testing.js';
 import { control, startModule, startSim, untilReady } from './session.js';
 
 let sim: Simulator | undefined;
 const modules: CompanionHost[] = [];
+/** Gives back this machine's turn at DNS-SD on loopback, for a session that announces itself there. */
+let releaseTurn: (() => Promise<void>) | undefined;
+// DNS-SD stays on loopback, which needs IFF_MULTICAST on lo (.ci/run sets it).
+const loopbackMulticast = (Number(readFileSync('/sys/class/net/lo/flags', 'utf8')) & 0x1000) !== 0;
 
 afterEach(async () => {
   await Promise.all(modules.splice(0).map(async (host) => host.destroy()));
   await sim?.close();
   sim = undefined;
+  await releaseTurn?.();
+  releaseTurn = undefined;
 });
 
-async function session(): Promise<Simulator> {
-  sim = await startSim(0, { scenario: 'session' });
+/** The session, announced over DNS-SD on loopback when asked: the test then holds the machine's turn, or it would hear other suites' sessions. */
+async function session(options: { dnssd?: boolean } = {}): Promise<Simulator> {
+  if (options.dnssd) releaseTurn = await takeLoopbackDnssdTurn();
+  sim = await startSim(0, { scenario: 'session', ...options });
   return sim;
 }
 
@@ -94,5 +103,18 @@ describe('following the director', () => {
     await withBackup.waitFor(() => withBackup.variables.get('transport_main_playing') === true, 'main playing');
     // Given only the stopped machine, a module has nobody to ask.
     await without.waitFor(() => without.status?.status === 'connection_failure', 'the module without a backup failing to connect');
+  });
+
+  it.runIf(loopbackMulticast)('finds the director by DNS-SD on the interface given while the machine it was given is stopped', async () => {
+    const from = await session({ dnssd: true });
+    const off = machine(from, 'actor');
+    await control(from, { action: 'stopMachine', hostname: off.hostname });
+
+    // The desk's address on the show network, here loopback, where the session announces itself; no backup address.
+    const host = await moduleOn(from, { host: off.url, dnssd: true, dnssdInterface: '127.0.0.1' });
+    await untilReady(host);
+    expect(host.variables.get('director')).toBe(machine(from, 'director').hostname);
+    await host.runAction('play', { transport: 'main' });
+    await host.waitFor(() => host.variables.get('transport_main_playing') === true, 'main playing');
   });
 });
