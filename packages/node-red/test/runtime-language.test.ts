@@ -38,6 +38,8 @@ describe('a real Node-RED set to German', () => {
       { id: 'smcNowhere', ...savedNode('stagelink-server', { host: NOWHERE, smcHost: NOWHERE }) },
       { id: 'long', type: 'inject', z: 'tab', once: true, onceDelay: 0.2, repeat: '', props: [{ p: 'payload' }], payload: 'x'.repeat(400), payloadType: 'str', wires: [['oled']] },
       { id: 'oled', z: 'tab', ...savedNode('stagelink-oled-out', { server: 'smcNowhere' }), wires: [[]] },
+      // A network interface's name where its address belongs: refused at deploy.
+      { id: 'byName', ...savedNode('stagelink-server', { host: NOWHERE, dnssd: true, dnssdInterface: 'eth0' }) },
     ];
     writeFileSync(join(userDir, 'flows.json'), JSON.stringify(flow));
     nodeRed = await startNodeRed({ userDir, waitForFlows: true });
@@ -75,6 +77,15 @@ describe('a real Node-RED set to German', () => {
     const line = await logged('the cut OLED message', /\[stagelink-server:smcNowhere\] OLED-Nachricht/);
     expect(line).toMatch(/OLED-Nachricht mit 400 Zeichen auf \d+ gekürzt, wie das Gerät es täte\./);
     expect(nodeRed.output()).not.toContain('characters cut to');
+  });
+
+  it('refuses a DNS-SD interface that is no IPv4 address in German, at deploy and in Discover', async () => {
+    const german = 'Die DNS-SD-Schnittstelle „eth0“ ist keine IPv4-Adresse: die Adresse dieses Rechners im Show-Netz angeben, zum Beispiel 10.0.0.20, oder leer lassen für alle Schnittstellen.';
+    const line = await logged('the refused interface', /\[stagelink-server:byName\]/);
+    expect(line).toContain(`Die Einstellung des stagelink-server kann nicht funktionieren: ${german}`);
+    const answer = await fetch(`${nodeRed.url}/stagelink/discover-machines?dnssdInterface=eth0`);
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({ error: german, words: { key: 'error.dnssdInterface', values: { value: 'eth0' } } });
   });
 
   it('answers the editor\'s lists in German, with the words for an editor in another language', async () => {
