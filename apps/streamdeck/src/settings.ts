@@ -215,8 +215,8 @@ export class DirectorSearchError extends InvalidInputError {
 
 /**
  * The director search of a host choice, each part read by core's own parser; empty parts left out (the DNS-SD
- * interface too while DNS-SD is off). Throws
- * DirectorSearchError naming the setting that could not be read, with core's sentence.
+ * interface too while DNS-SD is off). Throws DirectorSearchError naming the setting that could not be read, with
+ * core's sentence.
  */
 export function directorSearchSetting(choice: StoredSearch): DirectorSearch {
   const read = <T>(setting: DirectorSearchError['setting'], reader: (value: JsonValue | undefined) => T): T => {

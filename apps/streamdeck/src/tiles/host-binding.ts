@@ -7,7 +7,6 @@ import { originOf, reasonOf } from '@stagelink/core';
 import { directorSearchSetting, DirectorSearchError, type DirectorSearch, type HostChoice } from '../settings.js';
 import { leaseKey, type ServerLease, type ServerPool } from '../state/connection/server-pool.js';
 
-
 /** The settings page's label of each director-search field, as a key's SET UP message names the one to fix. */
 const SETTING_LABELS: Record<DirectorSearchError['setting'], string> = {
   hosts: 'Machine addresses',

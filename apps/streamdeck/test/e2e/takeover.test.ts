@@ -18,6 +18,8 @@ const TRANSPORT = 'com.stagelink.mediaserver.transport';
 const FOLLOWED_AND_SHOWN_MS = 30_000;
 // DNS-SD stays on loopback, which needs IFF_MULTICAST on lo (.ci/run sets it).
 const loopbackMulticast = (Number(readFileSync('/sys/class/net/lo/flags', 'utf8')) & 0x1000) !== 0;
+/** In the name of each test whose session announces itself over DNS-SD. */
+const ANNOUNCED = 'found by DNS-SD';
 
 describe('a cue after a director takeover', () => {
   let sim: Simulator;
@@ -27,7 +29,7 @@ describe('a cue after a director takeover', () => {
   let releaseTurn: (() => Promise<void>) | undefined;
 
   beforeEach(async ({ task }) => {
-    const dnssd = task.name.includes('DNS-SD');
+    const dnssd = task.name.includes(ANNOUNCED);
     // Other suites' simulators announce on loopback too: hold the turn while this one announces.
     if (dnssd) releaseTurn = await takeLoopbackDnssdTurn();
     sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, dialect: 'r34', seed: 7, dnssd });
@@ -106,7 +108,7 @@ describe('a cue after a director takeover', () => {
     expect(deck.sent('showAlert', 'play')).toEqual([]);
   });
 
-  it.runIf(loopbackMulticast)('lands once on the machine that took over, found by DNS-SD on the interface typed on the settings page', async () => {
+  it.runIf(loopbackMulticast)(`lands once on the machine that took over, ${ANNOUNCED} on the interface typed on the settings page`, async () => {
     const given = machine('director');
     deck.globalSettings.host = given.url;
     await deck.launch();

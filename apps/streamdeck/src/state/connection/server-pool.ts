@@ -245,8 +245,8 @@ export class ServerPool {
 /**
  * Which client a lease is on: the origin, the hosts map in one spelling (names in lower case, as core matches
  * them, sorted), so the same map typed in another order or case shares the client, the backup addresses as origins
- * in their order (core asks them in that order), and DNS-SD on or off, on its interface. Two keys share a client only when it looks for
- * the director exactly as each of them asks.
+ * in their order (core asks them in that order), and DNS-SD on or off, with its interface. Two keys share a client
+ * only when it looks for the director exactly as each of them asks.
  */
 export function leaseKey(origin: string, { hosts, backupHosts = [], dnssd = false, dnssdInterface = '' }: DirectorSearch = {}): string {
   const entries = Object.entries(hosts ?? {}).map(([name, address]) => `${name.toLowerCase()}=${address}`);
