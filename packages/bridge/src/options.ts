@@ -1,4 +1,4 @@
-import { parseHostList, type HostMap } from '@stagelink/core';
+import { parseHostList, parseInterfaceAddress, type HostMap } from '@stagelink/core';
 import { silentLog, type BridgeLog } from './log.js';
 import { isIP } from 'node:net';
 import type { HaDiscoveryMode } from './ha-discovery.js';
@@ -138,7 +138,7 @@ export function resolveOptions(options: BridgeOptions): ResolvedBridgeOptions {
     hosts: options.hosts,
     backupHosts,
     dnssd: options.dnssd ?? false,
-    dnssdInterface: options.dnssdInterface,
+    dnssdInterface: dnssdInterfaceOf(options.dnssdInterface),
     fpsHz: positive(options.fpsHz ?? 4, '--fps-hz', 0.01, 60),
     fpsDeadband: positive(options.fpsDeadband ?? 0.05, '--fps-deadband', 0, 1000),
     fpsTarget: positive(options.fpsTarget ?? 60, '--fps-target', 1, 1000),
@@ -173,6 +173,15 @@ function backupHostsOf(value: unknown): string[] {
     return parseHostList(hosts.join('\n'));
   } catch (error) {
     throw new OptionError(`--backup-hosts: ${(error as Error).message}`);
+  }
+}
+
+/** Read as every front end reads it: a typo (`eth0`, `10.0.0.300`) is refused at start-up, not left to find nothing. */
+function dnssdInterfaceOf(value: unknown): string | undefined {
+  try {
+    return parseInterfaceAddress(value);
+  } catch (error) {
+    throw new OptionError(`--dnssd-interface: ${(error as Error).message}`);
   }
 }
 

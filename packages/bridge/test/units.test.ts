@@ -53,6 +53,8 @@ describe('command line', () => {
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', followDirector: true, backupHosts: ['10.0.0.6', '10.0.0.7:port'] })).toThrow(/^--backup-hosts: Address 2 of the list: /);
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', dnssd: true })).toThrow(/--dnssd .*--follow-director/);
     expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', followDirector: true, backupHosts: ['10.0.0.6', ' '] })).toThrow(/--backup-hosts must be addresses/);
+    expect(() => resolveOptions({ server: 'x', mqtt: 'mqtt://h', followDirector: true, dnssd: true, dnssdInterface: 'eth0' })).toThrow(/^--dnssd-interface: "eth0" is not an IPv4 address/);
+    expect(resolveOptions({ server: 'x', mqtt: 'mqtt://h', followDirector: true, dnssd: true, dnssdInterface: ' 10.0.0.2 ' }).dnssdInterface).toBe('10.0.0.2');
   });
 
   it('reads the folder the show log is recorded into, refusing an empty one', () => {
