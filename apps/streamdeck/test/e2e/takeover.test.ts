@@ -51,19 +51,24 @@ describe('a cue after a director takeover', () => {
   };
   const main = () => sim.state.transports.list().find((transport) => transport.name === 'main');
 
-  it('lands once on the machine that took over from the director the keys were given', async () => {
+  /**
+   * The plugin launched on the session's director (with `globalSettings`), a play key shown and its settings page
+   * open: answered once the page's connection line says which director the plugin's client follows.
+   */
+  const launchOnDirector = async (globalSettings: Record<string, string> = {}) => {
     const given = machine('director');
-    deck.globalSettings.host = given.url;
-    // As the settings page stores the map: one NAME=address a line.
-    deck.globalSettings.hosts = sim.machines().map(({ hostname, url }) => `${hostname}=${new URL(url).host}`).join('\n');
+    Object.assign(deck.globalSettings, { host: given.url, ...globalSettings });
     await deck.launch();
     deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
-    // The settings page's connection line says which director the plugin's client follows.
     dom = openInspector(deck, 'transport.html', 'play');
     const page = dom;
     const directorShown = (hostname: string) => () => page.window.document.getElementById('connection')?.textContent?.includes(`director ${hostname}`);
     await until(`the connection line naming ${given.hostname}`, directorShown(given.hostname), FOLLOWED_AND_SHOWN_MS);
+    return { given, page, directorShown };
+  };
 
+  /** The given director stops: the connection line names the machine that took over, and a press of play lands there once. */
+  const stopDirectorThenPlay = async (given: { hostname: string }, directorShown: (hostname: string) => () => boolean | undefined) => {
     await simControl(machine('actor').url, { action: 'stopMachine', hostname: given.hostname });
     const successor = machine('director');
     expect(successor.hostname).not.toBe(given.hostname);
@@ -77,63 +82,33 @@ describe('a cue after a director takeover', () => {
     expect(sim.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
     expect(isPlaying(main())).toBe(true);
     expect(deck.sent('showAlert', 'play')).toEqual([]);
+  };
+
+  it('lands once on the machine that took over from the director the keys were given', async () => {
+    // As the settings page stores the map: one NAME=address a line.
+    const hosts = sim.machines().map(({ hostname, url }) => `${hostname}=${new URL(url).host}`).join('\n');
+    const { given, directorShown } = await launchOnDirector({ hosts });
+    await stopDirectorThenPlay(given, directorShown);
   });
 
   it('lands once on the machine that took over through the backup addresses typed on the settings page, with no machine addresses', async () => {
-    const given = machine('director');
-    deck.globalSettings.host = given.url;
-    await deck.launch();
-    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
-    dom = openInspector(deck, 'transport.html', 'play');
-    const page = dom;
-    const directorShown = (hostname: string) => () => page.window.document.getElementById('connection')?.textContent?.includes(`director ${hostname}`);
-    await until(`the connection line naming ${given.hostname}`, directorShown(given.hostname), FOLLOWED_AND_SHOWN_MS);
-
+    const { given, page, directorShown } = await launchOnDirector();
     // The understudy and the rest of the session, one address a line, as the operator types them.
     const backups = sim.machines().filter(({ role }) => role !== 'director').map(({ url }) => url).join('\n');
     choose(page, 'backupHosts', backups);
     await until('the backup addresses saved', () => deck.globalSettings.backupHosts === backups);
     expect(deck.globalSettings).toEqual({ host: given.url, backupHosts: backups });
-
-    await simControl(machine('actor').url, { action: 'stopMachine', hostname: given.hostname });
-    const successor = machine('director');
-    expect(successor.hostname).not.toBe(given.hostname);
-    await until(`the connection line naming ${successor.hostname}`, directorShown(successor.hostname), FOLLOWED_AND_SHOWN_MS);
-
-    const cues = sim.arrivals.count('POST', endpoints.play.path);
-    deck.press('play');
-    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play'), 'showOk after the takeover');
-    expect(sim.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
-    expect(isPlaying(main())).toBe(true);
-    expect(deck.sent('showAlert', 'play')).toEqual([]);
+    await stopDirectorThenPlay(given, directorShown);
   });
 
   it.runIf(loopbackMulticast)(`lands once on the machine that took over, ${ANNOUNCED} on the interface typed on the settings page`, async () => {
-    const given = machine('director');
-    deck.globalSettings.host = given.url;
-    await deck.launch();
-    deck.appear({ action: TRANSPORT, context: 'play', settings: { command: 'play', transport: 'main' } });
-    dom = openInspector(deck, 'transport.html', 'play');
-    const page = dom;
-    const directorShown = (hostname: string) => () => page.window.document.getElementById('connection')?.textContent?.includes(`director ${hostname}`);
-    await until(`the connection line naming ${given.hostname}`, directorShown(given.hostname), FOLLOWED_AND_SHOWN_MS);
-
+    const { given, page, directorShown } = await launchOnDirector();
     // The desk's address on the show network, here loopback, where the session announces itself.
     const dnssd = page.window.document.getElementById('dnssd') as HTMLInputElement;
     dnssd.checked = true;
     dnssd.dispatchEvent(new page.window.Event('change'));
     choose(page, 'dnssdInterface', '127.0.0.1');
     await until('DNS-SD and its interface saved', () => deck.globalSettings.dnssd === true && deck.globalSettings.dnssdInterface === '127.0.0.1');
-
-    await simControl(machine('actor').url, { action: 'stopMachine', hostname: given.hostname });
-    const successor = machine('director');
-    expect(successor.hostname).not.toBe(given.hostname);
-    await until(`the connection line naming ${successor.hostname}`, directorShown(successor.hostname), FOLLOWED_AND_SHOWN_MS);
-
-    const cues = sim.arrivals.count('POST', endpoints.play.path);
-    deck.press('play');
-    await deck.waitFor((commands) => commands.find((c) => c.event === 'showOk' && c.context === 'play'), 'showOk after the takeover');
-    expect(sim.arrivals.count('POST', endpoints.play.path) - cues).toBe(1);
-    expect(isPlaying(main())).toBe(true);
+    await stopDirectorThenPlay(given, directorShown);
   });
 });
