@@ -45,6 +45,13 @@ describe('machine addresses for names that do not resolve', () => {
       return line.includes('waiting for the plugin') ? undefined : line;
     });
 
+  /** The connection line once it says a setting cannot be used. */
+  const invalidSetting = (page: JSDOM): Promise<string | null> =>
+    until('the connection line', () => {
+      const element = page.window.document.getElementById('connection');
+      return element?.className.includes('invalid') ? element.textContent : undefined;
+    });
+
   async function mainPlaymode(): Promise<string | undefined> {
     return (await director.transport.transports()).transports.find((transport) => transport.name === 'main')?.playmode;
   }
@@ -88,10 +95,7 @@ describe('machine addresses for names that do not resolve', () => {
     await connected(page);
 
     choose(page, 'hosts', 'DIRECTOR01 127.0.0.2');
-    const line = await until('the connection line', () => {
-      const element = page.window.document.getElementById('connection');
-      return element?.className.includes('invalid') ? element.textContent : undefined;
-    });
+    const line = await invalidSetting(page);
     expect(line).toContain('Machine addresses: "DIRECTOR01 127.0.0.2" is not HOSTNAME=address');
     await deck.waitForLatestImage('play', (svg) => svg.includes('>SET UP<'), 'the set-up face');
   });
@@ -111,10 +115,7 @@ describe('machine addresses for names that do not resolve', () => {
     await until('DNS-SD saved', () => deck.globalSettings.dnssd === true);
 
     choose(page, 'backupHosts', '127.0.0.9\nftp://127.0.0.3');
-    const line = await until('the connection line', () => {
-      const element = page.window.document.getElementById('connection');
-      return element?.className.includes('invalid') ? element.textContent : undefined;
-    });
+    const line = await invalidSetting(page);
     expect(line).toContain('Backup addresses: Address 2 of the list: "ftp://127.0.0.3" uses ftp');
     await deck.waitForLatestImage('play', (svg) => svg.includes('>SET UP<'), 'the set-up face');
 
@@ -137,10 +138,7 @@ describe('machine addresses for names that do not resolve', () => {
 
     choose(page, 'dnssdInterface', 'eth0');
     await until('the interface saved', () => deck.globalSettings.dnssdInterface === 'eth0');
-    const line = await until('the connection line', () => {
-      const element = page.window.document.getElementById('connection');
-      return element?.className.includes('invalid') ? element.textContent : undefined;
-    });
+    const line = await invalidSetting(page);
     expect(line).toContain('DNS-SD interface: "eth0" is not an IPv4 address: give this computer\'s address on the show network');
     await deck.waitForLatestImage('play', (svg) => svg.includes('>SET UP<'), 'the set-up face');
 
