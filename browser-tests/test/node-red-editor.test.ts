@@ -62,7 +62,8 @@ describe('the Node-RED editor', () => {
     await demo?.close();
   });
 
-  afterEach(() => {
+  afterEach(async () => {
+    await editor.cancelAllTrays();
     expect(editor.pageErrors, `script errors in the editor; Node-RED log:\n${demo.log().slice(-4000)}`).toEqual([]);
   });
 
@@ -139,7 +140,7 @@ describe('the Node-RED editor', () => {
       await editor.addFlow();
       const transport = await editor.dropFromPalette('stagelink-transport', 440, 120);
       await editor.editNode(transport, '#node-input-command');
-      await editor.page.locator('#node-input-btn-server-add').click();
+      await editor.editConfigNode('#node-input-btn-server-add', '#node-config-input-host');
       await editor.page.locator('#node-config-input-host').fill(hostile.url);
       await editor.confirmTray();
 
@@ -162,7 +163,7 @@ describe('the Node-RED editor', () => {
       await german.addFlow();
       const transport = await german.dropFromPalette('stagelink-transport', 440, 120);
       await german.editNode(transport, '#node-input-command');
-      await german.page.locator('#node-input-btn-server-add').click();
+      await german.editConfigNode('#node-input-btn-server-add', '#node-config-input-host');
       await german.page.locator('#node-config-input-host').fill(NOWHERE);
       await german.confirmTray();
 
@@ -184,10 +185,9 @@ describe('the Node-RED editor', () => {
     const token = demo.sim.drive.token;
     await editor.showFlow(ASSET_FLOW);
     await editor.editNode(await exampleNode('stagelink-drive-version'), '#node-input-drive');
-    await editor.page.locator('#node-input-btn-drive-edit').click();
+    await editor.editConfigNode('#node-input-btn-drive-edit', '#node-config-input-token');
 
     const tokenField = editor.page.locator('#node-config-input-token');
-    await tokenField.waitFor();
     expect(await tokenField.getAttribute('type')).toBe('password');
     // Node-RED's placeholder for "a token is stored": the editor knows one is set, not what it is.
     expect(await tokenField.inputValue()).toBe('__PWRD__');
@@ -213,8 +213,7 @@ describe('the Node-RED editor', () => {
     }
     await editor.showFlow(SHOW_FLOW);
     await editor.editNode(await exampleNode('stagelink-transport'), '#node-input-server');
-    await editor.page.locator('#node-input-btn-server-edit').click();
-    await editor.page.locator('#node-config-input-host').waitFor();
+    await editor.editConfigNode('#node-input-btn-server-edit', '#node-config-input-host');
     expect(await editor.page.locator('#node-config-input-host').inputValue()).toBe(demo.sim.mediaServer.url);
     await editor.page.locator('#node-config-stagelink-server-test').click();
     const machines = await until('the server dialog to report what it reached', async () => {
@@ -239,7 +238,7 @@ describe('the Node-RED editor', () => {
     const simulator = new URL(demo.sim.mediaServer.url);
     await editor.showFlow(SHOW_FLOW);
     await editor.editNode(await exampleNode('stagelink-transport'), '#node-input-server');
-    await editor.page.locator('#node-input-btn-server-edit').click();
+    await editor.editConfigNode('#node-input-btn-server-edit', '#node-config-input-host');
     const host = editor.page.locator('#node-config-input-host');
     // A machine of the session as a desk would first know it: by a bare address.
     await host.fill(`localhost:${simulator.port}`);

@@ -144,6 +144,23 @@ export class NodeRedEditor {
     await this.page.locator(firstField).waitFor();
   }
 
+  /**
+   * Opens a config node's tray with the button beside its field (`#node-input-btn-drive-edit`) and waits for its
+   * form. The button is clicked again while the form has not come: on a busy machine a first click can land before
+   * the dialog has wired the button, and nothing opens.
+   */
+  async editConfigNode(button: string, firstField: string): Promise<void> {
+    const field = this.page.locator(firstField);
+    await until(`the tray that ${button} opens`, async () => {
+      if (await field.isVisible()) return true;
+      await this.page.locator(button).click({ timeout: 5000 }).catch(() => undefined);
+      return field.waitFor({ timeout: 5000 }).then(
+        () => true,
+        () => false,
+      );
+    }, 60_000);
+  }
+
   /** The tray on top (a config node's tray opens over the node's and takes its place in the page). */
   topTray(): Locator {
     return this.page.locator('.red-ui-tray').last();
@@ -155,6 +172,11 @@ export class NodeRedEditor {
 
   async cancelTray(): Promise<void> {
     await this.#closeTray('#node-dialog-cancel, #node-config-dialog-cancel');
+  }
+
+  /** Cancels every tray still open (one a failed test left), so the next test starts on the bare workspace. */
+  async cancelAllTrays(): Promise<void> {
+    while ((await this.page.locator('.red-ui-tray').count()) > 0) await this.cancelTray();
   }
 
   /**
