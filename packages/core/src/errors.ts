@@ -174,6 +174,15 @@ export class AbortedError extends kind(StagelinkError, 'AbortedError', 'STAGELIN
 /** A guarded operation was called without `{ confirm: true }`; nothing was sent. */
 export class ConfirmationRequiredError extends kind(StagelinkError, 'ConfirmationRequiredError', 'STAGELINK_ERR_CONFIRMATION_REQUIRED') {}
 
+/**
+ * The director's own description of its API, already read, lacks this command: refused before sending, since this
+ * build would answer 404. Sending it again will not help; the build's version says which API it speaks.
+ */
+export class NotDescribedError extends kind(StagelinkError, 'NotDescribedError', 'STAGELINK_ERR_NOT_DESCRIBED') {}
+
+/** A command this client was not set up to send (`python/*` without `allowPython: true`); nothing was sent. */
+export class NotEnabledError extends kind(StagelinkError, 'NotEnabledError', 'STAGELINK_ERR_NOT_ENABLED') {}
+
 /** The caller passed something the API cannot take (an empty Ref, a malformed host); nothing was sent. */
 export class InvalidInputError extends kind(StagelinkError, 'InvalidInputError', 'STAGELINK_ERR_INVALID_INPUT') {}
 
@@ -196,6 +205,13 @@ export class ClosedError extends kind(StagelinkError, 'ClosedError', 'STAGELINK_
 
 /** Something went wrong on the live-update stream: a refused subscription, a property error, a bad frame. */
 export class LiveUpdateError extends kind(StagelinkError, 'LiveUpdateError', 'STAGELINK_ERR_LIVE_UPDATE') {}
+
+/**
+ * The director answered the same live-update frame (a subscribe, an unsubscribe or a write) "Invalid JSON" time
+ * after time: it lost it, or cannot read it, and says nothing of which. The frame is no longer sent; a subscription
+ * is asked for again on the next reconnect or after a pause.
+ */
+export class LiveFrameRefusedError extends kind(LiveUpdateError, 'LiveFrameRefusedError', 'STAGELINK_ERR_LIVE_FRAME_REFUSED') {}
 
 /** The message of anything thrown, for a log line or a wrapping error's text. */
 export function reasonOf(error: unknown): string {

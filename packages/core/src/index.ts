@@ -22,6 +22,7 @@ export {
   type FailoverOperation,
   OLED_MAX_MESSAGE_LENGTH,
   OLED_DEFAULT_DISPLAY_SECONDS,
+  type BodyField,
   type EndpointSpec,
   type EndpointName,
   type ApiFamily,
@@ -57,8 +58,25 @@ export {
   type SmcAccounts,
   type SmcMap,
   type SmcTarget,
+  type WatchHardware,
 } from './media-server/hardware-targets.js';
+export { DEFAULT_HARDWARE_EVERY_MS, MIN_HARDWARE_EVERY_MS, type HardwareWatch, type HardwareWatchOptions } from './hardware-health/hardware-watches.js';
+export { DEFAULT_LAYERS_EVERY_MS, MIN_LAYERS_EVERY_MS, type LayersSnapshot, type LayersWatch } from './media-server/layer-watch.js';
+export { hardwareFaultWord, hardwareSummaryOf, type HardwareSnapshot, type HardwareStatus } from './hardware-health/hardware-snapshot.js';
+export {
+  DEFAULT_HARDWARE_THRESHOLDS,
+  hardwareThresholds,
+  judgeReadings,
+  type HardwareSeverity,
+  type HardwareThresholds,
+  type HardwareVerdict,
+  type SensorLimits,
+} from './hardware-health/judge.js';
+export { readCelsius, readFlag, readHardware, readRpm, type FanReading, type HardwareReadings, type OutputCardReading, type TemperatureReading } from './hardware-health/readings.js';
 export type { ApiDescription } from './media-server/api-description.js';
+export type { CommandName, DescribedCommand, DirectorDescription } from './media-server/described-commands.js';
+export type { RenderStreamApi } from './media-server/renderstream.js';
+export type { OmnicalApi, PythonApi, SockpuppetApi } from './media-server/show-tools.js';
 export { SmcClient, type SmcOptions } from './media-server/smc-client.js';
 export type * from './media-server/types.js';
 export { LiveClient, LiveSubscription, type LiveSubscribeOptions } from './live/live-client.js';

@@ -2,9 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { endpointList, FAILOVER_OPERATIONS, isFailoverOperation, needsConfirmation } from '../src/index.js';
 
 describe('which operations need a confirmation', () => {
-  it('are the irreversible hardware operations and those that move the show, and no others', () => {
+  it('are the irreversible hardware operations, those that move the show or stop its workloads, python and a rig check plan, and no others', () => {
     const confirmed = endpointList.filter(needsConfirmation).map((spec) => spec.id);
-    expect(confirmed.sort()).toEqual(['failoverMachine', 'powerCycle', 'powerOff', 'restoreMachine', 'smcClearAll', 'smcEnableDowngrade']);
+    expect(confirmed.sort()).toEqual([
+      'failoverMachine',
+      'powerCycle',
+      'powerOff',
+      'pythonExecute',
+      'pythonRegisterModule',
+      'renderStreamFailover',
+      'renderStreamFailoverPool',
+      'restoreMachine',
+      'rigCheckExecutePlan',
+      'smcClearAll',
+      'smcEnableDowngrade',
+      'stopLayers',
+    ]);
   });
 
   it('names the failover operations by their path, and knows only those', () => {

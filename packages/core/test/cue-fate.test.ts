@@ -5,6 +5,8 @@ import {
   AuthError,
   ClosedError,
   ConfirmationRequiredError,
+  NotDescribedError,
+  NotEnabledError,
   ConflictError,
   ConnectionError,
   CueLane,
@@ -14,6 +16,7 @@ import {
   HttpError,
   InvalidInputError,
   LateAnswerError,
+  LiveFrameRefusedError,
   LiveUpdateError,
   MediaServer,
   NotFoundError,
@@ -57,11 +60,14 @@ const EVERY_ERROR: Record<string, [Error, CueFate][]> = {
     [new AbortedError('cancelled before it was sent', context, { mayHaveReachedServer: false }), 'not-sent'],
   ],
   ConfirmationRequiredError: [[new ConfirmationRequiredError('confirm it'), 'not-sent']],
+  NotEnabledError: [[new NotEnabledError('python is off'), 'not-sent']],
+  NotDescribedError: [[new NotDescribedError("this director's API 2.0.3 offers no `transport/speed`"), 'not-sent']],
   InvalidInputError: [[new InvalidInputError('choose a transport'), 'not-sent']],
   HardwareTargetError: [[new HardwareTargetError('name the machine'), 'not-sent']],
   UnexpectedAnswerError: [[new UnexpectedAnswerError('no envelope', context), 'unknown']],
   ClosedError: [[new ClosedError('closed'), 'not-sent']],
   LiveUpdateError: [[new LiveUpdateError('refused subscription'), 'unknown']],
+  LiveFrameRefusedError: [[new LiveFrameRefusedError('a subscribe lost as "Invalid JSON" time after time'), 'unknown']],
 };
 
 describe('cueFateOf', () => {

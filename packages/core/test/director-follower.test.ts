@@ -90,3 +90,63 @@ describe('which machine the follower takes for the director', () => {
     expect(changes).toEqual([]);
   });
 });
+
+describe('a check that fails for a reason of its own', () => {
+  it('resolves false and says so once in the log, never rejecting from its timer', async () => {
+    const server = await startScriptedServer([], (req, res) => {
+      const session = { isRunningSolo: false, isDirectorDedicated: false, director: member('MACHINEA'), actors: [member('ACTOR01')], understudies: [] };
+      json(200, { status: ok, result: session })(req, res, '');
+    });
+    open.push(server);
+    const warnings: (LogEvent | undefined)[] = [];
+    // A hosts map no client would accept (MediaServer checks it when given): the check trips on it while learning the actor.
+    const { follower } = followerFrom(server.url, { MACHINEA: new URL(server.url).host, ACTOR01: '10.0.0.256' }, { warn: (_message, event) => warnings.push(event) });
+    await follower.ready();
+    expect(await follower.check()).toBe(false);
+    expect(warnings.map((event) => event?.code)).toEqual(['DIRECTOR_CHECK_FAILED']);
+    expect(warnings[0]?.facts.reason).toMatch(/ACTOR01 in hosts \("10\.0\.0\.256"\) is not an address/);
+  });
+});
+
+describe('a session between directors', () => {
+  it('does not take a machine whose session names no director for a solo director, and stays with the director it knows', async () => {
+    let betweenDirectors = false;
+    const director = await startScriptedServer([], (req, res) => {
+      if (betweenDirectors) return void req.socket.destroy();
+      const session = { isRunningSolo: false, isDirectorDedicated: false, director: member('MACHINEA'), actors: [member('ACTOR01')], understudies: [] };
+      json(200, { status: ok, result: session })(req, res, '');
+    });
+    open.push(director);
+    const actor = await startScriptedServer([], (req, res) => {
+      const session = { isRunningSolo: false, isDirectorDedicated: false, ...(betweenDirectors ? {} : { director: member('MACHINEA') }), actors: [member('ACTOR01')], understudies: [] };
+      json(200, { status: ok, result: session })(req, res, '');
+    });
+    open.push(actor);
+    const { follower, changes } = followerFrom(actor.url, { MACHINEA: new URL(director.url).host, ACTOR01: new URL(actor.url).host });
+    await follower.ready();
+    expect(follower.current).toBe(director.url);
+
+    // Mid-takeover: the old director is gone and the actor's session names nobody yet.
+    betweenDirectors = true;
+    expect(await follower.check()).toBe(false);
+    expect(follower.current).toBe(director.url);
+    expect(changes.map(({ hostname }) => hostname)).toEqual(['MACHINEA']);
+  });
+});
+
+describe('a director that changes at the same address', () => {
+  it('tells of another machine directing at the address it follows, without moving', async () => {
+    const a = await machineNaming('MACHINEA');
+    const { follower, changes } = followerFrom(a.url, { MACHINEA: a.host, MACHINEC: a.host });
+    await follower.ready();
+    // Between shows the machine at that address was swapped: it answers as director under its own name.
+    a.names.director = 'MACHINEC';
+    expect(await follower.check()).toBe(false);
+    expect(follower.director).toMatchObject({ hostname: 'MACHINEC', previous: 'MACHINEA' });
+    expect(await follower.check()).toBe(false);
+    expect(changes).toEqual([
+      { hostname: 'MACHINEA', url: a.url, moved: false },
+      { hostname: 'MACHINEC', url: a.url, moved: false },
+    ]);
+  });
+});

@@ -68,8 +68,8 @@ describe('one deadline for a GO through a director follower, the director check 
   const never = new Promise<never>(() => undefined);
 
   /** A caller to a server that refuses the first cue as "not the director", following `director`. */
-  async function callerVia(director: DirectorCheck, timeoutMs: number) {
-    const server = await startScriptedServer([notTheDirector]);
+  async function callerVia(director: DirectorCheck, timeoutMs: number, refusal: Reply = notTheDirector) {
+    const server = await startScriptedServer([refusal]);
     const http = new HttpClient({ baseUrl: server.url, timeoutMs, retries: 0 });
     onTestFinished(async () => {
       await http.close();
@@ -79,11 +79,17 @@ describe('one deadline for a GO through a director follower, the director check 
     return { caller: new EndpointCaller(http, director), posts };
   }
 
+  /** A follower whose check, once `checking` ends, has found the director on another machine. */
+  function movingDirector(checking: () => Promise<unknown>): DirectorCheck {
+    const director = { current: 'http://old-director', ready: () => Promise.resolve(), check: () => checking().then(() => ((director.current = 'http://new-director'), true)) };
+    return director;
+  }
+
   /** Whether `call` settled within `ms`, and how. */
   const settledWithin = (call: Promise<unknown>, ms: number) => Promise.race([call.then(() => 'resolved', (error: unknown) => error), delay(ms).then(() => 'still waiting')]);
 
   it('does not resend a cue once its deadline has passed, however late the director check says the director moved', async () => {
-    const director: DirectorCheck = { ready: () => Promise.resolve(), check: () => delay(600).then(() => true) };
+    const director = movingDirector(() => delay(600));
     const { caller, posts } = await callerVia(director, 300);
     await expect(caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } })).rejects.toBeInstanceOf(StatusError);
     await delay(700);
@@ -91,14 +97,32 @@ describe('one deadline for a GO through a director follower, the director check 
   });
 
   it('still resends a refused cue to the new director when the check answers within the deadline', async () => {
-    const director: DirectorCheck = { ready: () => Promise.resolve(), check: () => delay(50).then(() => true) };
+    const director = movingDirector(() => delay(50));
     const { caller, posts } = await callerVia(director, 5000);
     await caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } });
     expect(posts()).toBe(2);
   });
 
+  it('resends a cue refused by the old director once when the periodic check moved the session while it was on its way', async () => {
+    // The move was seen by the follower's own check: the one this call asks for finds the director where it now is.
+    const director = { current: 'http://old-director', ready: () => Promise.resolve(), check: () => Promise.resolve(false) };
+    const { caller, posts } = await callerVia(director, 5000, (req, res, body) => {
+      director.current = 'http://new-director';
+      notTheDirector(req, res, body);
+    });
+    await caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } });
+    expect(posts()).toBe(2);
+  });
+
+  it('does not resend a refused cue when the director is still where the cue went', async () => {
+    const director = { current: 'http://director', ready: () => Promise.resolve(), check: () => Promise.resolve(false) };
+    const { caller, posts } = await callerVia(director, 5000);
+    await expect(caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } })).rejects.toBeInstanceOf(StatusError);
+    expect(posts()).toBe(1);
+  });
+
   it('stops waiting for the director check the moment the caller aborts', async () => {
-    const { caller, posts } = await callerVia({ ready: () => Promise.resolve(), check: () => never }, 60_000);
+    const { caller, posts } = await callerVia({ current: 'http://director', ready: () => Promise.resolve(), check: () => never }, 60_000);
     const controller = new AbortController();
     const call = caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } }, { signal: controller.signal });
     await vi.waitFor(() => expect(posts()).toBe(1));
@@ -107,7 +131,7 @@ describe('one deadline for a GO through a director follower, the director check 
   });
 
   it('counts the first search for the director within the deadline, and sends nothing when it does not end in time', async () => {
-    const { caller, posts } = await callerVia({ ready: () => never, check: () => never }, 300);
+    const { caller, posts } = await callerVia({ current: 'http://director', ready: () => never, check: () => never }, 300);
     const failure = await settledWithin(caller.call(endpoints.play, { body: { transports: [{ name: 'main' }] } }), 3000);
     expect(failure).toBeInstanceOf(TimeoutError);
     expect((failure as Error).message).toMatch(/was not sent: the director of the session was still being looked for/);

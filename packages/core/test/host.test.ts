@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, MediaServer, originOf, parseHostList, parseInterfaceAddress } from '../src/index.js';
+import { InvalidInputError, MediaServer, originOf, parseHostList, parseHostMap, parseInterfaceAddress } from '../src/index.js';
 
 describe('originOf', () => {
   it.each([
@@ -70,5 +70,29 @@ describe('parseInterfaceAddress', () => {
 
   it('refuses what is not text, naming it', () => {
     expect(() => parseInterfaceAddress(10)).toThrow(/must be text, an IPv4 address of this computer such as 10\.0\.0\.20, not the number 10\./);
+  });
+});
+
+describe('addresses checked when a client is made', () => {
+  it('refuses a hosts entry that is not an address, naming the entry and its value, before anything starts', () => {
+    const made = () => new MediaServer({ host: '127.0.0.1:9', followDirector: true, hosts: { DIRECTOR01: '10.0.0.5', ACTOR01: '10.0.0.256' } });
+    expect(made).toThrow(InvalidInputError);
+    expect(made).toThrow(/ACTOR01 in hosts \("10\.0\.0\.256"\) is not an address/);
+  });
+
+  it('refuses a hosts map that is not a map, a name that is no hostname, and an address with a path', () => {
+    expect(() => new MediaServer({ host: '127.0.0.1:9', hosts: ['10.0.0.5'] as never })).toThrow(/hosts must map machine hostnames to addresses/);
+    expect(() => new MediaServer({ host: '127.0.0.1:9', hosts: { 'ACTOR 01': '10.0.0.6' } })).toThrow(/"ACTOR 01" in hosts is not a machine's hostname/);
+    expect(() => new MediaServer({ host: '127.0.0.1:9', hosts: { ACTOR01: '10.0.0.6/api' } })).toThrow(/ACTOR01 in hosts \("10\.0\.0\.6\/api"\)/);
+    expect(() => new MediaServer({ host: '127.0.0.1:9', hosts: { ACTOR01: 6 as never } })).toThrow(/ACTOR01 in hosts \(6\)/);
+  });
+
+  it('refuses a backup address and an SMC address that are not addresses, naming them', () => {
+    expect(() => new MediaServer({ host: '127.0.0.1:9', followDirector: true, backupHosts: ['10.0.0.256'] })).toThrow(/"10\.0\.0\.256" is not a valid media-server address/);
+    expect(() => new MediaServer({ host: '127.0.0.1:9', smcs: { ACTOR01: { host: '10.0.1.256' } } })).toThrow(/The SMC of ACTOR01: address is not usable: "10\.0\.1\.256"/);
+  });
+
+  it('reads a hosts line with a bad address as an error naming it, when the settings text is read', () => {
+    expect(() => parseHostMap('DIRECTOR01=10.0.0.5\nACTOR01=10.0.0.256')).toThrow(/ACTOR01 in hosts \("10\.0\.0\.256"\) is not an address/);
   });
 });

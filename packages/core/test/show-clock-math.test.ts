@@ -97,8 +97,36 @@ describe('formatClock', () => {
     expect(formatClock(83.46, { mode: 'seconds' })).toBe('83.4');
   });
 
+  it('counts drop-frame timecode at 29.97 and 59.94, so an hour of show reads one hour', () => {
+    expect(formatClock(3600, { fps: 29.97 })).toBe('01:00:00;00');
+    expect(formatClock(3600, { fps: 30000 / 1001 })).toBe('01:00:00;00');
+    expect(formatClock(3600, { fps: 29.97002997 })).toBe('01:00:00;00');
+    expect(formatClock(3600, { fps: 59.94 })).toBe('01:00:00;00');
+    // Frame numbers 00 and 01 are skipped at each minute but every tenth: 59;29 is followed by 1:00;02.
+    expect(formatClock(1799 / (30000 / 1001), { fps: 29.97 })).toBe('00:00:59;29');
+    expect(formatClock(1800 / (30000 / 1001), { fps: 29.97 })).toBe('00:01:00;02');
+    expect(formatClock(600, { fps: 29.97 })).toBe('00:10:00;00');
+    expect(formatClock(3600 + 1800 / (60000 / 1001) + 1e-4, { fps: 59.94 })).toBe('01:00:30;00');
+    expect(formatClock(3600, { fps: 30 })).toBe('01:00:00:00');
+  });
+
+  it('shows a time that is no number of seconds as a placeholder, in the shape of its mode', () => {
+    expect(formatClock(Number.POSITIVE_INFINITY)).toBe('--:--:--:--');
+    expect(formatClock(Number.NaN, { fps: 29.97 })).toBe('--:--:--;--');
+    expect(formatClock(Number.NEGATIVE_INFINITY, { mode: 'countdown' })).toBe('-:--');
+    expect(formatClock(Number.NaN, { mode: 'seconds' })).toBe('--.-');
+  });
+
+  it('writes the tenths a worked-out time has passed, not one tenth less for a rounding error', () => {
+    expect(formatClock(0.1, { mode: 'seconds' })).toBe('0.1');
+    expect(formatClock(0.3 - 0.2, { mode: 'seconds' })).toBe('0.1');
+    expect(formatClock(1.2 - 1.1, { mode: 'seconds' })).toBe('0.1');
+    expect(formatClock(0.7 - 0.4, { mode: 'seconds' })).toBe('0.3');
+    expect(formatClock(0.09, { mode: 'seconds' })).toBe('0.0');
+  });
+
   it('refuses what is not a time or a frame rate', () => {
-    expect(() => formatClock(Number.NaN)).toThrow(/seconds as a number/);
+    expect(() => formatClock('12' as never)).toThrow(/seconds as a number/);
     expect(() => formatClock(1, { fps: 0 })).toThrow(/fps/);
     expect(() => formatClock(1, { mode: 'hours' as never })).toThrow(/mode/);
   });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LiveUpdateError } from '../src/index.js';
+import { LiveFrameRefusedError, type LiveUpdateError } from '../src/index.js';
 import type { ClientFrame } from '../src/live/protocol.js';
-import { FRAME_GAP_MS } from '../src/live/frame-pacer.js';
-import { FRAME_SPACING_MS, SubscriptionRegistry, type Consumer, type LiveValue } from '../src/live/subscription-registry.js';
+import { FRAME_GAP_MS, resendGapMs } from '../src/live/frame-pacer.js';
+import { FRAME_SPACING_MS, LOST_FRAME_TRIES, SubscriptionRegistry, type Consumer, type LiveValue } from '../src/live/subscription-registry.js';
 
 const OBJECT = 'subsystem:MonitoringManager.findLocalMonitor("fps")';
 const PROPERTY = 'object.seriesAverage("Actual", 1)';
@@ -349,7 +349,7 @@ describe('SubscriptionRegistry', () => {
       const a = consumer();
       registry.add(OBJECT, PROPERTY, a.it);
       list([0, OBJECT, PROPERTY]);
-      for (let second = 0; second < 30; second++) {
+      for (let second = 0; second < 40; second++) {
         const before = subscribes();
         vi.advanceTimersByTime(1000);
         if (subscribes() > before) {
@@ -525,21 +525,188 @@ describe('SubscriptionRegistry', () => {
       await written;
       registry.onFrame({ error: 'Invalid JSON' });
       const newer = registry.write(OBJECT, 'object.other()', 2);
-      vi.advanceTimersByTime(FRAME_GAP_MS);
+      // The second frame lost in a row: the pause has doubled.
+      vi.advanceTimersByTime(resendGapMs(2));
       await newer;
       expect(sets().slice(2)).toEqual([{ set: [{ id: 1, value: 1 }] }, { set: [{ id: 1, value: 2 }] }]);
     });
 
-    it('sends again a frame the server dropped as "Invalid JSON", failing no subscription', () => {
+    it('sends again a frame the server dropped as "Invalid JSON" after the frame gap, failing no subscription', () => {
       const a = consumer();
       registry.add(OBJECT, PROPERTY, a.it);
       registry.onFrame({ error: 'Invalid JSON' });
       expect(a.errors).toEqual([]);
+      expect(sent).toHaveLength(1);
+      vi.advanceTimersByTime(FRAME_GAP_MS);
       expect(sent).toHaveLength(2);
       expect(sent[1]).toEqual(sent[0]);
       list([0, OBJECT, PROPERTY]);
       registry.onFrame({ valuesChanged: [{ id: 0, value: 59.94 }] });
       expect(a.values.map((v) => v.value)).toEqual([59.94]);
+    });
+  });
+
+  describe('a director that loses every frame ("Invalid JSON" to each)', () => {
+    /** Answers every frame the registry sends, now and later, with "Invalid JSON": the storm's setting. */
+    const loseEveryFrame = () => {
+      let answered = sent.length;
+      const answer = () => {
+        while (answered < sent.length) {
+          answered++;
+          registry.onFrame({ error: 'Invalid JSON' });
+        }
+      };
+      const timer = setInterval(answer, 1);
+      answer();
+      return () => clearInterval(timer);
+    };
+
+    it('waits a pause that doubles from the frame gap up to a second after each frame lost in a row', () => {
+      expect(Array.from({ length: 7 }, (_, i) => resendGapMs(i + 1))).toEqual([40, 80, 160, 320, 640, 1000, 1000]);
+    });
+
+    it('sends a lost subscribe again after a growing pause, then fails the subscription with a clear error, and asks a trickle after', () => {
+      const a = consumer();
+      const times: number[] = [];
+      registry = new SubscriptionRegistry({ send: (f) => (sent.push(f), times.push(Date.now()), true), isOpen: () => true, now: () => Date.now(), onProblem: (p) => problems.push(p) });
+      const stop = loseEveryFrame();
+      registry.add(OBJECT, PROPERTY, a.it);
+      vi.advanceTimersByTime(3000);
+      expect(sent).toHaveLength(LOST_FRAME_TRIES);
+      const gaps = times.slice(1).map((time, i) => time - (times[i] as number));
+      gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(resendGapMs(i + 1)));
+      expect(a.errors).toHaveLength(1);
+      const [error] = a.errors;
+      expect(error).toBeInstanceOf(LiveFrameRefusedError);
+      expect(error?.code).toBe('STAGELINK_ERR_LIVE_FRAME_REFUSED');
+      expect(error?.message).toContain(`${PROPERTY} on ${OBJECT}`);
+      expect(error?.message).toContain('"Invalid JSON"');
+      // Asked for again after a probe's pause, and only a few frames a round: never a storm.
+      vi.advanceTimersByTime(30_000);
+      expect(sent.length).toBeGreaterThan(LOST_FRAME_TRIES);
+      expect(sent.length).toBeLessThanOrEqual(4 * LOST_FRAME_TRIES);
+      stop();
+    });
+
+    it('brings a subscription that gave up up on the next socket', () => {
+      const a = consumer();
+      const stop = loseEveryFrame();
+      registry.add(OBJECT, PROPERTY, a.it);
+      vi.advanceTimersByTime(3000);
+      stop();
+      expect(a.errors).toHaveLength(1);
+      registry.onClose();
+      registry.onOpen();
+      expect(sent.at(-1)).toMatchObject({ subscribe: { object: OBJECT } });
+      list([0, OBJECT, PROPERTY]);
+      registry.onFrame({ valuesChanged: [{ id: 0, value: 59.94 }] });
+      expect(a.values.map((v) => v.value)).toEqual([59.94]);
+    });
+
+    it('gives up a write the server keeps losing, telling the problem, and sends it no more', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      list([0, OBJECT, PROPERTY]);
+      const stop = loseEveryFrame();
+      await registry.write(OBJECT, PROPERTY, 0.5);
+      vi.advanceTimersByTime(10_000);
+      stop();
+      expect(sent.filter((frame) => 'set' in frame)).toHaveLength(LOST_FRAME_TRIES);
+      const refused = problems.find((problem) => problem instanceof LiveFrameRefusedError);
+      expect(refused?.message).toMatch(/object\.seriesAverage.*not written.*"Invalid JSON"/);
+    });
+  });
+
+  describe('a hand on a fader that never pauses', () => {
+    it('sends a subscribe that is due between its writes, and writes on at the frame gap', () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      list([0, OBJECT, PROPERTY]);
+      const drag = setInterval(() => void registry.write(OBJECT, PROPERTY, Math.random()).catch(() => undefined), 1000 / 60);
+      vi.advanceTimersByTime(200);
+      const asked = Date.now();
+      registry.add(OBJECT, 'object.other()', consumer().it);
+      let subscribedAt: number | undefined;
+      for (let ms = 0; ms < 1000 && subscribedAt === undefined; ms++) {
+        vi.advanceTimersByTime(1);
+        if (sent.some((frame) => 'subscribe' in frame && frame.subscribe.properties[0] === 'object.other()')) subscribedAt = Date.now();
+      }
+      expect(subscribedAt).toBeDefined();
+      expect((subscribedAt as number) - asked).toBeLessThanOrEqual(2 * FRAME_GAP_MS);
+      const setsBefore = sent.filter((frame) => 'set' in frame).length;
+      vi.advanceTimersByTime(400);
+      clearInterval(drag);
+      // The subscribe still waits for its answer: writes go on at the frame gap meanwhile.
+      expect(sent.filter((frame) => 'set' in frame).length - setsBefore).toBeGreaterThanOrEqual(8);
+    });
+  });
+
+  describe('probes of many quiet pairs on a director that answers late', () => {
+    it('sends a new subscribe before the probes that wait, so it comes up after the frame in flight', () => {
+      const properties = Array.from({ length: 20 }, (_, i) => `object.level(${i})`);
+      for (const property of properties) registry.add(OBJECT, property, consumer().it);
+      const listed = properties.map((property, i): [number, string, string] => [i, OBJECT, property]);
+      for (let i = 0; i < properties.length; i++) list(...listed.slice(0, i + 1));
+      for (let i = 0; i < properties.length; i++) registry.onFrame({ valuesChanged: [{ id: i, value: 1 }] });
+      // Values that do not change are not sent again: every pair goes quiet and is probed, 40 frames queued.
+      vi.advanceTimersByTime(5000);
+      const probing = sent.length;
+      expect(sent[probing - 1]).toEqual({ unsubscribe: { ids: [0] } });
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      // The director answers late: the next frame goes once the one in flight has had its spacing.
+      vi.advanceTimersByTime(FRAME_SPACING_MS);
+      expect(sent[probing]).toMatchObject({ subscribe: { properties: [PROPERTY] } });
+    });
+
+    it('probes a value that does not change less often each time, up to 15 s apart, and every 5 s again once it changes', () => {
+      const a = consumer();
+      registry.add(OBJECT, PROPERTY, a.it);
+      let value = 1;
+      let id = 0;
+      const subscribedAt: number[] = [];
+      const start = Date.now();
+      // The server: answers each frame at once, a subscribe with a new id and the current value.
+      const serve = (seconds: number) => {
+        for (let step = 0; step < seconds * 10; step++) {
+          const frame = sent.shift();
+          if (frame && 'subscribe' in frame) {
+            subscribedAt.push((Date.now() - start) / 1000);
+            list([++id, OBJECT, PROPERTY]);
+            registry.onFrame({ valuesChanged: [{ id, value }] });
+          } else if (frame) list();
+          vi.advanceTimersByTime(100);
+        }
+      };
+      serve(46);
+      value = 2;
+      registry.onFrame({ valuesChanged: [{ id, value }] });
+      serve(10);
+      expect(subscribedAt.map(Math.round)).toEqual([0, 5, 15, 30, 45, 51]);
+      expect(a.stale).toEqual([]);
+    });
+
+    it('takes a late answer for the frame it answers: the frame sent since still waits for its own', () => {
+      for (const property of ['object.a()', 'object.b()', 'object.c()']) registry.add(OBJECT, property, consumer().it);
+      vi.advanceTimersByTime(FRAME_SPACING_MS);
+      expect(sent).toHaveLength(2);
+      list([0, OBJECT, 'object.a()']); // the answer to the first subscribe, a quarter of a second late
+      vi.advanceTimersByTime(FRAME_GAP_MS);
+      expect(sent).toHaveLength(2);
+      list([0, OBJECT, 'object.a()'], [1, OBJECT, 'object.b()']);
+      expect(sent).toHaveLength(3);
+    });
+
+    it('sends again the frame a late "Invalid JSON" answers, not the one that went last', () => {
+      const a = consumer();
+      const b = consumer();
+      registry.add(OBJECT, 'object.a()', a.it);
+      registry.add(OBJECT, 'object.b()', b.it);
+      vi.advanceTimersByTime(FRAME_SPACING_MS);
+      registry.onFrame({ error: 'Invalid JSON' }); // the first subscribe was lost
+      list([0, OBJECT, 'object.b()']);
+      vi.advanceTimersByTime(FRAME_SPACING_MS);
+      expect(sent.map((frame) => ('subscribe' in frame ? frame.subscribe.properties[0] : frame))).toEqual(['object.a()', 'object.b()', 'object.a()']);
+      list([0, OBJECT, 'object.b()'], [1, OBJECT, 'object.a()']);
+      registry.onFrame({ valuesChanged: [{ id: 1, value: 'a' }, { id: 0, value: 'b' }] });
+      expect([a.values.map((v) => v.value), b.values.map((v) => v.value)]).toEqual([['a'], ['b']]);
     });
   });
 

@@ -65,12 +65,16 @@ export class DirectorFollower {
   #nextListenAt = 0;
   #listenGapMs = DIRECTOR_CHECK_INTERVAL_MS;
   #toldDnssdProblem = false;
+  #toldCheckFailed = false;
   /** Ends a DNS-SD look in progress when the follower stops. */
   readonly #stopping = new AbortController();
 
   constructor(
     seedOrigin: string,
-    /** Told the director once it is first found, and again whenever it moves (`moved` true). */
+    /**
+     * Told the director once it is first found, again whenever it moves (`moved` true), and when another machine
+     * answers as director at the same address (`moved` false).
+     */
     private readonly onDirector: (change: DirectorChange, moved: boolean) => void,
     private readonly logger: Logger,
     private readonly options: DirectorFollowerOptions = {},
@@ -100,7 +104,9 @@ export class DirectorFollower {
 
   /** Looks for the director now; resolves true when it moved. Never rejects: it runs from timers and events. */
   check(): Promise<boolean> {
-    this.#check ??= this.#findDirector().finally(() => (this.#check = undefined));
+    this.#check ??= this.#findDirector()
+      .catch((error: unknown) => this.#checkFailed(error))
+      .finally(() => (this.#check = undefined));
     return this.#check;
   }
 
@@ -160,6 +166,23 @@ export class DirectorFollower {
       this.#listenGapMs = Math.min(this.#listenGapMs * 2, DNSSD_MAX_GAP_MS);
     }
     return director;
+  }
+
+  /**
+   * A check that failed for a reason of its own (not a machine that did not answer): said once in the log, and the
+   * follow goes on at the next check. It runs from a timer, so a throw here would end the host process.
+   */
+  #checkFailed(error: unknown): false {
+    if (this.#toldCheckFailed) this.logger.debug?.(`director check failed: ${reasonOf(error)}`);
+    else {
+      this.#toldCheckFailed = true;
+      this.logger.warn(`Looking for the director failed (${reasonOf(error)}); it is looked for again every few seconds.`, {
+        code: 'DIRECTOR_CHECK_FAILED',
+        facts: { reason: reasonOf(error) },
+        error,
+      });
+    }
+    return false;
   }
 
   #dnssdProblem(problem: string): void {
@@ -250,11 +273,15 @@ export class DirectorFollower {
 
   #found(found: DirectorChange): boolean {
     if (this.#stopped) return false;
-    const previous = this.#director?.hostname;
+    const known = this.#director;
+    const previous = known?.hostname;
     const moved = found.url !== this.#current;
-    const director = moved && previous !== undefined && previous !== found.hostname ? { ...found, previous } : found;
+    // Another machine at the same address (swapped, renamed, or a solo machine that joined a session) is news to
+    // every output that shows the director, though requests keep going where they went.
+    const changed = known === undefined || moved || known.hostname !== found.hostname || known.solo !== found.solo;
+    const director = changed && previous !== undefined && previous !== found.hostname ? { ...found, previous } : found;
     this.#director = director;
-    if (previous !== undefined && !moved) return false;
+    if (!changed) return false;
     if (moved) {
       this.logger.warn(`The director of the session is now ${director.hostname} (${director.url})${director.previous ? `, after ${director.previous}` : ''}; following it.`, {
         code: 'DIRECTOR_MOVED',

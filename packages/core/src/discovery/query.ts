@@ -6,6 +6,9 @@ import { EndpointCaller } from '../media-server/endpoint-caller.js';
 import { endpoints } from '../media-server/catalogue.js';
 import type { SessionInfo } from '../media-server/types.js';
 
+/** A machine's hostname as a session lists it (`DIRECTOR01`, `media-2.venue.lan`): letters, digits, dots and dashes. */
+export const MACHINE_HOSTNAME = /^[A-Za-z0-9][A-Za-z0-9.-]*$/;
+
 export interface QueriedDirector {
   hostname: string;
   url: string;
@@ -32,8 +35,11 @@ export async function queryDirector(
 }
 
 export function directorFrom(origin: string, session: SessionInfo, hosts?: HostMap): QueriedDirector {
-  if (session.isRunningSolo || !session.director) {
-    return { hostname: hostnameOf(origin), url: origin, solo: true, session };
+  if (session.isRunningSolo) return { hostname: hostnameOf(origin), url: origin, solo: true, session };
+  // Not solo and no director: a session between directors (a takeover under way). Taking the machine for a solo
+  // director would send cues to an actor and tell every output a director that is not one.
+  if (!session.director) {
+    throw new StagelinkError(`${origin} is in a session that names no director right now (a takeover may be under way): ask again in a moment.`);
   }
   const hostname: unknown = session.director.hostname;
   const url = machineOrigin(origin, hostname, hosts);
@@ -55,7 +61,7 @@ export type HostMap = Readonly<Record<string, string>>;
  * after `undefined` or `0.0.0.5`.
  */
 export function machineOrigin(origin: string, hostname: unknown, hosts?: HostMap): string | undefined {
-  if (typeof hostname !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(hostname)) return undefined;
+  if (typeof hostname !== 'string' || !MACHINE_HOSTNAME.test(hostname)) return undefined;
   const url = new URL(origin);
   const mapped = mappedAddress(hosts, hostname);
   if (mapped !== undefined) {
@@ -69,7 +75,8 @@ export function machineOrigin(origin: string, hostname: unknown, hosts?: HostMap
 
 /**
  * A host map written as text, one `HOSTNAME=address` per line or separated by commas (what a settings field or a
- * command-line flag holds). InvalidInputError names the first entry that is not of that shape.
+ * command-line flag holds). InvalidInputError names the first entry that is not of that shape, or whose address is
+ * not one.
  */
 export function parseHostMap(text: string): HostMap {
   const hosts: Record<string, string> = {};
@@ -78,16 +85,44 @@ export function parseHostMap(text: string): HostMap {
     if (!match?.[1] || !match[2]) throw new InvalidInputError(`"${entry}" is not HOSTNAME=address (for example DIRECTOR01=10.0.0.5).`);
     hosts[match[1]] = match[2];
   }
+  checkedHostMap(hosts);
   return hosts;
+}
+
+/**
+ * The host map a client was given, every entry checked: a hostname as the session lists machines, and an address
+ * or `address:port`. A typo (`ACTOR01: '10.0.0.256'`) is an InvalidInputError naming the entry and its value when
+ * the map is given, not a failure on the first call that needs that machine.
+ */
+export function checkedHostMap(hosts: unknown): HostMap | undefined {
+  if (hosts === undefined) return undefined;
+  if (typeof hosts !== 'object' || hosts === null || Array.isArray(hosts)) {
+    throw new InvalidInputError('hosts must map machine hostnames to addresses, e.g. { DIRECTOR01: "10.0.0.5", ACTOR01: "10.0.0.6:8080" }.');
+  }
+  for (const [hostname, address] of Object.entries(hosts)) {
+    if (!MACHINE_HOSTNAME.test(hostname)) throw new InvalidInputError(`"${hostname}" in hosts is not a machine's hostname (letters, digits, dots and dashes, e.g. ACTOR01).`);
+    addressOf(hostname, address);
+  }
+  return hosts as HostMap;
 }
 
 function mappedAddress(hosts: HostMap | undefined, hostname: string): URL | undefined {
   const wanted = hostname.toLowerCase();
   const entry = Object.entries(hosts ?? {}).find(([name]) => name.toLowerCase() === wanted);
-  if (!entry) return undefined;
+  return entry && addressOf(entry[0], entry[1]);
+}
+
+/** An address or `address:port` of the host map as a URL; InvalidInputError naming the entry when it is neither. */
+function addressOf(hostname: string, address: unknown): URL {
+  const notAnAddress = () =>
+    new InvalidInputError(`The address given for ${hostname} in hosts (${JSON.stringify(address) ?? String(address)}) is not an address or address:port, e.g. ${hostname}=10.0.0.6 or ${hostname}=10.0.0.6:8080.`);
+  if (typeof address !== 'string' || address.trim() === '') throw notAnAddress();
+  let url: URL;
   try {
-    return new URL(/^https?:\/\//.test(entry[1]) ? entry[1] : `http://${entry[1]}`);
+    url = new URL(/^https?:\/\//.test(address) ? address : `http://${address}`);
   } catch {
-    throw new InvalidInputError(`The address given for ${hostname} in hosts (${JSON.stringify(entry[1])}) is not an address or address:port.`);
+    throw notAnAddress();
   }
+  if (url.hostname === '' || url.pathname !== '/' || url.search !== '' || url.username !== '') throw notAnAddress();
+  return url;
 }

@@ -5,15 +5,29 @@
  */
 export const FRAME_GAP_MS = 40;
 
+/** The longest pause before a frame goes after the server lost the ones before it. */
+export const RESEND_GAP_CAP_MS = 1000;
+
+/**
+ * The pause after the `drops`-th frame in a row the server lost ("Invalid JSON"): the frame gap, doubled with each
+ * loss, up to a second. The answer names no frame, and a server that cannot read a frame loses it every time: a
+ * client that resends at once loops as fast as the socket goes.
+ */
+export function resendGapMs(drops: number, gapMs = FRAME_GAP_MS): number {
+  return Math.min(RESEND_GAP_CAP_MS, gapMs * 2 ** Math.max(0, drops - 1));
+}
+
 /**
  * When the next frame of one socket may go. It knows only times and answers, not what the frames hold: the
  * registry decides what goes next, this decides when.
  */
 export class FramePacer {
   #lastSentAt = -Infinity;
-  /** The last frame sent expects an answer (a subscribe or unsubscribe) and got it. */
+  /** Every frame sent was answered: the next needs no gap. */
   #answered = true;
-  #expectsAnswer = false;
+  /** Frames the server lost in a row ("Invalid JSON"), and until when the next one waits because of it. */
+  #drops = 0;
+  #heldUntil = -Infinity;
   #wake: NodeJS.Timeout | undefined;
 
   constructor(
@@ -23,19 +37,35 @@ export class FramePacer {
 
   /** Milliseconds until a frame may go; 0 when one may go now. */
   get waitMs(): number {
-    return this.#answered ? 0 : Math.max(0, this.#lastSentAt + this.gapMs - this.now());
+    const now = this.now();
+    const held = Math.max(0, this.#heldUntil - now);
+    return Math.max(held, this.#answered ? 0 : this.#lastSentAt + this.gapMs - now);
   }
 
-  /** A frame went out; `expectsAnswer` when the server answers it (a set gets none). */
-  sent(expectsAnswer: boolean): void {
+  /** Frames the server lost in a row, since it last answered one. */
+  get drops(): number {
+    return this.#drops;
+  }
+
+  /** A frame went out. */
+  sent(): void {
     this.#lastSentAt = this.now();
     this.#answered = false;
-    this.#expectsAnswer = expectsAnswer;
   }
 
-  /** The server answered: the frame in flight, if it expected an answer, is done with. */
-  answered(): void {
-    if (this.#expectsAnswer) this.#answered = true;
+  /**
+   * The server answered a frame. Only when that was the last one sent (`everyFrameAnswered`) may the next go at
+   * once: an answer a busy director sends late belongs to an earlier frame, and a set is never answered.
+   */
+  answered(everyFrameAnswered: boolean): void {
+    this.#drops = 0;
+    if (everyFrameAnswered) this.#answered = true;
+  }
+
+  /** The server lost a frame ("Invalid JSON"): the next waits a pause that grows with each loss in a row. */
+  dropped(): void {
+    this.#drops++;
+    this.#heldUntil = this.now() + resendGapMs(this.#drops, this.gapMs);
   }
 
   /** Calls `next` once, when a frame may go; a wake already waiting is kept. */
@@ -53,6 +83,7 @@ export class FramePacer {
     this.#wake = undefined;
     this.#lastSentAt = -Infinity;
     this.#answered = true;
-    this.#expectsAnswer = false;
+    this.#drops = 0;
+    this.#heldUntil = -Infinity;
   }
 }

@@ -1,10 +1,11 @@
-import { LiveUpdateError } from '../errors.js';
+import { LiveFrameRefusedError, LiveUpdateError } from '../errors.js';
 import { fullJitter } from '../http/backoff.js';
 import { DeliveryPace } from './delivery-pace.js';
 import { idNamedIn, isDroppedFrame, isObjectNotLoaded, isWriteRefusal, pairNamedIn } from './error-attribution.js';
 import { FramePacer } from './frame-pacer.js';
 import { DEFAULT_LIVENESS_TIMING, probePauseMs, silenceWindowMs, type LivenessTiming } from './liveness.js';
 import { isPropertyError, type ClientFrame, type ServerFrame, type SubscriptionEntry, type ValueChange } from './protocol.js';
+import { UnansweredFrames } from './unanswered-frames.js';
 
 export interface LiveValue {
   object: string;
@@ -38,6 +39,13 @@ interface Pair {
   stale: boolean;
   /** Probes (or asks for a missing id) that brought nothing since the last value. */
   probes: number;
+  /**
+   * Probes in a row that brought back the value the pair had: a value that does not change is asked after a longer
+   * silence each time (see #silenceWindow), so a venue's unchanging values do not keep the director busy.
+   */
+  quietProbes: number;
+  /** The last value heard on this socket, as JSON: what tells a probe's answer from a change. */
+  heard?: string;
   /** Fires when the pair has shown no sign of life for as long as it may. */
   lifeTimer?: NodeJS.Timeout;
   /** The timer waits out a silence window after a value (not a subscribe's answer); values only move this on. */
@@ -55,16 +63,22 @@ interface Pair {
 
 interface PendingWrite {
   value: unknown;
+  /** Times the server lost a frame that carried this value; none for a value not sent yet. */
+  lost?: number;
   sent(): void;
   failed(error: LiveUpdateError): void;
   /** Fails the write unsent when its pair gets no id in time; none for a write sent again. */
   timer?: NodeJS.Timeout;
 }
 
-/** The last frame sent: the one a server that drops frames sent back to back has lost when it says so. */
-type SentFrame = { kind: 'operation'; op: Operation } | { kind: 'set'; writes: { pair: Pair; value: unknown }[] };
+/** A frame sent: what a server that says it lost a frame has lost, once matched to its answer. */
+type SentFrame = { kind: 'operation'; op: Operation } | { kind: 'set'; writes: { pair: Pair; value: unknown; lost: number }[] };
 
-type Operation = { kind: 'subscribe'; pair: Pair } | { kind: 'unsubscribe'; id: number };
+/**
+ * `lost`: times the server lost this frame ("Invalid JSON") so far. `probe`: part of asking a quiet pair again,
+ * which goes after every other frame that waits; an unsubscribe that is part of a probe names its pair.
+ */
+type Operation = ({ kind: 'subscribe'; pair: Pair } | { kind: 'unsubscribe'; id: number; pair?: Pair }) & { lost?: number; probe?: boolean };
 
 export interface RegistryWire {
   /** Sends a frame if the socket is open; false when it is not. */
@@ -77,6 +91,12 @@ export interface RegistryWire {
 
 /** One subscribe or unsubscribe in flight: the next goes on its answer, or after this when none comes. */
 export const FRAME_SPACING_MS = 250;
+/**
+ * How often one frame is sent before the registry stops sending it when the server answers "Invalid JSON" each
+ * time (a lost frame goes again after a pause that grows, see resendGapMs): a subscription then fails, to be asked
+ * for again on the next reconnect or after a probe's pause.
+ */
+export const LOST_FRAME_TRIES = 5;
 const NOT_LOADED_RETRY_BASE_MS = 500;
 const NOT_LOADED_RETRY_CAP_MS = 10_000;
 
@@ -100,9 +120,12 @@ export class SubscriptionRegistry {
    */
   readonly #retiredIds = new Set<number>();
   #queue: Operation[] = [];
+  /** The subscribe or unsubscribe sent last, until its answer or FRAME_SPACING_MS after it. */
   #inFlight: Operation | undefined;
   #spacingTimer: NodeJS.Timeout | undefined;
-  #lastSent: SentFrame | undefined;
+  readonly #unanswered: UnansweredFrames<SentFrame>;
+  /** The last frame sent was a write: a subscribe or unsubscribe that is due goes next. */
+  #writeWentLast = false;
   readonly #pacer: FramePacer;
   readonly #timing: LivenessTiming;
 
@@ -112,6 +135,8 @@ export class SubscriptionRegistry {
   ) {
     this.#timing = { ...DEFAULT_LIVENESS_TIMING, ...timing };
     this.#pacer = new FramePacer(() => wire.now());
+    // An answer later than this is not waited for: the pair it would bring is stale and asked again by then.
+    this.#unanswered = new UnansweredFrames(() => wire.now(), this.#timing.answerWaitMs);
   }
 
   get size(): number {
@@ -123,7 +148,7 @@ export class SubscriptionRegistry {
     const pace = new DeliveryPace(consumer.intervalMs, () => this.wire.now());
     const existing = this.#pairs.get(key) ?? this.#adoptOrphan(key);
     if (!existing) {
-      const pair: Pair = { key, object, property, consumers: new Map([[consumer, pace]]), state: 'queued', stale: false, probes: 0, retries: 0, references: 0, writes: [] };
+      const pair: Pair = { key, object, property, consumers: new Map([[consumer, pace]]), state: 'queued', stale: false, probes: 0, quietProbes: 0, retries: 0, references: 0, writes: [] };
       this.#pairs.set(key, pair);
       this.#enqueue({ kind: 'subscribe', pair });
       return;
@@ -189,7 +214,6 @@ export class SubscriptionRegistry {
   }
 
   onFrame(frame: ServerFrame): void {
-    if (Array.isArray(frame.subscriptions) || typeof frame.error === 'string') this.#pacer.answered();
     // A broken server can send any JSON: entries of the wrong shape are dropped, never dereferenced.
     if (Array.isArray(frame.subscriptions)) this.#onSubscriptions(frame.subscriptions.filter(isSubscriptionEntry));
     if (Array.isArray(frame.valuesChanged)) this.#onValues(frame.valuesChanged.filter(isValueChange));
@@ -210,6 +234,8 @@ export class SubscriptionRegistry {
       // The link's own status says offline now; a stale mark would outlive it into the next connection.
       this.#setStale(pair, false);
       pair.probes = 0;
+      pair.quietProbes = 0;
+      pair.heard = undefined;
       pair.references = 0;
       // Ids restart on a new socket, and a value from before the drop must not reach a consumer joining meanwhile.
       this.#forgetId(pair);
@@ -217,7 +243,8 @@ export class SubscriptionRegistry {
       if (pair.state !== 'failed') pair.state = 'queued';
     }
     this.#pacer.reset();
-    this.#lastSent = undefined;
+    this.#unanswered.clear();
+    this.#writeWentLast = false;
     clearTimeout(this.#spacingTimer);
     this.#spacingTimer = undefined;
     this.#queue = [];
@@ -248,10 +275,10 @@ export class SubscriptionRegistry {
   }
 
   /** Gives up the server subscription: its id is not handed to any pair again until a list no longer holds it. */
-  #unsubscribe(id: number, references = 1): void {
+  #unsubscribe(id: number, references = 1, probeOf?: Pair): void {
     this.#byId.delete(id);
     this.#retiredIds.add(id);
-    for (let i = 0; i < references; i++) this.#enqueue({ kind: 'unsubscribe', id });
+    for (let i = 0; i < references; i++) this.#enqueue({ kind: 'unsubscribe', id, ...(probeOf ? { probe: true, pair: probeOf } : {}) });
   }
 
   #enqueue(op: Operation): void {
@@ -261,6 +288,7 @@ export class SubscriptionRegistry {
 
   /** A write waits on this pair's subscribe: send it before the other pairs queued after a reconnect. */
   #hurry(pair: Pair): void {
+    for (const op of this.#queue) if (op.pair === pair) op.probe = false;
     const index = this.#queue.findIndex((op) => op.kind === 'subscribe' && op.pair === pair);
     if (index <= 0) return;
     const [op] = this.#queue.splice(index, 1) as [Operation];
@@ -270,20 +298,24 @@ export class SubscriptionRegistry {
 
   /**
    * Sends what is due, never right behind the previous frame: the writes waiting, as one frame (a hand on a dial
-   * goes first), then one subscribe or unsubscribe at a time.
+   * goes first), then one subscribe or unsubscribe at a time. A hand that never pauses has writes waiting at every
+   * gap: after a write, a subscribe or unsubscribe that is due goes first, or no subscription would come up while
+   * a fader is dragged.
    */
   #pump(): void {
     if (this.#pacer.waitMs > 0) return this.#pacer.wakeWhenClear(() => this.#pump());
-    if (this.#sendWrites()) return this.#pump();
+    const operationDue = !this.#inFlight && this.#queue.length > 0;
+    if (!(operationDue && this.#writeWentLast) && this.#sendWrites()) return this.#pump();
     if (this.#inFlight) return;
-    const op = this.#queue.shift();
+    const op = this.#nextOperation();
     if (!op) return;
     if (!this.wire.send(this.#frameFor(op))) {
       this.#queue.unshift(op);
       return;
     }
-    this.#pacer.sent(true);
-    this.#lastSent = { kind: 'operation', op };
+    this.#pacer.sent();
+    this.#unanswered.sent({ kind: 'operation', op });
+    this.#writeWentLast = false;
     this.#inFlight = op;
     if (op.kind === 'subscribe') {
       op.pair.state = 'sent';
@@ -291,6 +323,16 @@ export class SubscriptionRegistry {
       this.#expectLife(op.pair, this.#timing.answerWaitMs);
     }
     this.#spacingTimer = setTimeout(() => this.#completeInFlight(), FRAME_SPACING_MS);
+  }
+
+  /**
+   * The next subscribe or unsubscribe: the first that is not a probe, else the first probe. A director answering
+   * in a quarter of a second takes 4 frames a second, and a few clocks' quiet pairs probed every few seconds ask
+   * for more: a subscription asked for meanwhile must not wait behind every probe.
+   */
+  #nextOperation(): Operation | undefined {
+    const index = this.#queue.findIndex((op) => !op.probe);
+    return this.#queue.splice(index === -1 ? 0 : index, 1)[0];
   }
 
   #frameFor(op: Operation): ClientFrame {
@@ -327,7 +369,17 @@ export class SubscriptionRegistry {
       if (pair.state === 'active') this.#checkActive(pair, id);
       else if (id !== undefined && pair.state !== 'queued') this.#activate(pair, id);
     }
-    this.#completeInFlight();
+    this.#onAnswer(this.#unanswered.answerOperation());
+  }
+
+  /**
+   * An answer came for `frame`. The operation in flight is done with only when the answer is its own: one a busy
+   * director sends late is an earlier frame's, and the next frame waits for this one's answer or its spacing.
+   */
+  #onAnswer(frame: SentFrame | undefined): void {
+    this.#pacer.answered(this.#unanswered.allAnswered);
+    if (frame?.kind === 'operation' && frame.op === this.#inFlight) this.#completeInFlight();
+    else this.#pump();
   }
 
   /** A pair the server dropped or renumbered without closing the socket must not stay active on a dead id. */
@@ -363,7 +415,7 @@ export class SubscriptionRegistry {
     if (due.length === 0) return false;
     const batches = due.map((pair) => ({ pair, writes: pair.writes.splice(0) }));
     for (const { writes } of batches) for (const write of writes) clearTimeout(write.timer);
-    const values = batches.map(({ pair, writes }) => ({ pair, value: coalesce(writes.map(({ value }) => value)) }));
+    const values = batches.map(({ pair, writes }) => ({ pair, value: coalesce(writes.map(({ value }) => value)), lost: Math.max(...writes.map(({ lost = 0 }) => lost)) }));
     const frame: ClientFrame = { set: values.map(({ pair, value }) => ({ id: pair.id as number, value })) };
     if (!this.wire.send(frame)) {
       for (const { pair, writes } of batches) {
@@ -372,8 +424,9 @@ export class SubscriptionRegistry {
       }
       return false;
     }
-    this.#pacer.sent(false);
-    this.#lastSent = { kind: 'set', writes: values };
+    this.#pacer.sent();
+    this.#unanswered.sent({ kind: 'set', writes: values });
+    this.#writeWentLast = true;
     for (const { writes } of batches) for (const write of writes) write.sent();
     return true;
   }
@@ -393,20 +446,23 @@ export class SubscriptionRegistry {
     this.#subscribeAgain(pair);
   }
 
-  /** Unsubscribes the pair's server subscription, if it has one, and subscribes it again. */
-  #subscribeAgain(pair: Pair): void {
+  /** Unsubscribes the pair's server subscription, if it has one, and subscribes it again; `probe` when it went quiet. */
+  #subscribeAgain(pair: Pair, probe = false): void {
     if (pair.state === 'active' && pair.id !== undefined) {
-      this.#unsubscribe(pair.id, pair.references);
+      this.#unsubscribe(pair.id, pair.references, probe ? pair : undefined);
       pair.references = 0;
     }
-    this.#requeue(pair);
+    this.#requeue(pair, probe);
   }
 
-  #requeue(pair: Pair): void {
+  #requeue(pair: Pair, probe = false): void {
+    // A probe of this pair that waits goes now, in its order: its unsubscribe must reach the server first, or the
+    // server would answer the new ask with the id being retired.
+    if (!probe) for (const op of this.#queue) if (op.probe && op.pair === pair) op.probe = false;
     this.#forgetId(pair);
     pair.state = 'queued';
     pair.latest = undefined;
-    this.#enqueue({ kind: 'subscribe', pair });
+    this.#enqueue({ kind: 'subscribe', pair, probe });
   }
 
   #fastestInterval(pair: Pair): number {
@@ -417,6 +473,7 @@ export class SubscriptionRegistry {
     for (const change of changes) {
       const pair = this.#byId.get(change.id);
       if (!pair) continue;
+      this.#countQuietProbe(pair, JSON.stringify(change.value));
       this.#sawLife(pair);
       if (isPropertyError(change.value)) {
         const error = new LiveUpdateError(`${pair.property} on ${pair.object} failed: ${change.value.errorType}: ${change.value.message}`);
@@ -427,6 +484,19 @@ export class SubscriptionRegistry {
       pair.latest = { value: change.value };
       for (const consumer of pair.consumers.keys()) this.#deliver(pair, consumer);
     }
+  }
+
+  /** A probe's answer that brings the value the pair had (not a stale pair's first value) counts; a change starts again. */
+  #countQuietProbe(pair: Pair, heard: string): void {
+    if (heard !== pair.heard) {
+      // The wait before the next probe shrinks back: the running timer, set for the longer one, is set again.
+      if (pair.quietProbes > 0) {
+        clearTimeout(pair.lifeTimer);
+        pair.silenceSince = undefined;
+      }
+      pair.quietProbes = 0;
+    } else if (pair.probes > 0 && !pair.stale) pair.quietProbes++;
+    pair.heard = heard;
   }
 
   /** Hands the pair's latest value over, now or at the end of a slower consumer's interval. */
@@ -449,8 +519,10 @@ export class SubscriptionRegistry {
     if (!watching) this.#expectLife(pair, this.#silenceWindow(pair), pair.silenceSince);
   }
 
+  /** Doubled for each probe in a row that found the value unchanged, up to the longest pause between probes. */
   #silenceWindow(pair: Pair): number {
-    return silenceWindowMs(pair.serverIntervalMs ?? 0, this.#timing);
+    const window = silenceWindowMs(pair.serverIntervalMs ?? 0, this.#timing);
+    return Math.min(window * 2 ** pair.quietProbes, Math.max(window, this.#timing.probeCapMs));
   }
 
   #expectLife(pair: Pair, withinMs: number, silenceSince?: number): void {
@@ -473,7 +545,7 @@ export class SubscriptionRegistry {
     pair.silenceSince = undefined;
     if (pair.state === 'active' && pair.probes === 0 && !pair.stale) {
       pair.probes = 1;
-      this.#subscribeAgain(pair);
+      this.#subscribeAgain(pair, true);
       return;
     }
     this.#setStale(pair, true);
@@ -482,7 +554,7 @@ export class SubscriptionRegistry {
       if (this.#pairs.get(pair.key) !== pair || pair.state === 'failed' || !this.wire.isOpen()) return;
       pair.probes++;
       if (pair.state === 'queued') return this.#expectLife(pair, this.#timing.answerWaitMs);
-      this.#subscribeAgain(pair);
+      this.#subscribeAgain(pair, true);
     }, probePauseMs(Math.max(0, pair.probes - 1), this.#timing));
   }
 
@@ -502,6 +574,7 @@ export class SubscriptionRegistry {
     const id = idNamedIn(message);
     const named = pairNamedIn(message, [...this.#pairs.values(), ...this.#orphans.values()]) ?? this.#pairWithId(id);
     if (isWriteRefusal(message)) {
+      this.#onAnswer(this.#unanswered.answerSet());
       const where = named ? ` of ${named.property} on ${named.object}` : '';
       this.wire.onProblem(new LiveUpdateError(`The live-update server refused a write${where}: ${message}`));
       if (named?.state === 'active' && /no subscription/i.test(message)) this.#subscribeAgain(named);
@@ -510,33 +583,60 @@ export class SubscriptionRegistry {
       const pair = named ?? (id === undefined ? this.#onlyAwaiting() : undefined);
       if (pair) this.#fail(pair, message);
       else this.wire.onProblem(new LiveUpdateError(`The live-update server reported: ${message}`));
+      this.#onAnswer(this.#unanswered.answerOperation());
     }
-    const inFlight = this.#inFlight;
-    if (!named || inFlight?.kind !== 'subscribe' || inFlight.pair === named) this.#completeInFlight();
   }
 
   /**
-   * A frame was lost, not refused: the last one sent, which came right behind another. It goes again after the
-   * gap every frame waits: a subscribe or unsubscribe as it was, a write unless a newer one to its pair waits.
+   * A frame was lost, not refused: the last one sent, which came right behind another, or one the server cannot
+   * read, which it loses every time. It goes again after a pause that grows with each loss in a row (the pacer's):
+   * a subscribe or unsubscribe as it was, a write unless a newer one to its pair waits. After LOST_FRAME_TRIES
+   * losses of one frame it is no longer sent: its subscription fails, to be asked for again later.
    */
   #onDroppedFrame(message: string): void {
-    const lost = this.#lastSent;
-    this.#lastSent = undefined;
-    this.wire.onProblem(new LiveUpdateError(`The live-update server dropped a frame (${message.trim()})${lost ? '; it is sent again' : ''}.`));
+    this.#pacer.dropped();
+    const lost = this.#unanswered.answerLost();
+    if (this.#pacer.drops === 1) this.wire.onProblem(new LiveUpdateError(`The live-update server dropped a frame (${message.trim()})${lost ? '; it is sent again after a pause' : ''}.`));
     if (lost?.kind === 'set') {
-      for (const { pair, value } of lost.writes) {
-        if (this.#pairs.get(pair.key) === pair && pair.writes.length === 0) pair.writes.push({ value, sent: () => undefined, failed: () => undefined });
+      for (const { pair, value, lost: times } of lost.writes) {
+        if (this.#pairs.get(pair.key) !== pair || pair.writes.length > 0) continue;
+        if (times + 1 < LOST_FRAME_TRIES) pair.writes.push({ value, lost: times + 1, sent: () => undefined, failed: () => undefined });
+        else this.wire.onProblem(new LiveFrameRefusedError(`${pair.property} on ${pair.object} was not written: ${refusedAsInvalidJson('write', times + 1)}. It is not sent again.`));
       }
       return this.#pump();
     }
     const op = lost?.op;
-    if (op && op === this.#inFlight) {
-      if (op.kind === 'subscribe') op.pair.references = Math.max(0, op.pair.references - 1);
-      // A pair whose consumers all left meanwhile is not asked for again.
-      if (op.kind === 'unsubscribe' || this.#pairs.get(op.pair.key) === op.pair) this.#queue.unshift(op);
-      else this.#orphans.delete(op.pair.key);
+    if (op) this.#sendAgain(op);
+    if (op && op === this.#inFlight) this.#completeInFlight();
+    else this.#pump();
+  }
+
+  /** A subscribe or unsubscribe the server lost goes again first, unless it is no longer wanted or tried too often. */
+  #sendAgain(op: Operation): void {
+    op.lost = (op.lost ?? 0) + 1;
+    if (op.kind === 'unsubscribe') {
+      if (op.lost < LOST_FRAME_TRIES) this.#queue.unshift(op);
+      else this.wire.onProblem(new LiveFrameRefusedError(`The live-update subscription with id ${op.id} could not be released: ${refusedAsInvalidJson('unsubscribe', op.lost)}. The server keeps it until the socket closes.`));
+      return;
     }
-    this.#completeInFlight();
+    const { pair } = op;
+    pair.references = Math.max(0, pair.references - 1);
+    // A pair whose consumers all left meanwhile is not asked for again.
+    if (this.#pairs.get(pair.key) !== pair) this.#orphans.delete(pair.key);
+    // Answered late, the loss may come after the pair was asked for again (a probe): that ask stands for it.
+    else if (pair.state !== 'sent') return;
+    else if (op.lost < LOST_FRAME_TRIES) this.#queue.unshift(op);
+    else this.#giveUpLostSubscribe(pair, op.lost);
+  }
+
+  /** The server lost the pair's subscribe every time: it fails, and is asked for again after a probe's pause or on a reconnect. */
+  #giveUpLostSubscribe(pair: Pair, tries: number): void {
+    const pauseMs = probePauseMs(pair.retries, this.#timing);
+    const error = new LiveFrameRefusedError(
+      `Could not watch ${pair.property} on ${pair.object}: ${refusedAsInvalidJson('subscribe', tries)}. It is asked for again on the next reconnect, or in ${Math.round(pauseMs / 1000)} s.`,
+    );
+    this.#markFailed(pair, error);
+    this.#retryLater(pair, pauseMs);
   }
 
   /** The pair no longer holds a server id; the id's entry goes only if it is still this pair's (ids are reused). */
@@ -559,16 +659,20 @@ export class SubscriptionRegistry {
       this.#orphans.delete(pair.key);
       return;
     }
+    // A refused ask holds no reference at the server.
+    pair.references = Math.max(0, pair.references - 1);
+    this.#markFailed(pair, new LiveUpdateError(`Could not watch ${pair.property} on ${pair.object}: ${message}`));
+    if (isObjectNotLoaded(message)) this.#retryLater(pair, NOT_LOADED_RETRY_BASE_MS + fullJitter(pair.retries, NOT_LOADED_RETRY_BASE_MS, NOT_LOADED_RETRY_CAP_MS));
+  }
+
+  #markFailed(pair: Pair, error: LiveUpdateError): void {
     this.#forgetId(pair);
     this.#quiet(pair);
     this.#setStale(pair, false);
-    // A refused ask holds no reference at the server.
-    pair.references = Math.max(0, pair.references - 1);
     pair.state = 'failed';
-    pair.error = new LiveUpdateError(`Could not watch ${pair.property} on ${pair.object}: ${message}`);
-    this.#failWrites(pair, message);
-    for (const consumer of pair.consumers.keys()) consumer.onError(pair.error);
-    if (isObjectNotLoaded(message)) this.#retryLater(pair);
+    pair.error = error;
+    this.#failWrites(pair, error.message);
+    for (const consumer of pair.consumers.keys()) consumer.onError(error);
   }
 
   /**
@@ -599,12 +703,13 @@ export class SubscriptionRegistry {
     });
   }
 
-  #retryLater(pair: Pair): void {
+  /** Asks for a failed pair again after `delayMs`; each retry before the pair comes up waits longer. */
+  #retryLater(pair: Pair, delayMs: number): void {
     clearTimeout(pair.retryTimer);
-    const delay = NOT_LOADED_RETRY_BASE_MS + fullJitter(pair.retries++, NOT_LOADED_RETRY_BASE_MS, NOT_LOADED_RETRY_CAP_MS);
+    pair.retries++;
     pair.retryTimer = setTimeout(() => {
       if (this.#pairs.get(pair.key) === pair && pair.state === 'failed') this.#requeue(pair);
-    }, delay);
+    }, delayMs);
   }
 }
 
@@ -615,6 +720,11 @@ function coalesce(values: unknown[]): unknown {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a frame is no longer sent: the server lost it `tries` times. */
+function refusedAsInvalidJson(frame: 'subscribe' | 'unsubscribe' | 'write', tries: number): string {
+  return `the director kept refusing the ${frame} frame as "Invalid JSON" (${tries} tries, a growing pause between them: it loses such a frame, or cannot read it)`;
 }
 
 function writeError(pair: Pair, reason: string): LiveUpdateError {

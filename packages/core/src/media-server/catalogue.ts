@@ -46,8 +46,23 @@ export interface EndpointSpec {
    * answers 404, which core reports as "not offered by this build".
    */
   beyondSpec?: true;
+  /**
+   * Runs arbitrary code on the director, unauthenticated: refused unless the client was created with
+   * `allowPython: true`, and guarded as well.
+   */
+  runsCode?: true;
+  /**
+   * The fields of the request body as a shipping director's description gives them (recorded on r34), for the
+   * commands beyond the documents: what the simulator's description says of them.
+   */
+  body?: Readonly<Record<string, BodyField>>;
   summary: string;
 }
+
+/** One body field as a description types it: a reference `{uid, name}`, a list of them, or a plain JSON type. */
+export type BodyField = 'Ref' | 'Ref[]' | 'string' | 'boolean' | 'object[]';
+
+const LAYERS = { layers: 'Ref[]' } as const;
 
 type EndpointMaker = (
   group: string,
@@ -91,7 +106,24 @@ export const endpoints = {
   session: session('status', 'session', 'GET', 'status/session', 'result', 'Director, actors and understudies', {
     answer: SESSION_ANSWER,
   }),
-  setGuiMode: session('status', 'setGuiMode', 'POST', 'status/setguimode', 'body', 'Set the GUI mode of a machine'),
+  setGuiMode: session('status', 'setGuiMode', 'POST', 'status/setguimode', 'body', 'Set the GUI mode of a machine', { body: { machine: 'Ref', mode: 'string' } }),
+
+  // RenderStream, sockpuppet, OmniCal and python: beyond the documents, as a shipping r34 director describes them.
+  renderStreamLayers: session('renderstream', 'layers', 'GET', 'renderstream/layers', 'result', 'RenderStream layers and the health of their workloads', { beyondSpec: true }),
+  startLayers: session('renderstream', 'startLayers', 'POST', 'renderstream/startlayers', 'body', 'Start the workloads of RenderStream layers', { beyondSpec: true, body: LAYERS }),
+  stopLayers: session('renderstream', 'stopLayers', 'POST', 'renderstream/stoplayers', 'body', 'Stop the workloads of RenderStream layers (their content goes dark)', { beyondSpec: true, body: LAYERS, guarded: true }),
+  restartLayers: session('renderstream', 'restartLayers', 'POST', 'renderstream/restartlayers', 'body', 'Restart the workloads of RenderStream layers', { beyondSpec: true, body: LAYERS }),
+  syncLayers: session('renderstream', 'syncLayers', 'POST', 'renderstream/synclayers', 'body', 'Sync the workloads of RenderStream layers', { beyondSpec: true, body: LAYERS }),
+  renderStreamFailover: session('renderstream', 'failover', 'POST', 'renderstream/failover', 'body', 'Fail over the RenderStream workloads of a machine', { beyondSpec: true, body: { machine: 'Ref' }, guarded: true }),
+  renderStreamFailoverPool: session('renderstream', 'failoverPool', 'POST', 'renderstream/failoverpool', 'body', 'Update the cluster pool of a layer and restart its workload', { beyondSpec: true, body: { layer: 'Ref' }, guarded: true }),
+  sockpuppetLive: session('sockpuppet', 'live', 'POST', 'sockpuppet/live', 'body', 'Change sockpuppet fields live', { beyondSpec: true, body: { patches: 'object[]' } }),
+  cameraDiscovery: session('omnical', 'cameraDiscovery', 'POST', 'omnical/cameradiscovery', 'body', 'Turn OmniCal camera discovery on or off', { beyondSpec: true, body: { enabled: 'boolean' } }),
+  rigCheckAcceptResult: session('omnical', 'rigCheckAcceptResult', 'POST', 'omnical/rigcheck/acceptresult', 'body', 'Accept a rig check result', { beyondSpec: true }),
+  rigCheckDeleteOldResults: session('omnical', 'rigCheckDeleteOldResults', 'POST', 'omnical/rigcheck/deleteoldresults', 'body', 'Delete old rig check results', { beyondSpec: true }),
+  rigCheckExecutePlan: session('omnical', 'rigCheckExecutePlan', 'POST', 'omnical/rigcheck/executeplan', 'body', 'Execute a rig check plan (moves cameras and projectors)', { beyondSpec: true, guarded: true }),
+  rigCheckRevertResult: session('omnical', 'rigCheckRevertResult', 'POST', 'omnical/rigcheck/revertresult', 'body', 'Revert a rig check result', { beyondSpec: true }),
+  pythonExecute: session('python', 'execute', 'POST', 'python/execute', 'body', 'Run a python script on the director', { beyondSpec: true, body: { moduleName: 'string', script: 'string' }, guarded: true, runsCode: true }),
+  pythonRegisterModule: session('python', 'registerModule', 'POST', 'python/registermodule', 'body', 'Register a python module on the director', { beyondSpec: true, body: { moduleName: 'string', contents: 'string' }, guarded: true, runsCode: true }),
 
   // 4.2 transport
   activeTransport: session('transport', 'activeTransport', 'GET', 'transport/activetransport', 'result', 'The active transport(s)', {

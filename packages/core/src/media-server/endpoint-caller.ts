@@ -8,6 +8,7 @@ import {
   TimeoutError,
   HttpError,
   NotFoundError,
+  NotEnabledError,
   NotOfferedError,
   StatusError,
   UnexpectedAnswerError,
@@ -18,6 +19,7 @@ import type { HttpClient, HttpResponse, QueryValue } from '../http/http-client.j
 import { pathSegment } from '../http/path-segment.js';
 import type { RequestOptions } from '../http/request-options.js';
 import type { EndpointSpec } from './catalogue.js';
+import type { DescribedCommands } from './described-commands.js';
 import type { LinkWatch } from './link-watch.js';
 import type { TransportMemory } from './transport-memory.js';
 import type { Envelope } from './types.js';
@@ -43,8 +45,8 @@ export interface EndpointInput {
   params?: Record<string, string>;
 }
 
-/** What a call asks of the director follower: the first check, and a check now. */
-export type DirectorCheck = Pick<DirectorFollower, 'ready' | 'check'>;
+/** What a call asks of the director follower: the first check, a check now, and where the director is. */
+export type DirectorCheck = Pick<DirectorFollower, 'ready' | 'check' | 'current'>;
 
 /**
  * Sends one catalogue endpoint and turns the answer into its result or a typed error. With a director
@@ -57,9 +59,19 @@ export class EndpointCaller {
     private readonly director?: DirectorCheck,
     private readonly link?: LinkWatch,
     private readonly transports?: TransportMemory,
+    private readonly described?: Pick<DescribedCommands, 'refusal'>,
+    private readonly allowPython = false,
   ) {}
 
   call<T>(spec: EndpointSpec, input: EndpointInput = {}, options: GuardedCallOptions = {}): Promise<T> {
+    // From a description already read only: never waits for one, so a cue is not held.
+    const notDescribed = this.described?.refusal(spec);
+    if (notDescribed) return Promise.reject(notDescribed);
+    if (spec.runsCode && !this.allowPython) {
+      return Promise.reject(
+        new NotEnabledError(`${spec.method} ${spec.path} (${spec.summary}) was not sent: it runs code on the director, unauthenticated, and is off. Create the client with { allowPython: true } to enable it.`),
+      );
+    }
     // The usual cue: one request, under its own deadline, with nothing to confirm or wait for before it; not
     // through the async steps below, as one step less per cue.
     if (!spec.guarded && !this.director && !this.#downLinkFor(options)) return this.#send(spec, input, options);
@@ -84,10 +96,12 @@ export class EndpointCaller {
     if (downLink) sentUnlessInterrupted(await budget.within(downLink.clearForCue(context())), context(), timeoutMs, 'link');
     if (!this.director) return this.#send(spec, input, { ...options, timeoutMs: budget.remainingMs });
     sentUnlessInterrupted(await budget.within(this.director.ready()), context(), timeoutMs, 'director');
+    // Where this request goes: the follower's periodic check may move the session while it is on its way.
+    const sentTo = this.director.current;
     try {
       return await this.#send<T>(spec, input, { ...options, timeoutMs: budget.remainingMs });
     } catch (error) {
-      if (!(await this.#directorMoved(spec, error, budget, context()))) throw error;
+      if (!(await this.#directorMoved(spec, error, sentTo, budget, context()))) throw error;
       return this.#send(spec, input, { ...options, timeoutMs: budget.remainingMs });
     }
   }
@@ -98,10 +112,12 @@ export class EndpointCaller {
   }
 
   /**
-   * True when the director moved and the failed request is safe to send to the new one, with time left to send
-   * it. Asking the session where its director went counts against the call's deadline.
+   * True when the director is now another machine than `sentTo`, where the failed request went, and the request is
+   * safe to send to the new one, with time left to send it. Whichever check saw the move (this call's, or the
+   * follower's own while the request was on its way) counts. Asking the session where its director went counts
+   * against the call's deadline.
    */
-  async #directorMoved(spec: EndpointSpec, error: unknown, budget: CallBudget, context: RequestContext): Promise<boolean> {
+  async #directorMoved(spec: EndpointSpec, error: unknown, sentTo: string, budget: CallBudget, context: RequestContext): Promise<boolean> {
     const refusedBySession = error instanceof StatusError && spec.family === 'session';
     const unreachable = error instanceof ConnectionError || error instanceof TimeoutError;
     if (!this.director || !(refusedBySession || unreachable)) return false;
@@ -111,7 +127,7 @@ export class EndpointCaller {
       return false;
     }
     const neverActedOn = refusedBySession || spec.method === 'GET' || (error instanceof ConnectionError && !error.mayHaveReachedServer);
-    return checked.value && neverActedOn && budget.remainingMs > 0;
+    return this.director.current !== sentTo && neverActedOn && budget.remainingMs > 0;
   }
 
   async #send<T>(spec: EndpointSpec, input: EndpointInput, options: GuardedCallOptions): Promise<T> {

@@ -5,13 +5,15 @@
  * named, never the one that took the director role over), so hardware writes go only to a machine named for
  * them, and reads without one keep their old default.
  */
-import { machineOrigin, type HostMap } from '../discovery/query.js';
+import { MACHINE_HOSTNAME, machineOrigin, type HostMap } from '../discovery/query.js';
 import { ClosedError, HardwareTargetError, InvalidInputError, reasonOf } from '../errors.js';
 import { originOf } from '../http/host.js';
 import type { Logger } from '../http/logger.js';
 import type { TlsOptions } from '../http/tls.js';
-import type { EndpointSpec } from './catalogue.js';
-import type { EndpointInput, GuardedCallOptions } from './endpoint-caller.js';
+import { HardwareWatches, type HardwareWatch, type HardwareWatchOptions } from '../hardware-health/hardware-watches.js';
+import type { HardwareSnapshot } from '../hardware-health/hardware-snapshot.js';
+import { endpoints, type EndpointSpec } from './catalogue.js';
+import type { CallOptions, EndpointInput, GuardedCallOptions } from './endpoint-caller.js';
 import { HardwareApi, type HardwareCaller } from './hardware.js';
 import { SmcClient } from './smc-client.js';
 
@@ -46,16 +48,31 @@ export interface HardwareCallOptions extends GuardedCallOptions {
   machine?: HardwareMachine;
 }
 
+/** Watches one machine's hardware: see `MachineHardware.watch`. */
+export type WatchHardware = (onChange: (snapshot: HardwareSnapshot) => void, options?: HardwareWatchOptions) => HardwareWatch;
+
 /** The hardware family of one machine: every call goes to its `host`, never to the session's director. */
 export class MachineHardware extends HardwareApi {
   /** Where this machine's hardware calls go (an origin such as `http://10.0.1.6`). */
   readonly host: string;
   readonly #caller: HardwareCaller;
+  readonly #watch: WatchHardware;
 
-  constructor(host: string, caller: HardwareCaller, logger: Logger) {
+  constructor(host: string, caller: HardwareCaller, logger: Logger, watch: WatchHardware) {
     super(caller, logger);
     this.host = host;
     this.#caller = caller;
+    this.#watch = watch;
+  }
+
+  /**
+   * Watches this machine's fans, temperatures, power flags and output cards: `chassis/stats`, `chassis/power/status`
+   * and `vfcs` read once per period (default 15 s, never under 1 s) for every watcher of this machine in the client,
+   * each snapshot judged against the watcher's thresholds. `onChange` is told each snapshot that differs from the
+   * last one it was told. ClosedError once the client is closed.
+   */
+  watch(onChange: (snapshot: HardwareSnapshot) => void, options?: HardwareWatchOptions): HardwareWatch {
+    return this.#watch(onChange, options);
   }
 
   /** Sends any hardware endpoint of the catalogue to this machine. */
@@ -95,11 +112,13 @@ export class HardwareTargets {
   readonly #options: HardwareTargetsOptions;
   readonly #smcs: ReadonlyMap<string, ResolvedTarget>;
   readonly #clients = new Map<string, SmcClient>();
+  readonly #watches: HardwareWatches;
   #closed = false;
 
   constructor(options: HardwareTargetsOptions) {
     this.#options = options;
     this.#smcs = checkedSmcs(options.smcs);
+    this.#watches = new HardwareWatches(options.logger);
   }
 
   /** The hardware family bound to `machine`. Throws InvalidInputError for a machine that names nothing usable. */
@@ -107,12 +126,19 @@ export class HardwareTargets {
     const target = this.#resolve(machine);
     const key = JSON.stringify([target.origin, target.username ?? null, target.password ?? null]);
     const caller: HardwareCaller = { call: async (spec, input, options) => this.#client(key, target).call(spec, input, options) };
-    return new MachineHardware(target.origin, caller, this.#options.logger);
+    const name = typeof machine === 'string' ? machine.trim() : target.origin;
+    const sources = {
+      stats: (options: CallOptions) => caller.call(endpoints.chassisStats, {}, options),
+      powerStatus: (options: CallOptions) => caller.call(endpoints.powerStatus, {}, options),
+      outputs: (options: CallOptions) => caller.call(endpoints.vfcsList, {}, options),
+    };
+    return new MachineHardware(target.origin, caller, this.#options.logger, (onChange, options) => this.#watches.watch(key, name, sources, onChange, options));
   }
 
-  /** Closes every machine's pool; later calls are refused with ClosedError. Safe to call more than once. */
+  /** Closes every machine's pool and hardware poll; later calls are refused with ClosedError. Safe to call more than once. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#watches.close();
     const clients = [...this.#clients.values()];
     this.#clients.clear();
     await Promise.all(clients.map((client) => client.close()));
@@ -203,15 +229,13 @@ function checkedSmcs(smcs: SmcMap | undefined): Map<string, ResolvedTarget> {
   }
   const checked = new Map<string, ResolvedTarget>();
   for (const [hostname, target] of Object.entries(smcs)) {
-    if (!HOSTNAME.test(hostname)) throw new InvalidInputError(`"${hostname}" in smcs is not a machine's hostname (letters, digits, dots and dashes, e.g. ACTOR01).`);
+    if (!MACHINE_HOSTNAME.test(hostname)) throw new InvalidInputError(`"${hostname}" in smcs is not a machine's hostname (letters, digits, dots and dashes, e.g. ACTOR01).`);
     if (typeof target !== 'object' || target === null) throw new InvalidInputError(`smcs.${hostname} must be { host, username?, password? }.`);
     if (checked.has(hostname.toLowerCase())) throw new InvalidInputError(`smcs names ${hostname} twice (hostnames are the same in any case).`);
     checked.set(hostname.toLowerCase(), checkedTarget(target, `The SMC of ${hostname}:`));
   }
   return checked;
 }
-
-const HOSTNAME = /^[A-Za-z0-9][A-Za-z0-9.-]*$/;
 
 /** The account of machines whose entry names none, and each machine's own password, as settings keep them. */
 export interface SmcAccounts {

@@ -1,12 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { DirectorFollower, type DirectorChange } from '../discovery/director-follower.js';
-import { queryDirector, type HostMap } from '../discovery/query.js';
-import { InvalidInputError } from '../errors.js';
+import { checkedHostMap, queryDirector, type HostMap } from '../discovery/query.js';
+import { InvalidInputError, NotOfferedError } from '../errors.js';
 import { originOf } from '../http/host.js';
 import { HttpClient } from '../http/http-client.js';
 import type { TlsOptions } from '../http/tls.js';
 import { silentLogger, type Logger } from '../http/logger.js';
-import { readApiDescription, type ApiDescription } from './api-description.js';
+import { API_DESCRIPTION_PATH, readApiDescription, type ApiDescription } from './api-description.js';
+import { DescribedCommands, commandOf, describedCommands, describedSpec, type CommandName, type DirectorDescription } from './described-commands.js';
 import { ColourApi } from './colour.js';
 import type { EndpointSpec } from './catalogue.js';
 import { EndpointCaller, type CallOptions, type EndpointInput, type GuardedCallOptions } from './endpoint-caller.js';
@@ -20,6 +21,8 @@ import { MediaApi } from './media.js';
 import { MixedRealityApi } from './mixed-reality.js';
 import { NotesApi } from './notes.js';
 import { QuickcalApi } from './quickcal.js';
+import { RenderStreamApi } from './renderstream.js';
+import { OmnicalApi, PythonApi, SockpuppetApi } from './show-tools.js';
 import { SequencingApi } from './sequencing.js';
 import { ShotRecorderApi } from './shot-recorder.js';
 import { StatusApi } from './status.js';
@@ -29,7 +32,8 @@ import { TransportMemory } from './transport-memory.js';
 import { LiveClient } from '../live/live-client.js';
 import type { LiveTiming } from '../live/live-client.js';
 import { DEFAULT_LIVENESS_TIMING, silenceWindowMs, type LivenessTiming } from '../live/liveness.js';
-import { CLOCK_INTERVAL_MS, ShowClocks } from '../show-clock/transport-clock.js';
+import { ShowClocks } from '../show-clock/show-clocks.js';
+import { CLOCK_INTERVAL_MS } from '../show-clock/transport-clock.js';
 
 /**
  * How long a cue waits, while the server is known down, for the server to answer one question: a director on
@@ -94,6 +98,11 @@ export interface MediaServerOptions {
    * `parseSmcMap` reads it from settings text.
    */
   smcs?: SmcMap;
+  /**
+   * Let `python/execute` and `python/registermodule` be sent (each still needs `{ confirm: true }`). They run
+   * arbitrary code on the director without a login, so they are refused unsent by default.
+   */
+  allowPython?: boolean;
   /** How to trust an `https://` host's certificate (a venue CA, a self-signed one): requests and live stream. */
   tls?: TlsOptions;
 }
@@ -123,6 +132,12 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   readonly media: MediaApi;
   readonly system: SystemApi;
   readonly hardware: HardwareApi;
+  /** RenderStream layers and their workloads (shipping builds; not in the API documents). */
+  readonly renderstream: RenderStreamApi;
+  readonly sockpuppet: SockpuppetApi;
+  readonly omnical: OmnicalApi;
+  /** Off unless the client has `allowPython: true`; every call needs `{ confirm: true }`. */
+  readonly python: PythonApi;
   /** The live-update stream: one socket, shared by every subscription. */
   readonly live: LiveClient;
   readonly #api: EndpointCaller;
@@ -132,16 +147,29 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   readonly #smc: SmcClient | undefined;
   readonly #clocks: ShowClocks;
   readonly #machines: HardwareTargets;
+  readonly #described: DescribedCommands;
 
   constructor(options: MediaServerOptions) {
     super();
     this.host = originOf(options.host);
     const logger = options.logger ?? silentLogger;
-    this.#http = new HttpClient({ baseUrl: this.host, timeoutMs: options.timeoutMs, retries: options.retries, tls: options.tls });
+    // Every address a user typed is checked before anything starts: a typo is an error now, never a timer's later.
+    const hosts = checkedHostMap(options.hosts);
     const backupOrigins = backupOriginsOf(options);
+    this.#machines = new HardwareTargets({
+      origin: this.host,
+      hosts,
+      smcs: options.smcs,
+      timeoutMs: options.timeoutMs,
+      retries: options.retries,
+      tls: options.tls,
+      logger,
+    });
+    this.#smc = options.smc ? new SmcClient({ ...options.smc, timeoutMs: options.smc.timeoutMs ?? options.timeoutMs, logger }) : undefined;
+    this.#http = new HttpClient({ baseUrl: this.host, timeoutMs: options.timeoutMs, retries: options.retries, tls: options.tls });
     this.#director = options.followDirector
       ? new DirectorFollower(this.host, (change, moved) => this.#follow(change, moved), logger, {
-          hosts: options.hosts,
+          hosts,
           tls: options.tls,
           backupOrigins,
           ...(options.dnssd ? { dnssd: { interface: options.dnssdInterface } } : {}),
@@ -150,7 +178,8 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     // Asked, without retries, before a cue while the link is down: the session is what every director serves.
     const link: LinkWatch = new LinkWatch(() => queryDirector(this.origin, { timeoutMs: options.linkProbeTimeoutMs ?? DEFAULT_LINK_PROBE_TIMEOUT_MS, tls: options.tls }));
     const transports = new TransportMemory();
-    const api = new EndpointCaller(this.#http, this.#director, link, transports);
+    this.#described = new DescribedCommands(this.#http);
+    const api = new EndpointCaller(this.#http, this.#director, link, transports, this.#described, options.allowPython === true);
     this.#link = link;
     this.status = new StatusApi(api);
     const clocks = new ShowClocks(
@@ -175,24 +204,25 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     this.colour = new ColourApi(api);
     this.media = new MediaApi(api);
     this.system = new SystemApi(api);
-    this.#smc = options.smc ? new SmcClient({ ...options.smc, timeoutMs: options.smc.timeoutMs ?? options.timeoutMs, logger }) : undefined;
-    this.#machines = new HardwareTargets({
-      origin: this.host,
-      hosts: options.hosts,
-      smcs: options.smcs,
-      timeoutMs: options.timeoutMs,
-      retries: options.retries,
-      tls: options.tls,
-      logger,
-    });
+    this.renderstream = new RenderStreamApi(api, logger);
+    this.sockpuppet = new SockpuppetApi(api);
+    this.omnical = new OmnicalApi(api);
+    this.python = new PythonApi(api);
     this.hardware = this.#smc ?? new HardwareApi(refusingWrites(api), logger);
     this.#api = api;
     const director = this.#director;
     // A write held for its subscription's id fails within the call's deadline when that is the shorter.
     const live = { heldWriteMs: Math.min(DEFAULT_LIVENESS_TIMING.heldWriteMs, options.timeoutMs ?? Infinity), ...options.live };
     this.live = new LiveClient(() => this.origin, live, logger, director ? () => director.ready() : undefined, options.tls);
-    // A dropped stream is often the first sign that the director went away.
-    if (this.#director) this.live.on('status', (status) => status === 'offline' && void this.#director?.check());
+    this.live.on('status', (status) => {
+      // A dropped stream is often the first sign that the director went away, or reloaded its project, which can
+      // change what it offers: the description is read again once the stream is back.
+      if (status === 'offline') {
+        this.#described.forget();
+        void this.#director?.check();
+      }
+      if (status === 'online') this.#described.refresh();
+    });
   }
 
   /** Where requests go now: the director when following it, otherwise `host`. */
@@ -226,6 +256,22 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     return refusingWrites(this.#api).call<T>(spec, input, rest);
   }
 
+  /**
+   * Sends a command this director describes, named by method and path as `describe()` lists it: a command of a
+   * build newer than core's catalogue, say. The body is checked against the description's schema first (a field
+   * it does not describe, a wrong type or a missing one is refused unsent, with where); a command core knows keeps
+   * its guards (`{ confirm: true }`). Answers the director's whole answer. NotOfferedError when the build does not
+   * describe its API, NotDescribedError when it does not describe this command.
+   */
+  async callDescribed<T = unknown>(command: CommandName, body?: unknown, options?: GuardedCallOptions): Promise<T> {
+    const named = commandOf(command);
+    await this.#director?.ready();
+    const description = await this.#described.description(options);
+    if (!description) throw new NotOfferedError(`${this.origin} does not describe its API: send its commands by their typed methods or \`call\`.`, 404, undefined, { method: named.method, url: this.origin + named.path });
+    const spec = describedSpec(description, named, body);
+    return this.#api.call<T>(spec, body === undefined ? {} : { body }, options);
+  }
+
   /** Since when and why the server has not been answering; undefined while it answers. Cues are refused at once meanwhile. */
   get linkDown(): LinkDown | undefined {
     return this.#link.down;
@@ -245,8 +291,38 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
     return readApiDescription(this.#http, options);
   }
 
+  /**
+   * What this director offers, from its own description: title, version and every command, `known` when core's
+   * catalogue has it. Read once per director and kept (read again after the director changes, or once the live
+   * stream is back after a drop, as a project reload makes it); once read, a catalogue command it lacks is refused
+   * unsent (NotDescribedError). NotOfferedError when the build has no description: its commands are the API
+   * documents', and nothing is refused for it.
+   */
+  async describe(options?: CallOptions): Promise<DirectorDescription> {
+    await this.#director?.ready();
+    const description = await this.#described.description(options);
+    if (!description) {
+      throw new NotOfferedError(`${this.origin} does not describe its API: its commands are those of the API documents.`, 404, undefined, { method: 'GET', url: this.origin + API_DESCRIPTION_PATH });
+    }
+    return {
+      ...(description.title !== undefined ? { title: description.title } : {}),
+      ...(description.version !== undefined ? { version: description.version } : {}),
+      commands: describedCommands(description),
+    };
+  }
+
+  /**
+   * Forgets the description read, so the next `describe()` reads it again: after a project reload, which can
+   * change what the director offers. A director change does this by itself, and so does a dropped live stream (a
+   * reload or restart drops it): a description read before is read again once the stream is back.
+   */
+  forgetDescription(): void {
+    this.#described.forget();
+  }
+
   #follow(change: DirectorChange, moved: boolean): void {
     if (moved) {
+      this.#described.forget();
       this.#http.baseUrl = change.url;
       // The new director has just answered the follower: cues may go to it at once.
       this.#link.observe(undefined);
@@ -259,6 +335,7 @@ export class MediaServer extends EventEmitter<MediaServerEvents> {
   async close(): Promise<void> {
     this.#director?.stop();
     this.#clocks.close();
+    this.renderstream.close();
     await Promise.all([this.live.close(), this.#http.close(), this.#smc?.close(), this.#machines.close()]);
   }
 }

@@ -1,7 +1,7 @@
 import { endpoints } from './catalogue.js';
 import type { CallOptions, EndpointCaller } from './endpoint-caller.js';
 import { checkRef } from './input-checks.js';
-import type { HealthEntry, NotificationEntry, ProjectInfo, Ref, SessionInfo } from './types.js';
+import type { GuiMode, HealthEntry, NotificationEntry, ProjectInfo, Ref, SessionInfo } from './types.js';
 
 export class StatusApi {
   constructor(private readonly api: EndpointCaller) {}
@@ -22,7 +22,7 @@ export class StatusApi {
     return this.api.call(endpoints.session, {}, options);
   }
 
-  async setGuiMode(request: { machine: Ref; mode: string }, options?: CallOptions): Promise<void> {
+  async setGuiMode(request: { machine: Ref; mode: GuiMode }, options?: CallOptions): Promise<void> {
     await this.api.call(endpoints.setGuiMode, { body: { machine: checkRef(request.machine, 'machine'), mode: request.mode } }, options);
   }
 }

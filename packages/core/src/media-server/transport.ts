@@ -7,7 +7,8 @@ import { playmodeToSend } from './playmode.js';
 import { transportCommandNamed, type OperationWord } from './operation-names.js';
 import { requiredField, TRANSPORT_COMMAND_NAMES, type TransportCommand, type TransportCommandFields } from './transport-commands.js';
 import { TransportMemory, type TransportsBefore } from './transport-memory.js';
-import type { ShowClocks, ShowClockSnapshot, TransportWatch, WatchOptions } from '../show-clock/transport-clock.js';
+import type { ShowClocks } from '../show-clock/show-clocks.js';
+import type { ShowClockSnapshot, TransportWatch, WatchOptions } from '../show-clock/transport-clock.js';
 import type { Multitransport, Ref, SetList, Track, TrackAnnotations, Transport } from './types.js';
 
 /**
@@ -81,8 +82,9 @@ export class TransportApi {
   /**
    * The transport's show clock: playhead, section, next section, cues and what remains of each, from the live
    * stream and the track's annotations; `current` moves on with the playhead between updates while the clock is
-   * `online`. One live subscription group per transport, whatever the number of watchers. A multitransport's clock
-   * is its first member's. Close it when no longer shown.
+   * `online`. One live subscription group per transport, whatever the number of watchers or the form of ref. A
+   * multitransport's clock reads its first member's player and is named as the multitransport. Close it when no
+   * longer shown. Throws a ClosedError once the client is closed.
    */
   watch(transport: Ref, onChange: (snapshot: ShowClockSnapshot) => void, options?: WatchOptions): TransportWatch {
     return this.clocks.watch(transport, onChange, options);

@@ -368,3 +368,46 @@ export interface OledNotificationResult {
   title: string;
   message: string;
 }
+
+/** `renderstream/startlayers|stoplayers|restartlayers|synclayers`. */
+export interface RenderStreamLayers {
+  layers: Ref[];
+}
+
+/** What a RenderStream workload is doing; shipping directors report more words, kept as they come. */
+export type WorkloadState = 'running' | 'starting' | 'stopped' | 'error' | (string & {});
+
+/** One layer of `GET renderstream/layers`. */
+export interface RenderStreamLayer {
+  uid: string;
+  name: string;
+  workload: { state: WorkloadState; message?: string };
+}
+
+/** `status/setguimode`. */
+/** r34's words; the documents' servers take their own (kept as text). */
+export type GuiMode = 'OffWhenActor' | 'AlwaysOn' | 'AlwaysOff' | (string & {});
+
+/** One change of a `sockpuppet/live` patch: a float (eased), a string or a resource. */
+export type SockpuppetChange =
+  | { field: string; floatValue: { value: number; duration?: number; easingFunction?: string; startValue?: number; currentValue?: number } }
+  | { field: string; stringValue: string }
+  | { field: string; resourceValue: Ref };
+
+export interface SockpuppetPatch {
+  address: string;
+  changes: SockpuppetChange[];
+  uid?: string;
+}
+
+/** `python/execute`. */
+export interface PythonScript {
+  moduleName?: string;
+  script: string;
+}
+
+/** `python/registermodule`. */
+export interface PythonModule {
+  moduleName: string;
+  contents: string;
+}

@@ -1,15 +1,17 @@
-import { LiveUpdateError, reasonOf, StagelinkError } from '../errors.js';
+import { StagelinkError } from '../errors.js';
 import type { Logger } from '../http/logger.js';
-import { checkRef, shown } from '../media-server/input-checks.js';
-import { multitransportMembers } from '../media-server/multitransport.js';
+import { shown } from '../media-server/input-checks.js';
 import type { Playmode } from '../media-server/playmode.js';
 import type { Multitransport, Ref, Track, TrackAnnotations, Transport } from '../media-server/types.js';
 import type { LiveClient, LiveStatus, LiveSubscription } from '../live/live-client.js';
 import { transportRequest } from '../live/presets.js';
 import { playheadAt, positionIn, timelineOf, type ClockPosition, type PlayerReading, type TrackTimeline } from './clock-math.js';
+import { WatcherTeller, type Watcher } from './clock-watchers.js';
+import { findTransport, type FoundTransport } from './find-transport.js';
 
 /** What one transport's clock shows now: where it is and what comes next, times in seconds. */
 export interface ShowClockSnapshot extends ClockPosition {
+  /** The transport or multitransport watched, as the server names it. */
   transport: { uid: string; name: string };
   /** `online` only while the stream is up and the playhead moves as it should; nothing extrapolates otherwise. */
   status: ClockStatus;
@@ -71,58 +73,42 @@ const PROPERTY = {
   timecode: 'str(object.tcStatusString)',
 } as const;
 
+/**
+ * What places the show: which track, how it plays, where the playhead is and whether it moves. A clock is online
+ * only once each has come over the current link; any one from before a drop may be what the show has left.
+ */
+const PLACING: readonly string[] = [PROPERTY.time, PROPERTY.playing, PROPERTY.playmode, PROPERTY.trackUid, PROPERTY.trackName];
+
+/**
+ * What describes the transport without placing the show. These are subscribed as a group of their own: a
+ * subscription is stale while any of its properties is, and one that never answers (a build without a timecode
+ * status) must not hold the whole clock stale.
+ */
+const DESCRIBING: readonly string[] = [PROPERTY.engaged, PROPERTY.volume, PROPERTY.brightness, PROPERTY.timecode];
+
 /** `object.player.playMode.state` as the director numbers it. */
 const PLAYMODE_STATES: readonly Playmode[] = ['Play', 'PlaySection', 'Loop', 'Stop'];
 
-interface Watcher {
-  onChange(snapshot: ShowClockSnapshot): void;
-  options: WatchOptions;
-  toldStatus?: ClockStatus;
-}
-
 /**
- * The show clocks of one client: one per transport, shared by every watcher of it, so twenty watchers cost the
- * director one live subscription group and one annotations read.
+ * One transport's clock: the live player properties, the track's timeline, and the watchers told of changes. A
+ * multitransport's clock reads its first member's player and is named as the multitransport.
  */
-export class ShowClocks {
-  readonly #clocks = new Map<string, TransportClock>();
-
-  constructor(
-    private readonly sources: ClockSources,
-    private readonly timing: ClockTiming,
-    private readonly logger: Logger,
-  ) {}
-
-  watch(ref: Ref, onChange: (snapshot: ShowClockSnapshot) => void, options: WatchOptions = {}): TransportWatch {
-    const { uid, name } = checkRef(ref, 'transport');
-    const key = uid !== undefined ? `uid:${uid}` : `name:${name}`;
-    let clock = this.#clocks.get(key);
-    if (!clock) {
-      clock = new TransportClock({ uid, name }, this.sources, this.timing, this.logger, () => this.#clocks.delete(key));
-      this.#clocks.set(key, clock);
-    }
-    return clock.add({ onChange, options });
-  }
-
-  close(): void {
-    for (const clock of [...this.#clocks.values()]) clock.dispose();
-  }
-}
-
-/** One transport's clock: the live player properties, the track's timeline, and the watchers told of changes. */
-class TransportClock {
+export class TransportClock {
   readonly #watchers = new Set<Watcher>();
   readonly #timelines = new Map<string, TrackTimeline>();
-  #transport: Transport | undefined;
-  #subscription: LiveSubscription | undefined;
+  /** What was asked for: the snapshots name it. */
+  #target: { uid: string; name: string };
+  /** The transport whose player is read. */
+  #transport: Transport;
+  readonly #subscriptions: LiveSubscription[] = [];
   #linkStatus: LiveStatus = 'offline';
   /** The playhead as last sent, and when; undefined until the director has sent it. */
   #playhead: { time: number; at: number } | undefined;
   /**
    * The player's properties the director has sent since the stream last came up. A stream that dropped and came
-   * back is online before the director answers the new subscriptions (one at a time) with their values: until the
-   * playhead and the play state have both come, the clock holds what it saw before the drop, which the show may have
-   * left long since (stopped, moved on).
+   * back is online before the director answers the new subscriptions (one at a time) with their values: until every
+   * placing property has come, the clock holds what it saw before the drop, which the show may have left long since
+   * (stopped, moved to another track).
    */
   readonly #heardSinceUp = new Set<string>();
   #playing = false;
@@ -135,39 +121,49 @@ class TransportClock {
   /** The next read of the transport (after a failure) or of the track's annotations. */
   #nextRead: NodeJS.Timeout | undefined;
   #disposed = false;
-  /** Problems already told, so a director that stays away is reported once, not at every retry. */
-  readonly #told = new Set<string>();
+  readonly #tell: WatcherTeller;
 
   constructor(
-    private readonly ref: Ref,
+    found: FoundTransport,
     private readonly sources: ClockSources,
     private readonly timing: ClockTiming,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly onDisposed: () => void,
   ) {
-    void this.#start();
+    this.#target = found.target;
+    this.#transport = found.transport;
+    this.#tell = new WatcherTeller(shown(found.target.name), logger);
   }
 
-  add(watcher: Watcher): TransportWatch {
+  /** Starts watching, once its first watchers are added: a problem at once is told to them. */
+  start(): void {
+    this.#watch();
+  }
+
+  /** Whether a ref names what this clock watches, as the server last listed it. */
+  isNamedBy(ref: Ref): boolean {
+    return (ref.uid === undefined || ref.uid === this.#target.uid) && (ref.name === undefined || ref.name === this.#target.name);
+  }
+
+  add(watcher: Watcher): void {
     this.#watchers.add(watcher);
+    watcher.clock = this;
     queueMicrotask(() => this.#tellStatus(watcher));
-    const current = (): ShowClockSnapshot | undefined => (this.#watchers.has(watcher) ? this.#snapshot() : undefined);
-    return {
-      get current() {
-        return current();
-      },
-      close: () => {
-        if (!this.#watchers.delete(watcher)) return;
-        if (this.#watchers.size === 0) this.dispose();
-      },
-    };
+  }
+
+  remove(watcher: Watcher): void {
+    if (this.#watchers.delete(watcher) && this.#watchers.size === 0) this.dispose();
+  }
+
+  snapshotFor(watcher: Watcher): ShowClockSnapshot | undefined {
+    return this.#watchers.has(watcher) && !this.#disposed ? this.#snapshot() : undefined;
   }
 
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#watchers.clear();
-    this.#subscription?.close();
+    for (const subscription of this.#subscriptions.splice(0)) subscription.close();
     clearTimeout(this.#frozenTimer);
     clearTimeout(this.#nextRead);
     this.onDisposed();
@@ -175,8 +171,8 @@ class TransportClock {
 
   get #status(): ClockStatus {
     if (this.#linkStatus !== 'online') return this.#linkStatus === 'stale' ? 'stale' : 'offline';
-    // Not live until the director has told the playhead and the play state over this link (see #heardSinceUp).
-    if (!this.#playhead || !this.#heardSinceUp.has(PROPERTY.time) || !this.#heardSinceUp.has(PROPERTY.playing)) return 'offline';
+    // Not live until the director has told where the show is over this link (see #heardSinceUp).
+    if (!this.#playhead || !PLACING.every((property) => this.#heardSinceUp.has(property))) return 'offline';
     return this.#frozen ? 'stale' : 'online';
   }
 
@@ -185,49 +181,53 @@ class TransportClock {
   }
 
   /**
-   * Finds the transport (a multitransport's clock is its first member's), then watches its live object. Either step
-   * failing is told once and tried again: a transport the server lacks, or whose name the live stream cannot
-   * address (`Stage (L)`), may be added or renamed in the project meanwhile.
+   * Watches the transport's live object. Failing, it is told once and tried again with the transport read afresh:
+   * one whose name the live stream cannot address (`Stage (L)`) may be renamed in the project meanwhile.
    */
-  async #start(): Promise<void> {
+  #watch(): void {
     try {
-      this.#transport = await this.#find();
-      if (this.#disposed) return;
       this.#subscribe(this.#transport.name);
     } catch (error) {
+      for (const subscription of this.#subscriptions.splice(0)) subscription.close();
       this.#problem(error);
-      if (!this.#disposed) this.#nextRead = setTimeout(() => void this.#start(), this.timing.retryMs);
+      this.#nextRead = setTimeout(() => void this.#findAgain(), this.timing.retryMs);
       return;
     }
-    this.#told.clear();
+    this.#tell.forgetProblems();
     this.#scheduleRefresh();
   }
 
-  async #find(): Promise<Transport> {
-    const { transports, multitransports } = await this.sources.transports();
-    const matches = (candidate: { uid: string; name: string }) =>
-      (this.ref.uid === undefined || candidate.uid === this.ref.uid) && (this.ref.name === undefined || candidate.name === this.ref.name);
-    const transport = transports.find(matches);
-    if (transport) return transport;
-    const multi = multitransports.find(matches);
-    const first = multi && multitransportMembers(transports, multi)[0];
-    if (first) return first;
-    throw new StagelinkError(`There is no transport ${shown(this.ref.name ?? this.ref.uid)} on the server, so its clock cannot be shown: check the name.`);
+  async #findAgain(): Promise<void> {
+    try {
+      const found = findTransport({ uid: this.#target.uid }, await this.sources.transports());
+      if (this.#disposed) return;
+      this.#target = found.target;
+      this.#transport = found.transport;
+    } catch (error) {
+      this.#problem(error);
+      if (!this.#disposed) this.#nextRead = setTimeout(() => void this.#findAgain(), this.timing.retryMs);
+      return;
+    }
+    this.#watch();
   }
 
+  /** The placing properties first: the stream answers one subscription at a time, and they make the clock live. */
   #subscribe(name: string): void {
-    this.#subscription = this.sources.subscribe(
-      transportRequest(name, Object.values(PROPERTY), CLOCK_INTERVAL_MS),
-      ({ property, value }) => this.#onValue(property, value),
-      {
-        onStatus: (status) => {
-          this.#linkStatus = status;
-          if (status === 'offline' || status === 'connecting') this.#heardSinceUp.clear();
-          this.#changed();
-        },
-        onError: (error) => this.#problem(error),
-      },
-    );
+    const group = (properties: readonly string[], onStatus: (status: LiveStatus) => void) =>
+      this.#subscriptions.push(
+        this.sources.subscribe(transportRequest(name, [...properties], CLOCK_INTERVAL_MS), ({ property, value }) => this.#onValue(property, value), {
+          onStatus: (status) => {
+            if (status === 'offline' || status === 'connecting') for (const property of properties) this.#heardSinceUp.delete(property);
+            onStatus(status);
+          },
+          onError: (error) => this.#problem(error),
+        }),
+      );
+    group(PLACING, (status) => {
+      this.#linkStatus = status;
+      this.#changed();
+    });
+    group(DESCRIBING, () => this.#changed());
   }
 
   #onValue(property: string, value: unknown): void {
@@ -319,10 +319,10 @@ class TransportClock {
   }
 
   async #track(uid: string): Promise<{ uid: string; name: string; length: number }> {
-    const inSetList = this.#transport?.setList.tracks.find((track) => track.uid === uid);
+    const inSetList = this.#transport.setList.tracks.find((track) => track.uid === uid);
     if (inSetList) return inSetList;
     const track = (await this.sources.tracks()).find((candidate) => candidate.uid === uid);
-    if (!track) throw new StagelinkError(`The track ${shown(uid)} that transport ${shown(this.#transport?.name)} plays is not in the track list.`);
+    if (!track) throw new StagelinkError(`The track ${shown(uid)} that transport ${shown(this.#transport.name)} plays is not in the track list.`);
     return track;
   }
 
@@ -336,14 +336,14 @@ class TransportClock {
   #snapshot(): ShowClockSnapshot | undefined {
     const transport = this.#transport;
     const reading = this.#reading;
-    if (!transport || !reading) return undefined;
+    if (!reading) return undefined;
     const status = this.#status;
     const trackUid = this.#values.trackUid ?? transport.currentTrack.uid;
     const timeline = this.#timelines.get(trackUid);
     const time = this.#timeAt(reading, timeline, performance.now());
     const { engaged = transport.engaged, volume = transport.volume, brightness = transport.brightness, timecode } = this.#values;
     return {
-      transport: { uid: transport.uid, name: transport.name },
+      transport: { ...this.#target },
       status,
       playmode: reading.playmode,
       playing: reading.playing,
@@ -352,40 +352,26 @@ class TransportClock {
       volume,
       brightness,
       engaged,
-      ...(timecode !== undefined && { timecode: { status: timecode } }),
+      // Shown once sent over the current link: a timecode status from before a drop may be long out of date.
+      ...(timecode !== undefined && this.#heardSinceUp.has(PROPERTY.timecode) && { timecode: { status: timecode } }),
     };
   }
 
   #changed(): void {
+    if (this.#disposed) return;
     const snapshot = this.#snapshot();
+    // A watcher's callback may close another watcher: one closed on the way is not called again.
     for (const watcher of [...this.#watchers]) {
       this.#tellStatus(watcher);
-      if (snapshot) this.#safely(() => watcher.onChange(snapshot));
+      if (snapshot) this.#tell.change(watcher, snapshot);
     }
   }
 
   #tellStatus(watcher: Watcher): void {
-    const status = this.#status;
-    if (!this.#watchers.has(watcher) || watcher.toldStatus === status) return;
-    watcher.toldStatus = status;
-    this.#safely(() => watcher.options.onStatus?.(status));
+    if (this.#watchers.has(watcher)) this.#tell.status(watcher, this.#status);
   }
 
   #problem(error: unknown): void {
-    const problem = error instanceof StagelinkError ? error : new StagelinkError(reasonOf(error), undefined, { cause: error });
-    if (this.#told.has(problem.message)) return;
-    this.#told.add(problem.message);
-    const transport = shown(this.ref.name ?? this.ref.uid);
-    this.logger.warn(`show clock of ${transport}: ${problem.message}`, { code: 'SHOW_CLOCK_PROBLEM', facts: { transport, reason: problem.message }, error: problem });
-    for (const watcher of [...this.#watchers]) this.#safely(() => watcher.options.onError?.(problem));
-  }
-
-  /** A watcher that throws must not stop the others or the clock. */
-  #safely(callback: () => void): void {
-    try {
-      callback();
-    } catch (error) {
-      this.logger.warn(new LiveUpdateError(`A show clock watcher threw: ${reasonOf(error)}`).message, { code: 'SHOW_CLOCK_WATCHER_THREW', facts: { reason: reasonOf(error) }, error });
-    }
+    this.#tell.problem(error, this.#watchers);
   }
 }

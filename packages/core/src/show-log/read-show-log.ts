@@ -23,7 +23,8 @@ export async function* readShowLog(path: string, options: ReadShowLogOptions = {
   for (const file of await showLogFiles(path)) yield* readFile(file, options);
 }
 
-async function showLogFiles(path: string): Promise<string[]> {
+/** The files `readShowLog` reads for `path`, in the order it reads them: the file itself, or a folder's `.ndjson` files by name (show days in date order). */
+export async function showLogFiles(path: string): Promise<string[]> {
   const found = await stat(path).catch(() => undefined);
   if (!found) throw new InvalidInputError(`No show log at ${path}: give a show log file or the folder the bridge's --record writes to.`);
   if (!found.isDirectory()) return [path];

@@ -46,6 +46,19 @@ export interface TakeoverRecord {
   value: boolean;
 }
 
+/**
+ * A machine's hardware as its management controller reports it, on a change of its severity, status or reasons
+ * (not of every reading): `offline` while the SMC does not answer.
+ */
+export interface HardwareRecord {
+  kind: 'hardware';
+  machine: string;
+  status: 'online' | 'stale' | 'offline';
+  severity: 'ok' | 'warning' | 'error';
+  /** Why, in words (`Fan 2 has stopped (0 RPM)`); absent when ok. */
+  reasons?: string[];
+}
+
 /** The director, when it changes (a takeover, a move), or null while the session has none. */
 export interface DirectorRecord {
   kind: 'director';
@@ -112,6 +125,7 @@ export type ShowLogEntry =
   | FpsRecord
   | HealthRecord
   | TakeoverRecord
+  | HardwareRecord
   | DirectorRecord
   | LinkRecord
   | StaleRecord
