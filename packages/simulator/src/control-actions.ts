@@ -1,10 +1,12 @@
-import type { Ref } from '@stagelink/core';
+import type { BodyField, Ref } from '@stagelink/core';
 import type { ControlPanel } from './control.js';
 import { MAX_LATENCY_MS, optionalWholeNumber, requestPath, wholeNumber } from './control-params.js';
 import type { Faults } from './faults.js';
 import { BadRequest } from './http-errors.js';
 import { MAX_BODY_BYTES } from './http-server.js';
 import type { JsonFields } from './routes/json-fields.js';
+import { HARDWARE_FAULTS, type HardwareFault } from './state/hardware/machine-sensors.js';
+import type { LaterCommand } from './state/later-commands.js';
 import type { SessionState } from './state/session-state.js';
 
 export interface ControlTarget {
@@ -16,7 +18,8 @@ export interface ControlTarget {
 
 /**
  * The media-server port's own actions: status, latency, failNext, login, reset, projectOption, selectTransport,
- * listActiveTransports, renameTransport, freezePlayhead, jumpPlayhead, machineFps, leaveSession, stallBody and slowAnswer.
+ * listActiveTransports, renameTransport, freezePlayhead, jumpPlayhead, machineFps, crashWorkload, describeCommand, leaveSession,
+ * stallBody and slowAnswer.
  */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
   panel.register('status', () => undefined); // changes nothing: answers the summary
@@ -70,12 +73,38 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
     else target.state.fixedFps.set(machine.hostname.toLowerCase(), fps);
   });
   // An operator taking a machine out of the session while the show runs (only a free understudy, here).
+  // A RenderStream workload that crashes mid-show (an Unreal or Notch process dying); `restartlayers` brings it back.
+  panel.register('crashWorkload', (params) => {
+    const message = params.optionalText('message');
+    target.state.renderStream.crash(params.ref('layer'), message);
+  });
+  // A build newer than stagelink's catalogue: its description lists one more command, which it answers with success.
+  panel.register('describeCommand', (params) => target.state.laterCommands.add(laterCommandOf(params)));
   panel.register('leaveSession', (params) => target.state.machines.removeUnderstudy(params.text('hostname')));
+  // What a machine's management controller reports when its hardware fails: a fan that stops, a CPU running hot,
+  // a main power fault, an output card that loses its signal.
+  panel.register('hardwareFault', (params) => {
+    const hostname = machineOf(target.state, params);
+    const fault = params.text('fault');
+    if (!(HARDWARE_FAULTS as readonly string[]).includes(fault)) throw new BadRequest(`fault must be one of ${HARDWARE_FAULTS.join(', ')} (got "${fault}").`);
+    const { faults } = target.state.hardware.sensorsOf(hostname);
+    if (params.boolean('on')) faults.add(fault as HardwareFault);
+    else faults.delete(fault as HardwareFault);
+  });
+  // A management controller that stops answering (hung firmware, a management network cut): requests are held unanswered.
+  panel.register('smcSilent', (params) => target.state.hardware.silence(machineOf(target.state, params), params.boolean('on')));
   panel.register('slowAnswer', (params) => {
     const ms = wholeNumber(params, 'ms', 0, MAX_LATENCY_MS);
     const path = params.raw('path') === undefined ? undefined : requestPath(params, 'path');
     target.faults.slowAnswers.set(ms, path);
   });
+}
+
+/** `hostname` as the session spells it (any case); BadRequest naming the machines when it names none. */
+function machineOf(state: SessionState, params: JsonFields): string {
+  const machine = state.machines.byHostname(params.text('hostname'));
+  if (!machine) throw new BadRequest(`hostname must name a machine of the session: ${state.machines.hostnames().join(', ')}.`);
+  return machine.hostname;
 }
 
 /** `transport` as a Ref, or as a name alone: `"main"` reads as `{"name": "main"}`. */
@@ -86,4 +115,22 @@ function transportOf(params: JsonFields): Ref {
 function refOrName(params: JsonFields, key: string): Ref {
   const value = params.raw(key);
   return typeof value === 'string' && value !== '' ? { name: value } : params.ref(key);
+}
+
+const BODY_FIELDS: readonly BodyField[] = ['Ref', 'Ref[]', 'string', 'boolean', 'object[]'];
+
+/** `{ path: 'renderstream/layerhealth', method?: 'POST', summary?, body?: { field: 'Ref[]' } }`. */
+function laterCommandOf(params: JsonFields): LaterCommand {
+  const method = (params.optionalText('method') ?? 'POST').toUpperCase();
+  if (method !== 'GET' && method !== 'POST') throw new BadRequest(`method must be GET or POST (got "${method}").`);
+  const short = params.text('path').replace(/^\/*(api\/session\/)?/, '');
+  if (!/^[\w/.-]+$/.test(short)) throw new BadRequest(`path must be a command's path such as renderstream/layerhealth (got "${short}").`);
+  const fields = params.raw('body') === undefined ? undefined : params.object('body');
+  const body = fields && Object.fromEntries(fields.entries().map(([name, type]) => [name, bodyFieldOf(name, type)]));
+  return { method, path: `/api/session/${short}`, summary: params.optionalText('summary') ?? short, ...(body ? { body } : {}) };
+}
+
+function bodyFieldOf(name: string, type: unknown): BodyField {
+  if (!(BODY_FIELDS as readonly unknown[]).includes(type)) throw new BadRequest(`body.${name} must be one of ${BODY_FIELDS.join(', ')} (got ${JSON.stringify(type)}).`);
+  return type as BodyField;
 }

@@ -12,7 +12,8 @@ export const SMC_ACCOUNT: SmcAccount = { username: 'admin', password: 'stagelink
 export function startManagementController(
   host: string,
   app: Omit<MediaServerAppOptions, 'serves' | 'account' | 'refuse'>,
+  machine?: string,
 ): Promise<RunningHttpServer> {
-  const handle = createMediaServerApp({ ...app, serves: 'hardware', account: SMC_ACCOUNT });
+  const handle = createMediaServerApp({ ...app, serves: 'hardware', account: SMC_ACCOUNT, ...(machine === undefined ? {} : { machine }) });
   return startHttpServer({ host, port: 0, handle, log: app.log });
 }

@@ -10,7 +10,7 @@ import type { LogSink } from './log.js';
 import { apiDescription } from './api-description.js';
 import { EndpointRouter, familyOfPath, type CatalogueEndpoint, type RouteMatch } from './router.js';
 import type { DialectWords } from './state/dialect.js';
-import { failureAnswer, plainText } from './routes/answers.js';
+import { answered, failureAnswer, plainText } from './routes/answers.js';
 import { routeHandlers } from './routes/index.js';
 import type { Answer, SimRequest } from './routes/route.js';
 import { Refusal, StatusCode } from './state/refusal.js';
@@ -31,6 +31,8 @@ export interface MediaServerAppOptions {
   serves?: Served;
   /** The management controller's account, on a `hardware` listener: writes need it as HTTP Basic. */
   account?: SmcAccount;
+  /** The hostname of the machine this listener is (or is the management controller of); the director's when absent. */
+  machine?: string;
 }
 
 export interface SmcAccount {
@@ -48,10 +50,15 @@ export function createMediaServerApp(options: MediaServerAppOptions): JsonHandle
   return async (request) => {
     const path = request.url.pathname;
     if (path === CONTROL_PATH) return control(request, options);
-    options.arrivals.note(request.method, path);
+    const machine = options.machine ?? options.state().machines.local.hostname;
+    options.arrivals.note(request.method, path, machine);
+    // A management controller that has gone silent hears the request and never answers it (`smcSilent`).
+    const hardware = options.state().hardware;
+    if (options.serves !== 'session' && familyOfPath(path) === 'hardware' && hardware.isSilent(machine)) await hardware.heard(machine);
+    if (options.signal.aborted) return { status: 503, body: { message: 'The simulator is closing.' } };
     const wait = options.faults.nextDelayMs();
     if (wait > 0) await delay(wait, undefined, { signal: options.signal });
-    const answer = serve(request, router, options);
+    const answer = serve(request, router, options, machine);
     // The request has taken effect: only its answer is late (slowAnswer) or stops part way (stallBody).
     const late = options.faults.slowAnswers.delayMs(request.method, path, familyOfPath(path));
     if (late > 0) await delay(late, undefined, { signal: options.signal });
@@ -61,10 +68,12 @@ export function createMediaServerApp(options: MediaServerAppOptions): JsonHandle
 }
 
 /** Routes a request by the catalogue and answers it in the shape of the endpoint's family. */
-function serve(request: IncomingJson, router: EndpointRouter, options: MediaServerAppOptions): Answer {
+function serve(request: IncomingJson, router: EndpointRouter, options: MediaServerAppOptions, machine: string): Answer {
   const path = request.url.pathname;
   const words = options.state().words;
-  if (path === API_DESCRIPTION_PATH && options.serves !== 'hardware') return apiDescription(words);
+  if (path === API_DESCRIPTION_PATH && options.serves !== 'hardware') return apiDescription(words, options.state().laterCommands.list());
+  const later = options.serves === 'hardware' ? undefined : options.state().laterCommands.find(request.method, path);
+  if (later) return laterAnswer(request.text, words);
   const match = offered(router.match(request.method, path), words, options.serves ?? 'all');
   const failure = options.faults.takeFailure();
   const family = match.kind === 'endpoint' ? match.endpoint.family : match.family;
@@ -80,7 +89,7 @@ function serve(request: IncomingJson, router: EndpointRouter, options: MediaServ
   const refusal = options.refuse?.(match.endpoint);
   if (refusal) return refusal;
   const authorized = options.account ? carriesAccount(request.authorization, options.account) && !options.state().hardware.accountsErased : undefined;
-  return dispatch(match.endpoint, { params: match.params, query: request.url.searchParams, body: jsonOnFirstUse(request.text), authorized }, options);
+  return dispatch(match.endpoint, { params: match.params, query: request.url.searchParams, body: jsonOnFirstUse(request.text), authorized, machine }, options);
 }
 
 async function control(request: IncomingJson, options: MediaServerAppOptions): Promise<Answer> {
@@ -139,6 +148,15 @@ function notOfferedAnswer(family: ApiFamily | undefined, status: 404 | 405, mess
 function carriesAccount(authorization: string | undefined, account: SmcAccount): boolean {
   const encoded = /^Basic\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   return encoded !== undefined && Buffer.from(encoded, 'base64').toString('utf8') === `${account.username}:${account.password}`;
+}
+
+/** A later build's command takes the body it was given, and says so. */
+function laterAnswer(text: string, words: DialectWords): Answer {
+  try {
+    return answered({ result: { received: text === '' ? null : (JSON.parse(text) as unknown) } });
+  } catch {
+    return failureAnswer('session', 400, StatusCode.invalidArgument, 'The body is not JSON.', words);
+  }
 }
 
 function jsonOnFirstUse(text: string): () => unknown {

@@ -78,6 +78,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return state;
     },
     reset() {
+      state.hardware.releaseHeld();
       state = newState();
       faults.clear();
       arrivals.clear();
@@ -121,6 +122,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     close: () => {
       closing ??= (async () => {
         shutdown.abort();
+        state.hardware.releaseHeld();
         live.close();
         await Promise.all([servers.close(), drive.close(), announcer?.close()]);
       })();

@@ -31,6 +31,8 @@ export function summarise(state: SessionState, faults: Faults, actions: readonly
     routingPreset: state.failover.settings().currentPreset,
     captureInProgress: state.mixedReality.captureInProgress(),
     chassisPower: state.hardware.chassis.power,
+    hardwareFaults: state.hardware.faultsOn(),
+    silentSmcs: state.hardware.silentHostnames(),
     actions,
   };
 }

@@ -35,6 +35,20 @@ describe.each(['spec', 'r34'] as const)('live faults in the %s dialect', (dialec
       await until(() => live.valuesOf(again).length > 0, 'an FPS value once the silence ends');
     }));
 
+  it('silentLive with a property silences that property of the object and feeds its others', () =>
+    withLive(async (live) => {
+      const summary = await control({ action: 'silentLive', pattern: 'transportmanager:main', property: 'TCSTATUSSTRING', on: true });
+      expect(summary.live.faults.silentLive).toEqual([{ pattern: 'transportmanager:main', property: 'TCSTATUSSTRING', afterValues: 0 }]);
+      const timecode = await acknowledged(live, MAIN_BRIGHTNESS[0], 'str(object.tcStatusString)');
+      const brightness = await acknowledged(live, ...MAIN_BRIGHTNESS);
+      await until(() => live.valuesOf(brightness).length > 0, 'a brightness value');
+      await pause(1000);
+      expect(live.valuesOf(timecode)).toEqual([]);
+
+      await control({ action: 'silentLive', pattern: 'transportmanager:main', property: 'tcStatusString', on: false });
+      await until(() => live.valuesOf(timecode).length > 0, 'a timecode status once the silence ends');
+    }));
+
   it('silentLive with afterValues feeds that many values of the pair, then none', () =>
     withLive(async (live) => {
       await control({ action: 'silentLive', pattern: 'findLocalMonitor("fps")', on: true, afterValues: 3 });
@@ -55,10 +69,31 @@ describe.each(['spec', 'r34'] as const)('live faults in the %s dialect', (dialec
       expect((await control({ action: 'reset' })).live.framesSent).toBe(0);
     }));
 
+  it('loseLiveFrames loses every client frame, answering each "Invalid JSON", counts them, and takes frames again when off', () =>
+    withLive(async (live) => {
+      const before = (await control({ action: 'loseLiveFrames', on: true })).live;
+      expect(before.faults.loseFrames).toBe(true);
+      live.subscribe(LOCAL_FPS, AVERAGE);
+      await until(() => live.errors().length === 1, 'the answer to the subscribe');
+      live.socket.send(JSON.stringify({ set: [{ id: 0, value: 1 }] }));
+      await until(() => live.errors().length === 2, 'the answer to the write');
+      expect(live.errors().map(({ frame }) => frame['error'])).toEqual(['Invalid JSON', 'Invalid JSON']);
+      expect(live.listing(LOCAL_FPS, AVERAGE)).toBeUndefined();
+      const status = (await control({ action: 'status' })).live;
+      expect(status.framesReceived - before.framesReceived).toBe(2);
+      expect(status.subscriptions).toBe(0);
+
+      await control({ action: 'loseLiveFrames', on: false });
+      await pause(50);
+      await acknowledged(live, LOCAL_FPS, AVERAGE);
+      expect((await control({ action: 'reset' })).live).toMatchObject({ framesReceived: 0, faults: { loseFrames: false } });
+    }));
+
   it('silentLive refuses a missing or empty pattern with 400', async () => {
     await expect(control({ action: 'silentLive', on: true })).rejects.toThrow(/answered 400: pattern is missing/);
     await expect(control({ action: 'silentLive', pattern: '', on: true })).rejects.toThrow(/answered 400: pattern must name/);
     await expect(control({ action: 'silentLive', pattern: 'fps', on: true, afterValues: -1 })).rejects.toThrow(/afterValues must be a whole number/);
+    await expect(control({ action: 'silentLive', pattern: 'main', property: '', on: true })).rejects.toThrow(/answered 400: property, when given, must name/);
   });
 
   it('lateLiveAnswers sends lists and errors late and in order, a subscribe\'s value after its list, other values on time', () =>

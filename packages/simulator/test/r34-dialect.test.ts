@@ -102,8 +102,10 @@ describe('the r34 dialect over HTTP', () => {
     expect((await send('GET', '/api/ledstrip')).status).toBe(404);
     const { json } = await send('GET', '/docs/session/d3api.swagger.json');
     expect(json).toMatchObject({ swagger: '2.0', info: { title: 'd3 API', version: '2.0.3' } });
-    const operations = Object.entries(json['paths'] as Record<string, object>).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
-    const offered = endpointList.filter((endpoint) => endpoint.family !== 'hardware' && endpoint.path !== '/api/session/looks');
+    // The session family, under its base path, as a shipping director describes it.
+    expect(json['basePath']).toBe('/api/session');
+    const operations = Object.entries(json['paths'] as Record<string, object>).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} /api/session${path}`));
+    const offered = endpointList.filter((endpoint) => endpoint.family === 'session' && endpoint.path !== '/api/session/looks');
     expect(operations.sort()).toEqual(offered.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort());
     expect(operations).toContain('POST /api/session/transport/speed');
   });
@@ -195,5 +197,52 @@ describe('the r34 dialect over the live stream', () => {
     } finally {
       live.socket.close();
     }
+  });
+});
+
+describe('RenderStream layers in the r34 dialect', () => {
+  const layerOf = async (name: string) => {
+    const { json } = await send('GET', '/api/session/renderstream/layers');
+    return (json['result'] as { name: string; workload: { state: string } }[]).find((layer) => layer.name === name);
+  };
+
+  it('crashes a workload on a control and brings it back running on restartlayers', async () => {
+    expect((await layerOf('Unreal Stage'))?.workload.state).toBe('running');
+    expect((await control({ action: 'crashWorkload', layer: { name: 'Unreal Stage' } })).status).toBe(200);
+    expect((await layerOf('Unreal Stage'))?.workload).toEqual({ state: 'error', message: 'The workload exited unexpectedly' });
+    const restarted = await send('POST', '/api/session/renderstream/restartlayers', { layers: [{ name: 'Unreal Stage' }] });
+    expect(restarted.json).toMatchObject({ status: { code: 0 } });
+    expect((await layerOf('Unreal Stage'))?.workload.state).toBe('running');
+  });
+
+  it('stops and starts layers, and refuses an unknown layer naming the ones there are', async () => {
+    await send('POST', '/api/session/renderstream/stoplayers', { layers: [{ name: 'Notch FX' }] });
+    expect((await layerOf('Notch FX'))?.workload.state).toBe('stopped');
+    await send('POST', '/api/session/renderstream/startlayers', { layers: [{ name: 'Notch FX' }] });
+    expect((await layerOf('Notch FX'))?.workload.state).toBe('running');
+    const unknown = await send('POST', '/api/session/renderstream/restartlayers', { layers: [{ name: 'Nope' }] });
+    expect(JSON.stringify(unknown.json)).toMatch(/Nope.*not found.*Unreal Stage/);
+  });
+
+  it("describes and answers a later build's command added by describeCommand, until a reset", async () => {
+    const added = await control({ action: 'describeCommand', path: 'renderstream/layerhealth', summary: 'Health of a layer', body: { layer: 'Ref' } });
+    expect(added.status).toBe(200);
+    const described = (await send('GET', '/docs/session/d3api.swagger.json')).json['paths'] as Record<string, { post?: { summary: string; parameters: { schema: unknown }[] } }>;
+    expect(described['/renderstream/layerhealth']?.post).toEqual({ summary: 'Health of a layer', parameters: [{ in: 'body', name: 'body', required: true, schema: { type: 'object', properties: { layer: { $ref: '#/definitions/Ref' } } } }] });
+    const answer = await send('POST', '/api/session/renderstream/layerhealth', { layer: { name: 'Notch FX' } });
+    expect(answer.json).toMatchObject({ status: { code: 0 }, result: { received: { layer: { name: 'Notch FX' } } } });
+    expect((await control({ action: 'describeCommand', path: 'x', body: { layer: 'Layer' } })).status).toBe(400);
+    await control({ action: 'reset' });
+    expect((await send('POST', '/api/session/renderstream/layerhealth', {})).status).toBe(404);
+  });
+
+  it('describes the recorded commands beyond the documents', async () => {
+    const { json } = await send('GET', '/docs/session/d3api.swagger.json');
+    const paths = Object.keys(json['paths'] as object);
+    for (const path of ['renderstream/restartlayers', 'renderstream/failoverpool', 'sockpuppet/live', 'omnical/rigcheck/executeplan', 'python/execute', 'status/setguimode']) {
+      expect(paths).toContain(`/${path}`);
+    }
+    const restart = (json['paths'] as Record<string, { post: { parameters: { schema: unknown }[] } }>)['/renderstream/restartlayers'];
+    expect(restart?.post.parameters[0]?.schema).toEqual({ type: 'object', properties: { layers: { type: 'array', items: { $ref: '#/definitions/Ref' } } } });
   });
 });

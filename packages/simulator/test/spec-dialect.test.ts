@@ -64,8 +64,8 @@ describe('the spec dialect', () => {
     expect(sim().smc).toBeUndefined();
     const description = (await get('/docs/session/d3api.swagger.json')).json;
     expect(description).toMatchObject({ swagger: '2.0', info: { title: 'd3 API' } });
-    const operations = Object.entries(description['paths'] as Record<string, object>).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
-    const offered = endpointList.filter((endpoint) => endpoint.family !== 'hardware' && !endpoint.beyondSpec);
+    const operations = Object.entries(description['paths'] as Record<string, object>).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} /api/session${path}`));
+    const offered = endpointList.filter((endpoint) => endpoint.family === 'session' && !endpoint.beyondSpec);
     expect(operations.sort()).toEqual(offered.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort());
     expect(operations).toContain('GET /api/session/looks');
     expect(operations).not.toContain('POST /api/session/transport/speed');

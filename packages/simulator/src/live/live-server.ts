@@ -17,6 +17,11 @@ interface LiveSwitches {
   onChangeOnly: boolean;
   /** How late `subscriptions` lists and `error` frames go out; 0 is on time. */
   lateAnswersMs: number;
+  /**
+   * Lose every client frame and answer each `{"error": "Invalid JSON"}`, as a director does with a frame it lost or
+   * cannot read (it says nothing of which).
+   */
+  loseFrames: boolean;
 }
 
 export interface LiveFaults extends LiveSwitches {
@@ -28,7 +33,7 @@ export interface LiveFaults extends LiveSwitches {
   silentLive: SilentLiveRule[];
 }
 
-const ON_TIME: LiveSwitches = { refuseUpgrades: false, stallUpgrades: false, paused: false, onChangeOnly: true, lateAnswersMs: 0 };
+const ON_TIME: LiveSwitches = { refuseUpgrades: false, stallUpgrades: false, paused: false, onChangeOnly: true, lateAnswersMs: 0, loseFrames: false };
 
 export interface LiveStats {
   sockets: number;
@@ -38,6 +43,8 @@ export interface LiveStats {
   references: number;
   /** Upgrade requests received, answered or not: shows clients retrying. */
   upgradeAttempts: number;
+  /** Client frames received over every socket, lost or not, since start or the last reset: what a client sends. */
+  framesReceived: number;
   /** Client frames refused as back to back (`backToBackMs`) over every socket, since start or the last reset. */
   rejectedFrames: number;
   /** Frames sent (values, lists, errors) over every socket, since start or the last reset: what a client costs the director. */
@@ -60,6 +67,7 @@ export class LiveUpdateServer {
   readonly #valueListeners = new Set<(value: SentValue) => void>();
   #upgradeAttempts = 0;
   #rejectedFrames = 0;
+  #framesReceived = 0;
   #framesSent = 0;
   #backToBackMs: number;
   /** Until when (performance.now()) upgrades are held; 0 when none are. */
@@ -91,7 +99,7 @@ export class LiveUpdateServer {
       references += session.referenceCount;
       subscribed.push(...session.subscribed);
     }
-    return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts, rejectedFrames: this.#rejectedFrames, framesSent: this.#framesSent, subscribed };
+    return { sockets: this.#sessions.size, subscriptions, references, upgradeAttempts: this.#upgradeAttempts, framesReceived: this.#framesReceived, rejectedFrames: this.#rejectedFrames, framesSent: this.#framesSent, subscribed };
   }
 
   /** The faults switched on now, as the control summary shows them. */
@@ -136,6 +144,11 @@ export class LiveUpdateServer {
     this.#backToBackMs = ms;
   }
 
+  /** Every client frame is lost and answered `{"error": "Invalid JSON"}` while `on`. */
+  setLoseFrames(on: boolean): void {
+    this.#switches.loseFrames = on;
+  }
+
   setPaused(on: boolean): void {
     this.#switches.paused = on;
     for (const socket of this.#sessions.keys()) {
@@ -152,8 +165,8 @@ export class LiveUpdateServer {
   }
 
   /** Subscriptions whose object contains `pattern` (any case) get `afterValues` values, then none until `on` is false. */
-  setSilent(pattern: string, on: boolean, afterValues = 0): void {
-    this.#silence.set(pattern, on, afterValues);
+  setSilent(pattern: string, on: boolean, afterValues = 0, property?: string): void {
+    this.#silence.set(pattern, on, afterValues, property);
   }
 
   setOnChangeOnly(on: boolean): void {
@@ -172,9 +185,11 @@ export class LiveUpdateServer {
     this.#silence.clear();
     this.setOnChangeOnly(ON_TIME.onChangeOnly);
     this.setLateAnswers(ON_TIME.lateAnswersMs);
+    this.setLoseFrames(ON_TIME.loseFrames);
     this.setBackToBack(this.defaults.backToBackMs);
     this.holdUpgrades(0);
     this.#rejectedFrames = 0;
+    this.#framesReceived = 0;
     this.#framesSent = 0;
   }
 
@@ -212,6 +227,8 @@ export class LiveUpdateServer {
       onChangeOnly: () => this.#switches.onChangeOnly,
       lateAnswersMs: () => this.#switches.lateAnswersMs,
       backToBackMs: () => this.#backToBackMs,
+      losesFrames: () => this.#switches.loseFrames,
+      frameReceived: () => void this.#framesReceived++,
       frameRejected: () => void this.#rejectedFrames++,
       frameSent: () => void this.#framesSent++,
       now: () => Date.now(),

@@ -37,6 +37,10 @@ export interface SessionContext {
   lateAnswersMs(): number;
   /** A client frame this soon after the previous one, with no answer in between, is refused (`backToBack`); 0 is off. */
   backToBackMs(): number;
+  /** Every client frame is lost and answered "Invalid JSON" (`loseLiveFrames`). */
+  losesFrames(): boolean;
+  /** Told of each client frame as it arrives, lost or not. */
+  frameReceived(): void;
   /** Told of each frame refused as back to back. */
   frameRejected(): void;
   now(): number;
@@ -98,6 +102,11 @@ export class LiveSession {
   }
 
   #receive(text: string): void {
+    this.context.frameReceived();
+    if (this.context.losesFrames()) {
+      this.#sendError('Invalid JSON');
+      return;
+    }
     if (!this.#backToBack.accepts()) {
       // What a shipping director answers to a frame that arrives right behind another: the frame is lost.
       this.context.frameRejected();

@@ -2,6 +2,8 @@
 export interface SilentLiveRule {
   /** Matched, in any case, anywhere in a subscription's object expression. */
   pattern: string;
+  /** When set, matched in any case anywhere in its property expression too: one property of an object falls silent. */
+  property?: string;
   /** Values of each pair fed after the rule was set, before the silence. */
   afterValues: number;
 }
@@ -19,16 +21,16 @@ interface Rule extends SilentLiveRule {
 export class SilentLive {
   readonly #rules = new Map<string, Rule>();
 
-  /** Sets the rule for `pattern` afresh (its count starts again), or removes it. */
-  set(pattern: string, on: boolean, afterValues = 0): void {
-    const key = pattern.toLowerCase();
-    if (on) this.#rules.set(key, { pattern, afterValues, fed: new Map() });
+  /** Sets the rule for `pattern` (and `property`) afresh (its count starts again), or removes it. */
+  set(pattern: string, on: boolean, afterValues = 0, property?: string): void {
+    const key = ruleKey(pattern, property);
+    if (on) this.#rules.set(key, { pattern, ...(property !== undefined && { property }), afterValues, fed: new Map() });
     else this.#rules.delete(key);
   }
 
   /** Whether a value of this pair may go out now; a value that may is counted against every rule it matches. */
   feeds(object: string, property: string): boolean {
-    const matching = this.#matching(object);
+    const matching = this.#matching(object, property);
     const pair = `${object}\u0000${property}`;
     if (matching.some((rule) => (rule.fed.get(pair) ?? 0) >= rule.afterValues)) return false;
     for (const rule of matching) rule.fed.set(pair, (rule.fed.get(pair) ?? 0) + 1);
@@ -36,15 +38,19 @@ export class SilentLive {
   }
 
   rules(): SilentLiveRule[] {
-    return [...this.#rules.values()].map(({ pattern, afterValues }) => ({ pattern, afterValues }));
+    return [...this.#rules.values()].map(({ pattern, property, afterValues }) => ({ pattern, ...(property !== undefined && { property }), afterValues }));
   }
 
   clear(): void {
     this.#rules.clear();
   }
 
-  #matching(object: string): Rule[] {
-    const lower = object.toLowerCase();
-    return [...this.#rules.entries()].filter(([key]) => lower.includes(key)).map(([, rule]) => rule);
+  #matching(object: string, property: string): Rule[] {
+    const [lowerObject, lowerProperty] = [object.toLowerCase(), property.toLowerCase()];
+    return [...this.#rules.values()].filter(
+      (rule) => lowerObject.includes(rule.pattern.toLowerCase()) && (rule.property === undefined || lowerProperty.includes(rule.property.toLowerCase())),
+    );
   }
 }
+
+const ruleKey = (pattern: string, property: string | undefined): string => `${pattern.toLowerCase()}\u0000${property?.toLowerCase() ?? ''}`;

@@ -18,7 +18,7 @@ const loginRequired =
 /** Shipping SMCs answer power status as flags, to anyone; the documents show a Message behind the login. */
 const powerStatus: RouteHandler = (request, state) => {
   if (request.authorized === undefined) return loginRequired(() => hardwareAnswer(200, { message: state.hardware.chassis.powerStatus() }))(request, state);
-  const stats = state.hardware.chassis.stats();
+  const stats = state.hardware.statsOf(request.machine);
   const flag = (key: string) => stats[key] === 'true';
   return hardwareAnswer(200, {
     'System Power': stats['System Power'],
@@ -69,7 +69,7 @@ export const hardwareRoutes = {
     return hardwareOk();
   }),
 
-  vfcsList: (_request, state) => hardwareAnswer(200, state.hardware.vfcs()),
+  vfcsList: (request, state) => hardwareAnswer(200, state.hardware.vfcsOf(request.machine)),
   vfcsReplace: loginRequired((request, state) => {
     state.hardware.replaceVfcs(JsonFields.bodyItems(request).map(readCard));
     return hardwareOk(201);
@@ -114,7 +114,7 @@ export const hardwareRoutes = {
     return hardwareOk();
   }),
   powerStatus,
-  chassisStats: (_request, state) => hardwareAnswer(200, state.hardware.chassis.stats()),
+  chassisStats: (request, state) => hardwareAnswer(200, state.hardware.statsOf(request.machine)),
   whoami: (_request, state) => {
     state.hardware.chassis.identify();
     return hardwareOk();

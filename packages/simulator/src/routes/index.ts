@@ -7,6 +7,7 @@ import { mediaRoutes } from './media.js';
 import { mixedRealityRoutes } from './mixed-reality.js';
 import { notesRoutes } from './notes.js';
 import { quickcalRoutes } from './quickcal.js';
+import { renderStreamRoutes } from './renderstream.js';
 import type { RouteHandler } from './route.js';
 import { sequencingRoutes } from './sequencing.js';
 import { shotRecorderRoutes } from './shot-recorder.js';
@@ -29,6 +30,7 @@ export const routeHandlers: Readonly<Record<EndpointName, RouteHandler>> = {
   ...mediaRoutes,
   ...systemRoutes,
   ...hardwareRoutes,
+  ...renderStreamRoutes,
 };
 
 export type { Answer, RouteHandler, SimRequest } from './route.js';

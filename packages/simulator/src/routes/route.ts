@@ -15,6 +15,8 @@ export interface SimRequest {
    * undefined, and the `login` control action stands in for the login the documents do not show.
    */
   readonly authorized?: boolean;
+  /** The hostname of the machine whose listener (or management controller) the request reached. */
+  readonly machine: string;
 }
 
 export interface Answer {

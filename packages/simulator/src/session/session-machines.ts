@@ -65,7 +65,7 @@ export class SessionMachines {
     }
     if (!this.options.state().words.ownManagementController) return;
     for (const hostname of [director, ...others]) {
-      this.#controllers.set(hostname, await startManagementController(this.#addressOf(hostname), this.options));
+      this.#controllers.set(hostname, await startManagementController(this.#addressOf(hostname), this.options, hostname));
     }
   }
 
@@ -136,7 +136,7 @@ export class SessionMachines {
   async #listen(hostname: string, port: number): Promise<RunningHttpServer> {
     const isDirector = (): boolean => this.options.state().machines.local.hostname === hostname;
     const serves = this.options.state().words.ownManagementController ? 'session' : 'all';
-    const handle = createMediaServerApp({ ...this.options, serves, refuse: (endpoint) => this.#refusal(hostname, isDirector(), endpoint) });
+    const handle = createMediaServerApp({ ...this.options, serves, machine: hostname, refuse: (endpoint) => this.#refusal(hostname, isDirector(), endpoint) });
     const server = await startHttpServer({ host: this.#addressOf(hostname), port, handle, log: this.options.log });
     this.options.live.attach(server.server, isDirector);
     this.#servers.set(hostname, server);

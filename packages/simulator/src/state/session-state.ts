@@ -24,6 +24,8 @@ import { ShotRecorders } from './shot-recorder.js';
 import { serviceVfcs, SystemInfo } from './system-info.js';
 import { Transports } from './transports.js';
 import { VENUE_MACHINES, type Dialect } from '../options.js';
+import { LaterCommands } from './later-commands.js';
+import { RenderStream } from './renderstream.js';
 import { dialectWords, type DialectWords } from './dialect.js';
 import { MAX_UINT64_UID, UidSource } from './uids.js';
 
@@ -78,6 +80,8 @@ export class SessionState {
   readonly provisioning: Provisioning;
   readonly system: SystemInfo;
   readonly hardware: Hardware;
+  readonly renderStream = new RenderStream();
+  readonly laterCommands = new LaterCommands();
   readonly #readings: ReadonlyMap<string, MachineReadings>;
   readonly #notices: ReadonlyMap<string, readonly Notice[]>;
   readonly #addresses: ReadonlyMap<string, string>;
@@ -126,7 +130,7 @@ export class SessionState {
       osVersion: '10.0.19044',
       imageVersion: '2024.2',
     });
-    this.hardware = new Hardware(this.clock, hardware);
+    this.hardware = new Hardware(this.clock, hardware, options.seed);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { LedStrip, LocalMachine, NetworkAdapter, SessionRole, VideoFormatti
 import type { Clock } from '../clock.js';
 import { invalidArgument } from '../refusal.js';
 import { Chassis } from './chassis.js';
+import { MachineSensors } from './machine-sensors.js';
 import { NetworkAdapters } from './network-adapters.js';
 import { Oled } from './oled.js';
 import { Smc } from './smc.js';
@@ -36,8 +37,16 @@ export class Hardware {
   #vfcs: VideoFormattingCard[];
   #localMachine: LocalMachine;
   #role: SessionRole;
+  /** Each machine's sensors and faults, by hostname in lower case, made when first read. */
+  readonly #sensors = new Map<string, MachineSensors>();
+  /** Machines whose management controller hears requests and never answers them (`smcSilent`), with the requests held. */
+  readonly #silent = new Map<string, Set<() => void>>();
 
-  constructor(clock: Clock, setup: HardwareSetup) {
+  constructor(
+    private readonly clock: Clock,
+    setup: HardwareSetup,
+    private readonly seed = 0,
+  ) {
     this.smc = new Smc(setup.smc);
     this.adapters = new NetworkAdapters(setup.adapters);
     this.chassis = new Chassis(setup.chassisReadings);
@@ -45,6 +54,69 @@ export class Hardware {
     this.#vfcs = setup.vfcs.map((card) => ({ ...card }));
     this.#localMachine = { ...setup.localMachine };
     this.#role = { ...setup.role };
+  }
+
+  /** One machine's fans, temperatures and faults (the chassis power is one for all, as the rest of this state). */
+  sensorsOf(hostname: string): MachineSensors {
+    const key = hostname.toLowerCase();
+    let sensors = this.#sensors.get(key);
+    if (!sensors) {
+      sensors = new MachineSensors(this.seed, key, this.clock);
+      this.#sensors.set(key, sensors);
+    }
+    return sensors;
+  }
+
+  /** `chassis/stats` as one machine's SMC answers it now. */
+  statsOf(hostname: string): Record<string, string> {
+    return { ...this.chassis.stats(), ...this.sensorsOf(hostname).readings(), 'System Power': this.chassis.power };
+  }
+
+  /** `vfcs` as one machine's SMC answers it. */
+  vfcsOf(hostname: string): VideoFormattingCard[] {
+    return this.sensorsOf(hostname).cards(this.#vfcs);
+  }
+
+  /** The faults on now, by hostname as first asked for, for the control summary. */
+  faultsOn(): Record<string, string[]> {
+    const on: Record<string, string[]> = {};
+    for (const [hostname, sensors] of this.#sensors) if (sensors.faults.size > 0) on[hostname] = [...sensors.faults];
+    return on;
+  }
+
+  isSilent(hostname: string): boolean {
+    return this.#silent.has(hostname.toLowerCase());
+  }
+
+  silentHostnames(): string[] {
+    return [...this.#silent.keys()];
+  }
+
+  /** Silences a machine's SMC, or lets it answer again: the requests it held are answered then (their clients gone). */
+  silence(hostname: string, on: boolean): void {
+    const key = hostname.toLowerCase();
+    if (on) {
+      if (!this.#silent.has(key)) this.#silent.set(key, new Set());
+      return;
+    }
+    const held = this.#silent.get(key);
+    this.#silent.delete(key);
+    for (const release of held ?? []) release();
+  }
+
+  /** Resolves when the machine's SMC answers again, or when `releaseHeld` lets every held request go. */
+  heard(hostname: string): Promise<void> {
+    const held = this.#silent.get(hostname.toLowerCase());
+    if (!held) return Promise.resolve();
+    return new Promise((resolve) => held.add(resolve));
+  }
+
+  /** Lets every held request go (the simulator closes, or is reset). */
+  releaseHeld(): void {
+    for (const held of this.#silent.values()) {
+      for (const release of held) release();
+      held.clear();
+    }
   }
 
   /** Clearing the SMC database erases the user accounts, so the login is gone too. */

@@ -24,7 +24,7 @@ export function seedHardware(local: SessionMachine, address: string, solo: boole
     vfcs: [
       { slot: 1, type: 'DP-4', status: 'ok' },
       { slot: 2, type: 'HDMI-4', status: 'ok' },
-      { slot: 3, type: 'SDI-4', status: 'no signal' },
+      { slot: 3, type: 'SDI-4', status: 'ok' },
     ],
     localMachine: { hostname: local.hostname, serial, type: local.type },
     role: { role: solo ? 'solo' : 'director' },
