@@ -1,6 +1,7 @@
 import { reasonOf } from '@stagelink/core';
 import { fullJitter } from '@stagelink/core/protocol';
 import { connect, type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import { BRIDGE_OFFLINE } from './bridge-status.js';
 import { redactUrl, type BridgeLog } from './log.js';
 import type { ResolvedBridgeOptions } from './options.js';
 import type { Topics } from './topics.js';
@@ -64,15 +65,16 @@ export class BrokerLink {
       reconnectPeriod: 0,
       resubscribe: false,
       queueQoSZero: false,
-      will: { topic: topics.bridge, payload: Buffer.from(JSON.stringify('offline')), qos: 1, retain: true },
+      will: { topic: topics.bridge, payload: Buffer.from(BRIDGE_OFFLINE), qos: 1, retain: true },
       ...(options.username === undefined ? {} : { username: options.username }),
       ...(options.password === undefined ? {} : { password: options.password }),
       ...(options.tls?.ca ? { ca: options.tls.ca } : {}),
       ...(options.tls?.cert ? { cert: options.tls.cert } : {}),
       ...(options.tls?.key ? { key: options.tls.key } : {}),
       rejectUnauthorized: true,
+      // Connected by start(), once everything its events reach exists.
+      manualConnect: true,
     };
-    this.log.info('broker connecting', { broker: redactUrl(options.mqtt), clientId: options.clientId });
     this.#client = connect(options.mqtt, clientOptions);
     this.#client.on('connect', () => this.#connected());
     this.#client.on('close', () => this.#closed());
@@ -89,6 +91,13 @@ export class BrokerLink {
         subscriptionIds: [properties.subscriptionIdentifier ?? []].flat(),
       });
     });
+  }
+
+  /** Connects (and keeps reconnecting) from now on. */
+  start(): void {
+    if (this.#closing) return;
+    this.log.info('broker connecting', { broker: redactUrl(this.options.mqtt), clientId: this.options.clientId });
+    this.#client.connect();
   }
 
   get connected(): boolean {
@@ -128,7 +137,7 @@ export class BrokerLink {
     clearTimeout(this.#timer);
     if (this.#client.connected) {
       await new Promise<void>((resolve) => {
-        this.#client.publish(this.topics.bridge, JSON.stringify('offline'), { qos: 1, retain: true }, () => resolve());
+        this.#client.publish(this.topics.bridge, BRIDGE_OFFLINE, { qos: 1, retain: true }, () => resolve());
         setTimeout(resolve, 2000).unref();
       });
     }

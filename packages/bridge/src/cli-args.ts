@@ -1,4 +1,4 @@
-import { parseHostMap, reasonOf } from '@stagelink/core';
+import { parseHostMap, parseSmcMap, reasonOf } from '@stagelink/core';
 import type { LogFormat } from './log.js';
 import { OptionError, type BridgeOptions } from './options.js';
 
@@ -15,11 +15,15 @@ JSON) and takes cues from it.
   --backup-hosts ADDR,...     more machines of the session, asked while --server is off (with --follow-director)
   --dnssd                     find machines by their DNS-SD announcements when none known leads to the director
   --dnssd-interface <addr>    the interface DNS-SD multicasts on (default all)
+  --smc-map NAME=ADDR,...     machines' management controllers, whose hardware (fans, temperatures, power,
+                              output cards) is published; NAME=user@ADDR names an SMC user
+  --hardware-every <s>        how often each management controller is read (default 15, at least 1)
   --fps-hz <n>                most FPS messages per machine, and summaries, per second (default 4)
   --fps-deadband <fps>        smaller FPS changes are not published (default 0.05)
   --fps-target <fps>          the show's frame rate, for the FPS alert class (default 60)
   --poll-interval <ms>        how often health, session and transports are read (default 2000)
-  --max-command-age <ms>      refuse commands older than this (default 2000)
+  --max-command-age <ms>      refuse commands older than this (default 2000); a command id is
+                              remembered twice this long, per sender
   --accept-untimed-commands   run commands with neither sentAt nor a message expiry (default: refused)
   --username <name>           broker account
   --password-file <path>      file holding the broker password (never give it on the command line)
@@ -55,6 +59,8 @@ const VALUE_FLAGS = new Set([
   'hosts',
   'backup-hosts',
   'dnssd-interface',
+  'smc-map',
+  'hardware-every',
   'fps-hz',
   'fps-deadband',
   'fps-target',
@@ -127,6 +133,13 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   } catch (error) {
     throw new OptionError(`--hosts: ${reasonOf(error)}`);
   }
+  const smcText = values.get('smc-map');
+  let smcs;
+  try {
+    smcs = smcText === undefined ? undefined : parseSmcMap(smcText);
+  } catch (error) {
+    throw new OptionError(`--smc-map: ${reasonOf(error)}`);
+  }
   const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
   return {
     kind: 'run',
@@ -139,6 +152,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       ...optional('backupHosts', list(values.get('backup-hosts'))),
       ...(switches.has('dnssd') ? { dnssd: true } : {}),
       ...optional('dnssdInterface', values.get('dnssd-interface')),
+      ...optional('smcs', smcs),
+      ...optional('hardwareEverySeconds', number('hardware-every')),
       ...optional('fpsHz', number('fps-hz')),
       ...optional('fpsDeadband', number('fps-deadband')),
       ...optional('fpsTarget', number('fps-target')),

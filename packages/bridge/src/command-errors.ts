@@ -11,6 +11,12 @@ export const COMMAND_REFUSALS = {
   untimed: 'STAGELINK_BRIDGE_ERR_UNTIMED',
   /** A retained message on a command topic: it would fire whenever anything subscribes. */
   retained: 'STAGELINK_BRIDGE_ERR_RETAINED',
+  /** A copy of a command this sender sent lately with the same id: the first one ran, the copy does not. */
+  duplicate: 'STAGELINK_BRIDGE_ERR_DUPLICATE',
+  /** A RenderStream command to a director without RenderStream: core's code for a command the build lacks. */
+  notOffered: 'STAGELINK_ERR_NOT_OFFERED',
+  /** A RenderStream command naming a layer the director does not list. */
+  unknownLayer: 'STAGELINK_BRIDGE_ERR_UNKNOWN_LAYER',
   /** A guarded operation without `confirm: true`. */
   unconfirmed: 'STAGELINK_ERR_CONFIRMATION_REQUIRED',
 } as const;

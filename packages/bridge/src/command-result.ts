@@ -1,7 +1,8 @@
 import { LateAnswerError, reasonOf, type LateOutcome } from '@stagelink/core';
 
 /**
- * What a command answers: `{ id, ok, error?, code?, outcome? }`; `duplicate` when it is a redelivery's copy.
+ * What a command answers: `{ id, ok, error?, code?, outcome? }`; `duplicate` (with `ok` false) when it is a copy of
+ * one the same sender sent lately, which is not run again.
  * `outcome` comes only with a cue whose answer came late (core's LateAnswerError, `STAGELINK_ERR_LATE_LANDED` /
  * `STAGELINK_ERR_LATE_UNKNOWN`): `landed` when the transport shows the cue took effect, `unknown` when it cannot
  * tell. Either way it was sent once.

@@ -1,4 +1,4 @@
-import { reasonOf, type MediaServer } from '@stagelink/core';
+import { reasonOf, type CallOptions, type MediaServer, type Ref, type RenderStreamLayer } from '@stagelink/core';
 import type { IncomingMessage } from './broker-link.js';
 import { commandDeadline, type AgeRules } from './command-age.js';
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
@@ -6,11 +6,12 @@ import { failureResult, type CommandResult } from './command-result.js';
 import { idOf, parseCommand, readEnvelope, readPayload, type BridgeCommand } from './commands.js';
 import type { BridgeLog } from './log.js';
 import { RecentIds } from './recent-ids.js';
+import type { RenderStreamOffer } from './renderstream-layers.js';
 import type { Topics } from './topics.js';
 
 /** One command as the runner takes it, whichever way it came. */
 export interface CommandRequest {
-  /** The command below `cmd/`: `transport/<command>` or `failover/<operation>`. */
+  /** The command below `cmd/`: `transport/<command>`, `failover/<operation>` or `renderstream/<layer>/<op>`. */
   path: string;
   /** Its fields and envelope (`id`, `sentAt`), as an MQTT command's JSON object carries them. */
   body: Record<string, unknown>;
@@ -18,15 +19,38 @@ export interface CommandRequest {
   receivedAt: number;
   /** The way it came, for the show log. */
   via: 'mqtt' | 'osc';
+  /**
+   * Who sent it, as far as the way it came tells: an OSC sender's address, an MQTT 5 sender's response topic (MQTT
+   * gives subscribers no sender's identity). Ids are remembered per sender: two desks may both use `go-12`.
+   */
+  sender: string;
   /** A retained MQTT message: refused. */
   retain?: boolean;
   /** An MQTT 5 message expiry, in seconds. */
   messageExpiryInterval?: number;
 }
 
+/** The director's RenderStream layers as last read, which `cmd/renderstream/<layer>/<op>` names. */
+export interface CommandLayers {
+  readonly offer: RenderStreamOffer;
+  readonly names: readonly string[];
+  bySegment(segment: string): RenderStreamLayer | undefined;
+}
+
 export interface CommandRunnerOptions extends AgeRules {
-  /** Ids remembered for duplicate detection (default 10,000). */
+  /** At most this many ids are remembered for duplicate detection (default 10,000), each for the age window. */
   rememberIds?: number;
+  /** The session's RenderStream layers; without them every RenderStream command is answered as not offered. */
+  layers?: CommandLayers;
+}
+
+/**
+ * How long a command's id is remembered: twice the maximum age. A copy that could still pass the age rule comes
+ * within it (a sender's clock may be up to the maximum age ahead or behind); a fixed id sent again later on purpose
+ * (a QLab cue, a TouchOSC button pressed again) runs again.
+ */
+export function idWindowMs(maxAgeMs: number): number {
+  return 2 * maxAgeMs;
 }
 
 /**
@@ -35,7 +59,7 @@ export interface CommandRunnerOptions extends AgeRules {
  * message gets exactly one result, on its MQTT 5 response topic or on `<prefix>/result`.
  */
 export class CommandRunner {
-  readonly #recent: RecentIds<Promise<CommandResult>>;
+  readonly #recent: RecentIds<true>;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
@@ -48,7 +72,7 @@ export class CommandRunner {
     private readonly log: BridgeLog,
     private readonly onResult: (request: CommandRequest, result: CommandResult) => void = () => {},
   ) {
-    this.#recent = new RecentIds(rules.rememberIds ?? 10_000);
+    this.#recent = new RecentIds(rules.rememberIds ?? 10_000, idWindowMs(rules.maxAgeMs));
   }
 
   handle(message: IncomingMessage): void {
@@ -68,6 +92,7 @@ export class CommandRunner {
         body,
         receivedAt,
         via: 'mqtt',
+        sender: `mqtt ${replyTo}`,
         retain: message.retain,
         ...(message.messageExpiryInterval === undefined ? {} : { messageExpiryInterval: message.messageExpiryInterval }),
       },
@@ -76,16 +101,29 @@ export class CommandRunner {
   }
 
   /**
-   * One command, from whichever way it came (MQTT, OSC): answered once through `send`, by the same rules. A
-   * command whose id was seen lately gets the first one's result, marked `duplicate`, and is not run again.
+   * One command, from whichever way it came (MQTT, OSC): answered once through `send`, by the same rules. A copy
+   * of a command its sender sent with the same id within the age window is not run again, and is answered as a
+   * duplicate (`ok` false, with the reason), never as a success.
    */
   submit(request: CommandRequest, send: (result: CommandResult) => void): void {
     const { body } = request;
     let outcome: Promise<CommandResult>;
     const id = idOf(body);
-    const earlier = id === undefined ? undefined : this.#recent.get(id);
-    if (earlier) {
-      void earlier.then((result) => send({ ...result, duplicate: true }));
+    const key = id === undefined ? undefined : `${request.sender}\n${id}`;
+    const earlier = key === undefined ? undefined : this.#recent.seen(key);
+    if (id !== undefined && earlier) {
+      const ago = Math.max(0, request.receivedAt - earlier.at);
+      const windowMs = idWindowMs(this.rules.maxAgeMs);
+      send({
+        ...failureResult(
+          id,
+          new CommandRefusedError(
+            COMMAND_REFUSALS.duplicate,
+            `A copy of command ${JSON.stringify(id)} from this sender came ${ago} ms ago and was taken: this one was not run. The same id runs again once ${windowMs} ms have passed; give each press its own id to run it sooner.`,
+          ),
+        ),
+        duplicate: true,
+      });
       return;
     }
     try {
@@ -97,7 +135,7 @@ export class CommandRunner {
     } catch (error) {
       outcome = Promise.resolve(failureResult(id, error));
     }
-    if (id !== undefined) this.#recent.remember(id, outcome);
+    if (key !== undefined) this.#recent.remember(key, true);
     void outcome.then((result) => {
       this.onResult(request, result);
       send(result);
@@ -128,6 +166,8 @@ export class CommandRunner {
       if (command.kind === 'transport') {
         await this.mediaServer.transport.send(command.command, command.transports, command.fields, options);
         this.afterCue();
+      } else if (command.kind === 'renderstream') {
+        await this.#renderStream(command, options);
       } else if (command.operation === 'applydefaultrouting') {
         await this.mediaServer.failover.applyDefaultRouting(options);
       } else if (command.machine) {
@@ -136,9 +176,38 @@ export class CommandRunner {
       }
       return { id: id ?? null, ok: true };
     } catch (error) {
-      const what = command.kind === 'transport' ? `transport/${command.command}` : `failover/${command.operation}`;
+      const what = command.kind === 'transport' ? `transport/${command.command}` : command.kind === 'renderstream' ? `renderstream/${command.layer}/${command.operation}` : `failover/${command.operation}`;
       this.log.warn('command failed', { command: what, ...(id === undefined ? {} : { id }), reason: reasonOf(error) });
       return failureResult(id, error);
+    }
+  }
+
+  /**
+   * A layer's workload started, stopped, restarted or synced. The layer is matched to the director's list by the
+   * segment its own topic has, and sent by uid; before the list was first read it is sent by the name as given, and
+   * the director says whether it has it. `stop` reached here only with `confirm: true` (parseCommand).
+   */
+  async #renderStream({ operation, layer: segment }: Extract<BridgeCommand, { kind: 'renderstream' }>, options: CallOptions): Promise<void> {
+    const layers = this.rules.layers;
+    if (!layers || layers.offer === 'not offered') {
+      throw new CommandRefusedError(COMMAND_REFUSALS.notOffered, `This director does not offer RenderStream: renderstream/${segment}/${operation} was not sent.`);
+    }
+    const layer = layers.bySegment(segment);
+    if (!layer && layers.offer === 'offered') {
+      const listed = layers.names.length === 0 ? 'it lists none' : `it lists ${layers.names.map((name) => JSON.stringify(name)).join(', ')}`;
+      throw new CommandRefusedError(COMMAND_REFUSALS.unknownLayer, `No RenderStream layer "${segment}" on this director (${listed}): nothing was sent.`);
+    }
+    const request = { layers: [layer ? ({ uid: layer.uid } as Ref) : { name: segment }] };
+    const renderstream = this.mediaServer.renderstream;
+    switch (operation) {
+      case 'start':
+        return renderstream.startLayers(request, options);
+      case 'stop':
+        return renderstream.stopLayers(request, { ...options, confirm: true });
+      case 'restart':
+        return renderstream.restartLayers(request, options);
+      case 'sync':
+        return renderstream.syncLayers(request, options);
     }
   }
 

@@ -1,4 +1,4 @@
-import { FAILOVER_MACHINE_OPERATIONS, FAILOVER_OPERATIONS, isTransportCommand, needsConfirmation, PLAYMODE_COMMANDS, playmodeToSend, readTransportFields, reasonOf, TRANSPORT_COMMAND_NAMES, transportFieldsOf } from '@stagelink/core';
+import { endpoints, FAILOVER_MACHINE_OPERATIONS, FAILOVER_OPERATIONS, isTransportCommand, needsConfirmation, PLAYMODE_COMMANDS, playmodeToSend, readTransportFields, reasonOf, TRANSPORT_COMMAND_NAMES, transportFieldsOf } from '@stagelink/core';
 import type { FailoverOperation, Ref, RequestedPlaymode, TransportCommand, TransportCommandFields, TransportField, TransportFieldKind } from '@stagelink/core';
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
 
@@ -16,9 +16,24 @@ export const FAILOVER_COMMANDS = {
 
 export type FailoverCommand = keyof typeof FAILOVER_COMMANDS;
 
+/**
+ * What `cmd/renderstream/<layer>/<op>` may ask of a layer's workload, by core's endpoint: those core guards (`stop`,
+ * the layer goes dark) need `confirm: true`, as failover does.
+ */
+export const RENDERSTREAM_COMMANDS = {
+  start: endpoints.startLayers,
+  stop: endpoints.stopLayers,
+  restart: endpoints.restartLayers,
+  sync: endpoints.syncLayers,
+} as const;
+
+export type RenderStreamCommand = keyof typeof RENDERSTREAM_COMMANDS;
+
 export type BridgeCommand =
   | { kind: 'transport'; command: TransportCommand; transports: Ref[]; fields: TransportCommandFields }
-  | { kind: 'failover'; operation: FailoverCommand; machine?: Ref };
+  | { kind: 'failover'; operation: FailoverCommand; machine?: Ref }
+  /** `layer`: the topic segment naming the layer, matched to the director's layers when the command runs. */
+  | { kind: 'renderstream'; operation: RenderStreamCommand; layer: string };
 
 /** What every command may carry besides its own fields. */
 export interface CommandEnvelope {
@@ -81,6 +96,7 @@ export function readEnvelope(body: Record<string, unknown>): CommandEnvelope {
  * allows or denies topics, and an alias would be a way around a denied one.
  */
 export function parseCommand(path: string, body: Record<string, unknown>): BridgeCommand {
+  if (path.startsWith('renderstream/')) return renderStreamCommand(path, body);
   const [family, name, ...rest] = path.split('/');
   if (rest.length > 0 || !name) throw unknownCommand(path);
   if (family === 'transport') return transportCommand(name, body);
@@ -91,7 +107,7 @@ export function parseCommand(path: string, body: Record<string, unknown>): Bridg
 function unknownCommand(path: string): CommandRefusedError {
   return new CommandRefusedError(
     COMMAND_REFUSALS.unknownCommand,
-    `cmd/${path} is not a command: use cmd/transport/<${TRANSPORT_COMMAND_NAMES.join('|')}> or cmd/failover/<${Object.keys(FAILOVER_OPERATIONS).join('|')}>.`,
+    `cmd/${path} is not a command: use cmd/transport/<${TRANSPORT_COMMAND_NAMES.join('|')}>, cmd/failover/<${Object.keys(FAILOVER_OPERATIONS).join('|')}> or cmd/renderstream/<layer>/<${Object.keys(RENDERSTREAM_COMMANDS).join('|')}>.`,
   );
 }
 
@@ -141,6 +157,27 @@ function failoverCommand(name: string, body: Record<string, unknown>): BridgeCom
   if (!needsMachine) return { kind: 'failover', operation };
   if (body.machine === undefined) throw malformed(`${operation} needs machine: a machine name or {"name"} or {"uid"}.`);
   return { kind: 'failover', operation, machine: ref(body.machine, 'machine') };
+}
+
+/**
+ * `cmd/renderstream/<layer>/<op>`: the layer is one topic segment (its name as the layer's own topic spells it), so
+ * a broker's ACL can allow or deny each layer and operation by topic.
+ */
+function renderStreamCommand(path: string, body: Record<string, unknown>): BridgeCommand {
+  const [, layer, operation, ...rest] = path.split('/');
+  if (!layer || operation === undefined || rest.length > 0) {
+    throw new CommandRefusedError(COMMAND_REFUSALS.unknownCommand, `cmd/${path} is not a command: use cmd/renderstream/<layer>/<${Object.keys(RENDERSTREAM_COMMANDS).join('|')}>.`);
+  }
+  if (!Object.hasOwn(RENDERSTREAM_COMMANDS, operation)) {
+    throw new CommandRefusedError(COMMAND_REFUSALS.unknownCommand, `"${operation}" is not a RenderStream layer operation: use one of ${Object.keys(RENDERSTREAM_COMMANDS).join(', ')}.`);
+  }
+  const op = operation as RenderStreamCommand;
+  const guarded = needsConfirmation(RENDERSTREAM_COMMANDS[op]);
+  refuseUnknownKeys(body, [...ENVELOPE_FIELDS, ...(guarded ? ['confirm'] : [])], `${op} takes ${guarded ? 'confirm, ' : ''}id and sentAt (the topic names the layer)`);
+  if (guarded && body.confirm !== true) {
+    throw new CommandRefusedError(COMMAND_REFUSALS.unconfirmed, `${op} was not sent: it takes the layer's content off the show, so it needs "confirm": true.`);
+  }
+  return { kind: 'renderstream', operation: op, layer };
 }
 
 function refuseUnknownKeys(body: Record<string, unknown>, allowed: readonly string[], what: string): void {

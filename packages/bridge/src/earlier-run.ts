@@ -20,10 +20,11 @@ export interface SweepLink {
 
 /**
  * Clears what an earlier run of the bridge left retained under its prefix and this run does not publish: the
- * machines that have left the session since (and transports no longer there). Their last values would otherwise
- * read as live for ever. At start the bridge subscribes to its own machine and transport topics to see what the
- * broker holds; once the session has been read in full, every retained topic found there that this run does not
- * publish is cleared, and the subscription is dropped. It is taken again on a reconnect only until that is done.
+ * machines that have left the session since (and transports and RenderStream layers no longer there). Their last
+ * values would otherwise read as live for ever. At start the bridge subscribes to its own machine, transport and
+ * layer topics to see what the broker holds; once the session has been read in full, every retained topic found
+ * there that this run does not publish is cleared, and the subscription is dropped. It is taken again on a reconnect
+ * only until that is done.
  */
 export class EarlierRunSweep {
   /** Topics seen retained under the prefix: candidates for clearing. */
@@ -91,6 +92,6 @@ export class EarlierRunSweep {
   /** Where an earlier run's values are: the other topics under the prefix are published by every run. */
   get #swept(): string[] {
     const { prefix } = this.topics;
-    return [`${prefix}/machines/#`, `${prefix}/transports/#`];
+    return [`${prefix}/machines/#`, `${prefix}/transports/#`, `${prefix}/renderstream/#`];
   }
 }

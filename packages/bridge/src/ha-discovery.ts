@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { BRIDGE_OFFLINE, BRIDGE_ONLINE } from './bridge-status.js';
 import type { BridgeLog } from './log.js';
+import type { BridgeAdapter, Member, StateEvent } from './session-events.js';
 import type { Topics } from './topics.js';
 
 /**
@@ -29,6 +31,30 @@ export const HA_BUTTON_COMMANDS = ['play', 'stop', 'returntostart', 'gotonexttra
 /** What the playmode select offers; each runs the command of that playmode (`cmd/transport/playmode`). */
 export const HA_PLAYMODE_OPTIONS = ['Play', 'PlaySection', 'Loop', 'Stop'] as const;
 
+/**
+ * The select's state: the playmode when it is one of the options, else `None`, which Home Assistant's MQTT select
+ * reads as "no option" (core's `NotSet` or `Unknown`, a playmode the director names otherwise): a value outside its
+ * options would be logged as an error at every update.
+ */
+function playmodeTemplate(): string {
+  return `{{ value_json.playmode if value_json.playmode in ${JSON.stringify([...HA_PLAYMODE_OPTIONS])} else 'None' }}`;
+}
+
+/** The sensors a machine's management controller has reported while the bridge ran: one entity each. */
+export interface HaHardwareSensors {
+  temperatures: readonly string[];
+  fans: readonly string[];
+}
+
+/**
+ * One reading of the hardware snapshot by its sensor's name; `None` (Home Assistant's "unknown") when the last
+ * snapshot has none, as while the machine's SMC does not answer.
+ */
+function readingTemplate(list: 'temperatures' | 'fans', sensor: string): string {
+  const field = list === 'temperatures' ? 'celsius' : 'rpm';
+  return `{% for each in value_json.${list} if each.sensor == ${JSON.stringify(sensor)} %}{{ each.${field} }}{% else %}None{% endfor %}`;
+}
+
 /** Lower-case letters, digits and `_`: what Home Assistant's ids and entity ids are made of. */
 export function haSlug(text: string): string {
   const slug = text
@@ -49,25 +75,36 @@ export function haBaseId(prefix: string): string {
 
 /**
  * A command's payload, made by Home Assistant when the button is pressed: `sentAt` is the press time, so the
- * bridge's command-age rule holds for Home Assistant as for any sender.
+ * bridge's command-age rule holds for Home Assistant as for any sender, and `id` names the press (the command and
+ * the press time to the microsecond), so a copy the broker delivers again (QoS 1) runs once while the next press runs.
  */
-function commandTemplate(transport: string, extra = ''): string {
-  return `{"transport": ${JSON.stringify(transport)}${extra}, "sentAt": {{ (as_timestamp(now()) * 1000) | int }}}`;
+function commandTemplate(transport: string, command: string, extra = ''): string {
+  const id = `ha-${haSlug(transport)}-${command}-{{ (as_timestamp(now()) * 1000000) | int }}`;
+  return `{"transport": ${JSON.stringify(transport)}${extra}, "id": "${id}", "sentAt": {{ (as_timestamp(now()) * 1000) | int }}}`;
 }
 
 /**
  * The discovery configs of the session and its machines. Every id comes from the MQTT prefix (see haBaseId) and the
  * session's own names (hostnames, transport names), never from anything a restart changes, so unique ids are stable.
  */
-export function haDevices(topics: Topics, hostnames: readonly string[], transports: readonly string[]): HaDevice[] {
+export function haDevices(
+  topics: Topics,
+  hostnames: readonly string[],
+  transports: readonly string[],
+  hardware: ReadonlyMap<string, HaHardwareSensors> = new Map(),
+  layers: readonly string[] = [],
+): HaDevice[] {
   const base = haBaseId(topics.prefix);
   const origin = { name: 'stagelink-bridge', url: 'https://www.npmjs.com/package/@stagelink/bridge' };
-  const availability = [{ topic: topics.bridge, value_template: '{{ value_json }}', payload_available: 'online', payload_not_available: 'offline' }];
+  // `<prefix>/bridge` says plain `online` / `offline`: Home Assistant's own words, read without a template.
+  const availability = [{ topic: topics.bridge, payload_available: BRIDGE_ONLINE, payload_not_available: BRIDGE_OFFLINE }];
   // Ids join their parts with `-`, which no slug holds, so a machine's id never reads as a transport's. Names that
   // differ only in case or punctuation (`Node A`, `node-a`) share a slug, and so an id, within one bridge.
-  const component = (p: HaPlatform, key: string, fields: Record<string, unknown>): [string, HaComponent] => [
+  // A value marked stale makes its entity unavailable, unless `staleIsAValue`: the hardware problem sensor, whose
+  // snapshot is marked stale when the SMC stops answering, which is itself a problem to show, not to grey out.
+  const component = (p: HaPlatform, key: string, fields: Record<string, unknown>, staleIsAValue = false): [string, HaComponent] => [
     key,
-    { p, unique_id: key, default_entity_id: `${p}.${key.replace(/-/g, '_')}`, ...fields, ...valueAvailability(availability, fields['state_topic']) },
+    { p, unique_id: key, default_entity_id: `${p}.${key.replace(/-/g, '_')}`, ...fields, ...(staleIsAValue ? {} : valueAvailability(availability, fields['state_topic'])) },
   ];
 
   const session: Record<string, HaComponent> = Object.fromEntries([
@@ -81,16 +118,25 @@ export function haDevices(topics: Topics, hostnames: readonly string[], transpor
         component('select', `${t}-playmode`, {
           name: `${name} playmode`,
           state_topic: state,
-          value_template: '{{ value_json.playmode }}',
+          value_template: playmodeTemplate(),
           command_topic: `${topics.commandRoot}transport/playmode`,
-          command_template: commandTemplate(name, ', "playmode": "{{ value }}"'),
+          command_template: commandTemplate(name, 'playmode', ', "playmode": "{{ value }}"'),
           options: [...HA_PLAYMODE_OPTIONS],
         }),
         component('binary_sensor', `${t}-playing`, { name: `${name} playing`, state_topic: state, value_template: "{{ 'ON' if value_json.playing else 'OFF' }}", device_class: 'running' }),
         ...HA_BUTTON_COMMANDS.map((command) =>
-          component('button', `${t}-${command}`, { name: `${name} ${command}`, command_topic: `${topics.commandRoot}transport/${command}`, command_template: commandTemplate(name) }),
+          component('button', `${t}-${command}`, { name: `${name} ${command}`, command_topic: `${topics.commandRoot}transport/${command}`, command_template: commandTemplate(name, command) }),
         ),
-        component('sensor', `${t}-time`, { name: `${name} time`, state_topic: clock, value_template: '{{ value_json.time | round(1) }}', unit_of_measurement: 's', device_class: 'duration' }),
+        // The playhead and the time left change at every clock message (up to --fps-hz a second): Home Assistant
+        // would write a row each time. Off until a user turns them on (see the README's recorder exclude).
+        component('sensor', `${t}-time`, {
+          name: `${name} time`,
+          state_topic: clock,
+          value_template: '{{ value_json.time | round(1) }}',
+          unit_of_measurement: 's',
+          device_class: 'duration',
+          enabled_by_default: false,
+        }),
         component('sensor', `${t}-track`, { name: `${name} track`, state_topic: clock, value_template: '{{ value_json.track.name }}' }),
         component('sensor', `${t}-section`, { name: `${name} section`, state_topic: clock, value_template: '{{ value_json.section.index if value_json.section is defined else -1 }}' }),
         component('sensor', `${t}-section_remaining`, {
@@ -99,6 +145,7 @@ export function haDevices(topics: Topics, hostnames: readonly string[], transpor
           value_template: '{{ (value_json.section.remaining if value_json.section is defined else value_json.trackRemaining) | round(1) }}',
           unit_of_measurement: 's',
           device_class: 'duration',
+          enabled_by_default: false,
         }),
         component('sensor', `${t}-cue_next`, {
           name: `${name} next cue`,
@@ -107,6 +154,15 @@ export function haDevices(topics: Topics, hostnames: readonly string[], transpor
         }),
       ];
     }),
+    // A RenderStream layer's workload is a problem while it is not running (crashed, stopped, starting).
+    ...layers.map((name) =>
+      component('binary_sensor', `${base}-layer-${haSlug(name)}-workload`, {
+        name: `${name} workload`,
+        state_topic: topics.renderstreamLayer(name),
+        value_template: "{{ 'OFF' if value_json.state == 'running' else 'ON' }}",
+        device_class: 'problem',
+      }),
+    ),
   ]);
   const devices: HaDevice[] = [{ id: base, config: { dev: { ids: [base], name: `stagelink ${topics.prefix}`, mf: 'stagelink', mdl: 'media-server session' }, o: origin, availability, qos: 1, cmps: session } }];
   for (const hostname of hostnames) {
@@ -122,7 +178,40 @@ export function haDevices(topics: Topics, hostnames: readonly string[], transpor
       }),
       component('sensor', `${id}-health`, { name: 'Health', state_topic: topics.machineHealth(hostname), value_template: '{{ value_json.severity }}', icon: 'mdi:heart-pulse' }),
       component('binary_sensor', `${id}-takeover`, { name: 'Takeover', state_topic: topics.machineTakeover(hostname), value_template: "{{ 'ON' if value_json.value else 'OFF' }}", device_class: 'problem' }),
+      ...hardwareComponents(hardware.get(hostname)),
     ]);
+    function hardwareComponents(sensors: HaHardwareSensors | undefined): [string, HaComponent][] {
+      if (!sensors) return [];
+      const state_topic = topics.machineHardware(hostname);
+      return [
+        component(
+          'binary_sensor',
+          `${id}-hardware`,
+          {
+            name: 'Hardware',
+            state_topic,
+            value_template: "{{ 'OFF' if value_json.severity == 'ok' else 'ON' }}",
+            device_class: 'problem',
+            json_attributes_topic: state_topic,
+            json_attributes_template: '{{ {"severity": value_json.severity, "status": value_json.status, "reasons": value_json.reasons} | tojson }}',
+          },
+          true,
+        ),
+        ...sensors.temperatures.map((sensor) =>
+          component('sensor', `${id}-temperature-${haSlug(sensor)}`, {
+            name: sensor,
+            state_topic,
+            value_template: readingTemplate('temperatures', sensor),
+            device_class: 'temperature',
+            unit_of_measurement: '°C',
+            state_class: 'measurement',
+          }),
+        ),
+        ...sensors.fans.map((sensor) =>
+          component('sensor', `${id}-fan-${haSlug(sensor)}`, { name: sensor, state_topic, value_template: readingTemplate('fans', sensor), unit_of_measurement: 'RPM', state_class: 'measurement', icon: 'mdi:fan' }),
+        ),
+      ];
+    }
     devices.push({ id, config: { dev: { ids: [id], name: hostname, mf: 'stagelink', mdl: 'media server', via_device: base }, o: origin, availability, qos: 1, cmps } });
   }
   return devices;
@@ -165,14 +254,19 @@ export interface HaLink {
  * earlier runs are found by a wildcard subscription that brings every device's config on the broker, Zigbee2MQTT's
  * and all: it is dropped once the leftovers have been removed, and not taken again on a reconnect.
  */
-export class HaDiscovery {
+export class HaDiscovery implements BridgeAdapter {
   readonly #hostnames = new Set<string>();
   readonly #transports = new Set<string>();
+  readonly #layers = new Set<string>();
+  /** Per machine, the hardware sensors its snapshots have named: an entity each, kept while the machine is there. */
+  readonly #hardware = new Map<string, { temperatures: Set<string>; fans: Set<string> }>();
   /** Configs of this bridge's ids seen retained on the broker: candidates for removal. */
   readonly #seen = new Set<string>();
   readonly #base: string;
   #published = new Map<string, string>();
   #sessionRead = false;
+  /** The transports have been read once: until then the session's device would list none of them. */
+  #transportsRead = false;
   /** The broker granted the config wildcard on this connection: what it holds retained has been or is being sent. */
   #configsSubscribed = false;
   /** Leftovers removed once: the config wildcard is no longer needed. */
@@ -214,6 +308,47 @@ export class HaDiscovery {
   transport(name: string): void {
     if (this.#transports.has(name)) return;
     this.#transports.add(name);
+    this.#soon();
+  }
+
+  /** A machine, transport or RenderStream layer came: its device or entities are published. */
+  added({ what, which }: Member): void {
+    if (what === 'machine') this.machine(which);
+    else if (what === 'transport') this.transport(which);
+    else if (!this.#layers.has(which)) {
+      this.#layers.add(which);
+      this.#soon();
+    }
+  }
+
+  /**
+   * Values are read by Home Assistant from their topics; only a machine's hardware says which entities it has (its
+   * sensors, named by its SMC). A sensor a snapshot lacks (an SMC that does not answer) keeps its entity.
+   */
+  state(event: StateEvent): void {
+    if (event.what !== 'machine' || event.part !== 'hardware') return;
+    const known = this.#hardware.get(event.which) ?? { temperatures: new Set<string>(), fans: new Set<string>() };
+    const before = this.#hardware.has(event.which) ? known.temperatures.size + known.fans.size : -1;
+    this.#hardware.set(event.which, known);
+    for (const { sensor } of event.value.temperatures) known.temperatures.add(sensor);
+    for (const { sensor } of event.value.fans) known.fans.add(sensor);
+    const grew = known.temperatures.size + known.fans.size !== before;
+    if (grew) this.#soon();
+  }
+
+  /** A machine that left the session, a transport or layer no longer there: removed from Home Assistant (see #removeGone). */
+  removed({ what, which }: Member): void {
+    if (what === 'machine') this.#hardware.delete(which);
+    if ((what === 'machine' ? this.#hostnames : what === 'transport' ? this.#transports : this.#layers).delete(which)) this.#soon();
+  }
+
+  /**
+   * The transports were read (successfully) for the first time: the session's device, which lists them, is published
+   * from now on. Before, a config without them would replace the one on the broker (an earlier run's) for nothing.
+   */
+  transportsRead(): void {
+    if (this.#transportsRead) return;
+    this.#transportsRead = true;
     this.#soon();
   }
 
@@ -262,9 +397,11 @@ export class HaDiscovery {
 
   #flush(): void {
     if (this.#closed) return;
-    const devices = haDevices(this.topics, [...this.#hostnames].sort(), [...this.#transports].sort());
+    const hardware = new Map([...this.#hardware].map(([hostname, { temperatures, fans }]) => [hostname, { temperatures: [...temperatures], fans: [...fans] }]));
+    const devices = haDevices(this.topics, [...this.#hostnames].sort(), [...this.#transports].sort(), hardware, [...this.#layers].sort()).filter((device) => this.#transportsRead || device.id !== this.#base);
     const messages = haConfigMessages(devices, this.options.discoveryPrefix, this.options.mode);
     const current = new Set(messages.map(({ topic }) => topic));
+    this.#removeGone(new Map(messages.map(({ topic, payload }) => [topic, payload])));
     for (const { topic, payload } of messages) {
       if (this.#published.get(topic) === payload) continue;
       this.link.publish(topic, payload);
@@ -284,6 +421,34 @@ export class HaDiscovery {
     this.#cleanedUp = true;
     this.link.unsubscribe([this.#configTopics]);
     this.log.info('home assistant leftovers removed: other configs no longer read', { topic: this.#configTopics });
+  }
+
+  /**
+   * Takes out of Home Assistant what this run published and no longer has (a machine that left, a transport gone).
+   * In device mode Home Assistant acts only on the components a config lists: one left out is kept, so each that went
+   * is sent as `{"p": <platform>}` (a removal), then the config without them follows (see #flush); a device with
+   * nothing left is then cleared. In entity mode each entity's config is cleared.
+   */
+  #removeGone(current: ReadonlyMap<string, string>): void {
+    for (const [topic, previous] of this.#published) {
+      const now = current.get(topic);
+      if (this.options.mode === 'entity') {
+        if (now !== undefined) continue;
+        this.link.publish(topic, '');
+        this.#published.delete(topic);
+        continue;
+      }
+      const before = JSON.parse(previous) as HaDevice['config'];
+      const after = now === undefined ? undefined : (JSON.parse(now) as HaDevice['config']);
+      const gone = Object.entries(before.cmps).filter(([key]) => !after || !(key in after.cmps));
+      if (gone.length === 0) continue;
+      const stubs = Object.fromEntries(gone.map(([key, { p }]) => [key, { p }]));
+      this.log.info('home assistant entities removed', { topic, count: gone.length });
+      this.link.publish(topic, JSON.stringify({ ...(after ?? before), cmps: { ...after?.cmps, ...stubs } }));
+      if (after) continue;
+      this.link.publish(topic, '');
+      this.#published.delete(topic);
+    }
   }
 
   get #statusTopic(): string {

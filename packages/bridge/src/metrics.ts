@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { reasonOf, severityRank } from '@stagelink/core';
+import { reasonOf, severityRank, type HardwareSnapshot } from '@stagelink/core';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { COMMAND_REFUSALS } from './command-errors.js';
 import type { CommandResult } from './command-result.js';
 import type { BridgeLog } from './log.js';
-import type { StatePayload } from './retained-state.js';
+import { MEMBER_PARTS, type BridgeAdapter, type Member, type StateEvent } from './session-events.js';
+import { topicSegment } from './topics.js';
 
 /** Where `/metrics` is served. */
 export interface MetricsListen {
@@ -23,6 +24,12 @@ export type CommandVia = 'mqtt' | 'osc';
 const REFUSAL_CODES = new Set<string>(Object.values(COMMAND_REFUSALS));
 /** The session poller's reads (the `read` label of `stagelink_poll_errors_total`). */
 const POLL_READS = ['session', 'health', 'transports'] as const;
+
+/** `stagelink_hardware_severity`: the snapshot's severity, or 3 when its management controller did not answer. */
+export function hardwareSeverityValue(snapshot: Pick<HardwareSnapshot, 'status' | 'severity'>): number {
+  if (snapshot.status === 'offline') return 3;
+  return snapshot.severity === 'error' ? 2 : snapshot.severity === 'warning' ? 1 : 0;
+}
 
 /** A command's result in the counter's words: refused before sending, a late cue's outcome, ok or failed. */
 export function commandOutcome(result: CommandResult): CommandOutcome {
@@ -46,11 +53,13 @@ export function metricsListenOf(text: string): MetricsListen | undefined {
 
 /**
  * The bridge's state in Prometheus' text format, on `/metrics` of its own HTTP server: the values the bridge
- * publishes (fed from its one publish path, by topic), its commands' results, the live link's reconnects and the
+ * publishes (an adapter of the session's state stream), the lowest FPS between two scrapes, its commands' results, the live link's reconnects and the
  * poller's failed reads. A private registry: an application that embeds the bridge keeps its own default one.
- * A port that cannot be listened on is logged with what to do; the bridge goes on without metrics.
+ * A port that cannot be listened on is logged with what to do; the bridge goes on without metrics. The lowest FPS
+ * is the lowest since the last GET of `/metrics` by anyone: two Prometheus servers scraping one bridge each see
+ * only the drops since the other's scrape (`stagelink_fps` is the same for both).
  */
-export class BridgeMetrics {
+export class BridgeMetrics implements BridgeAdapter {
   readonly registry = new Registry();
   readonly #server: Server;
   readonly #listening: Promise<string | undefined>;
@@ -60,12 +69,23 @@ export class BridgeMetrics {
 
   readonly #fps: Gauge<'machine'>;
   readonly #fpsAverage: Gauge<'machine'>;
+  readonly #fpsMin: Gauge<'machine'>;
+  /** Per machine (as labelled): the last FPS published, and the lowest since the last scrape. */
+  readonly #fpsHeld = new Map<string, { now: number; lowest: number }>();
   readonly #healthSeverity: Gauge<'machine'>;
   readonly #healthState: Gauge<'machine' | 'severity'>;
   readonly #takeover: Gauge<'machine'>;
   readonly #playing: Gauge<'transport'>;
+  readonly #temperature: Gauge<'machine' | 'sensor'>;
+  readonly #fanRpm: Gauge<'machine' | 'sensor'>;
+  readonly #hardwareSeverity: Gauge<'machine'>;
+  readonly #powerOn: Gauge<'machine'>;
+  /** Per machine (as labelled): the sensors of its last snapshot, whose series go when they are no longer read. */
+  readonly #sensors = new Map<string, { temperatures: Set<string>; fans: Set<string> }>();
   readonly #machineStale: Gauge<'machine' | 'value'>;
   readonly #transportStale: Gauge<'transport' | 'value'>;
+  readonly #workloadOk: Gauge<'layer'>;
+  readonly #layerStale: Gauge<'layer'>;
   readonly #commands: Counter<'via' | 'result'>;
   readonly #reconnects: Counter;
   readonly #linkUp: Gauge;
@@ -82,13 +102,24 @@ export class BridgeMetrics {
     const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter<L>({ name, help, labelNames, registers });
     gauge('stagelink_bridge_up', 'Always 1 while the bridge serves metrics; the prefix label says which bridge.', ['prefix']).set({ prefix }, 1);
     this.#fps = gauge('stagelink_fps', 'The last frame rate published for a machine (at most --fps-hz a second).', ['machine']);
+    this.#fpsMin = gauge(
+      'stagelink_fps_min',
+      "The lowest frame rate published for a machine since the last scrape (then the value it holds): a drop shorter than the scrape interval is seen.",
+      ['machine'],
+    );
     this.#fpsAverage = gauge('stagelink_fps_average', "The rolling average behind a machine's FPS alert class.", ['machine']);
     this.#healthSeverity = gauge('stagelink_health_severity', "A machine's worst health severity: 0 ok, 1 busy, 2 warning, 3 error, 4 offline.", ['machine']);
     this.#healthState = gauge('stagelink_health_state', "1 for a machine's current health severity, 0 for the others.", ['machine', 'severity']);
     this.#takeover = gauge('stagelink_takeover', 'Whether a failover takeover is in progress for a machine (1) or not (0).', ['machine']);
+    this.#temperature = gauge('stagelink_hardware_temperature_celsius', "A temperature sensor of a machine, as its management controller last read it.", ['machine', 'sensor']);
+    this.#fanRpm = gauge('stagelink_hardware_fan_rpm', "A fan's speed of a machine, as its management controller last read it.", ['machine', 'sensor']);
+    this.#hardwareSeverity = gauge('stagelink_hardware_severity', "A machine's hardware severity: 0 ok, 1 warning, 2 error, 3 offline (its management controller does not answer).", ['machine']);
+    this.#powerOn = gauge('stagelink_hardware_power_on', 'Whether a machine is powered on (1) or off (0), as its management controller reports it.', ['machine']);
     this.#playing = gauge('stagelink_transport_playing', 'Whether a transport is playing (1) or not (0).', ['transport']);
-    this.#machineStale = gauge('stagelink_machine_stale', "1 while a machine's value (fps, health, takeover) is stale: its last value is held.", ['machine', 'value']);
+    this.#machineStale = gauge('stagelink_machine_stale', "1 while a machine's value (fps, health, takeover, hardware) is stale: its last value is held.", ['machine', 'value']);
     this.#transportStale = gauge('stagelink_transport_stale', "1 while a transport's value (state, clock) is stale: its last value is held.", ['transport', 'value']);
+    this.#workloadOk = gauge('stagelink_renderstream_workload_ok', "Whether a RenderStream layer's workload is running (1) or not (0: starting, stopped, error).", ['layer']);
+    this.#layerStale = gauge('stagelink_renderstream_stale', "1 while a RenderStream layer's workload is stale: its last state is held.", ['layer']);
     this.#commands = counter('stagelink_commands_total', 'Commands answered, by the way they came (mqtt, osc) and how they ended.', ['via', 'result']);
     this.#reconnects = counter('stagelink_live_reconnects_total', 'Times the live-update stream came back after it dropped.');
     this.#linkUp = gauge('stagelink_live_link_up', 'Whether the live-update stream to the director is up (1) or not (0).');
@@ -125,32 +156,104 @@ export class BridgeMetrics {
     return this.#listening;
   }
 
-  /** A retained topic's new payload, its topic below the prefix (`machines/<hostname>/fps`, `director`, ...). */
-  state(topic: string, payload: StatePayload): void {
-    if (typeof payload !== 'object') return;
-    const stale = payload.stale === true ? 1 : 0;
+  /** A value of the session changed. Machines, transports and layers are labelled as their topics spell them. */
+  state(event: StateEvent): void {
+    const stale = event.marks ? 1 : 0;
     // The session's own health is left out: its worst severity is max(stagelink_health_severity).
-    const [family, name, part] = topic.split('/');
-    if (family === 'machines' && name !== undefined) {
-      if (part !== 'fps' && part !== 'health' && part !== 'takeover') return;
-      const machine = { machine: name };
-      if (part === 'fps') {
-        setNumber(this.#fps, machine, payload.value);
-        setNumber(this.#fpsAverage, machine, payload.average);
-      } else if (part === 'health' && typeof payload.severity === 'string') {
-        const severity = payload.severity.toLowerCase();
+    if (event.what === 'machine') {
+      const machine = { machine: topicSegment(event.which) };
+      if (event.part === 'fps') {
+        setNumber(this.#fps, machine, event.value.value);
+        this.#lowestFps(machine.machine, event.value.value);
+        setNumber(this.#fpsAverage, machine, event.value.average);
+      } else if (event.part === 'health' && typeof event.value.severity === 'string') {
+        const severity = event.value.severity.toLowerCase();
         this.#healthSeverity.set(machine, severityRank(severity));
-        for (const each of HEALTH_SEVERITIES) this.#healthState.set({ machine: name, severity: each }, each === severity ? 1 : 0);
-      } else if (part === 'takeover' && typeof payload.value === 'boolean') {
-        this.#takeover.set(machine, payload.value ? 1 : 0);
+        for (const each of HEALTH_SEVERITIES) this.#healthState.set({ ...machine, severity: each }, each === severity ? 1 : 0);
+      } else if (event.part === 'takeover' && typeof event.value.value === 'boolean') {
+        this.#takeover.set(machine, event.value.value ? 1 : 0);
+      } else if (event.part === 'hardware') {
+        this.#hardware(machine.machine, event.value);
       }
-      this.#machineStale.set({ machine: name, value: part }, stale);
-    } else if (family === 'transports' && name !== undefined && (part === 'state' || part === 'clock')) {
-      if (part === 'state' && typeof payload.playing === 'boolean') this.#playing.set({ transport: name }, payload.playing ? 1 : 0);
-      this.#transportStale.set({ transport: name, value: part }, stale);
-    } else if (family === 'director' && name === undefined) {
+      this.#machineStale.set({ ...machine, value: event.part }, stale);
+    } else if (event.what === 'transport') {
+      const transport = topicSegment(event.which);
+      if (event.part === 'state' && typeof event.value.playing === 'boolean') this.#playing.set({ transport }, event.value.playing ? 1 : 0);
+      this.#transportStale.set({ transport, value: event.part }, stale);
+    } else if (event.what === 'layer') {
+      const layer = { layer: topicSegment(event.which) };
+      this.#workloadOk.set(layer, event.value.state === 'running' ? 1 : 0);
+      this.#layerStale.set(layer, stale);
+    } else if (event.what === 'director') {
       this.#director.reset();
-      this.#director.set({ hostname: typeof payload.hostname === 'string' ? payload.hostname : '', url: typeof payload.url === 'string' ? payload.url : '' }, 1);
+      this.#director.set({ hostname: event.value.hostname ?? '', url: event.value.url }, 1);
+    } else if (event.what === 'bridge') {
+      this.#liveStatus(event.value.status);
+    }
+  }
+
+  /** A machine that left the session, a transport no longer in the project, a layer gone: its series are removed, not held. */
+  removed({ what, which }: Member): void {
+    if (what === 'layer') {
+      const layer = { layer: topicSegment(which) };
+      this.#workloadOk.remove(layer);
+      this.#layerStale.remove(layer);
+    } else if (what === 'machine') {
+      const machine = topicSegment(which);
+      for (const gauge of [this.#fps, this.#fpsAverage, this.#fpsMin, this.#healthSeverity, this.#takeover, this.#hardwareSeverity, this.#powerOn]) gauge.remove({ machine });
+      this.#removeSensors(machine, { temperatures: new Set(), fans: new Set() });
+      this.#sensors.delete(machine);
+      this.#fpsHeld.delete(machine);
+      for (const severity of HEALTH_SEVERITIES) this.#healthState.remove({ machine, severity });
+      for (const value of MEMBER_PARTS.machine) this.#machineStale.remove({ machine, value });
+    } else {
+      const transport = topicSegment(which);
+      this.#playing.remove({ transport });
+      for (const value of MEMBER_PARTS.transport) this.#transportStale.remove({ transport, value });
+    }
+  }
+
+  /** A machine's hardware snapshot: its sensors as read (those no longer read removed), severity and power. */
+  #hardware(machine: string, snapshot: HardwareSnapshot): void {
+    this.#hardwareSeverity.set({ machine }, hardwareSeverityValue(snapshot));
+    if (snapshot.power === undefined) this.#powerOn.remove({ machine });
+    else this.#powerOn.set({ machine }, snapshot.power === 'on' ? 1 : 0);
+    const now = { temperatures: new Set<string>(), fans: new Set<string>() };
+    for (const { sensor, celsius } of snapshot.temperatures) {
+      if (!Number.isFinite(celsius)) continue;
+      this.#temperature.set({ machine, sensor }, celsius);
+      now.temperatures.add(sensor);
+    }
+    for (const { sensor, rpm } of snapshot.fans) {
+      if (!Number.isFinite(rpm)) continue;
+      this.#fanRpm.set({ machine, sensor }, rpm);
+      now.fans.add(sensor);
+    }
+    // An SMC that stops answering shows no readings: its last ones are not kept as if read now.
+    this.#removeSensors(machine, now);
+    this.#sensors.set(machine, now);
+  }
+
+  #removeSensors(machine: string, keep: { temperatures: Set<string>; fans: Set<string> }): void {
+    const before = this.#sensors.get(machine);
+    if (!before) return;
+    for (const sensor of before.temperatures) if (!keep.temperatures.has(sensor)) this.#temperature.remove({ machine, sensor });
+    for (const sensor of before.fans) if (!keep.fans.has(sensor)) this.#fanRpm.remove({ machine, sensor });
+  }
+
+  #lowestFps(machine: string, value: unknown): void {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return;
+    const held = this.#fpsHeld.get(machine);
+    const lowest = held === undefined ? value : Math.min(held.lowest, value);
+    this.#fpsHeld.set(machine, { now: value, lowest });
+    this.#fpsMin.set({ machine }, lowest);
+  }
+
+  /** A scrape took the lowest values: the next period starts from the value each machine holds now. */
+  #scraped(): void {
+    for (const [machine, held] of this.#fpsHeld) {
+      held.lowest = held.now;
+      this.#fpsMin.set({ machine }, held.now);
     }
   }
 
@@ -159,7 +262,7 @@ export class BridgeMetrics {
   }
 
   /** The live-update stream's status: `online` again after it was lost counts a reconnect. */
-  liveStatus(status: string): void {
+  #liveStatus(status: string): void {
     const online = status === 'online';
     if (online && this.#linkSeen && !this.#linkOnline) this.#reconnects.inc();
     if (online) this.#linkSeen = true;
@@ -195,6 +298,8 @@ export class BridgeMetrics {
         return;
       }
       const body = await this.registry.metrics();
+      // Only a GET takes the values: a HEAD (a health check of the port) leaves the lowest FPS for the scraper.
+      if (request.method === 'GET') this.#scraped();
       response.writeHead(200, { 'content-type': this.registry.contentType });
       response.end(request.method === 'HEAD' ? undefined : body);
     } catch (error) {

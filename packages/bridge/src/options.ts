@@ -1,4 +1,4 @@
-import { parseHostList, parseInterfaceAddress, type HostMap } from '@stagelink/core';
+import { parseHostList, parseInterfaceAddress, type HostMap, type SmcMap } from '@stagelink/core';
 import { silentLog, type BridgeLog } from './log.js';
 import { isIP } from 'node:net';
 import type { HaDiscoveryMode } from './ha-discovery.js';
@@ -36,6 +36,13 @@ export interface BridgeOptions {
   dnssd?: boolean;
   /** The interface DNS-SD multicasts on, e.g. `127.0.0.1` (core's `dnssdInterface`). */
   dnssdInterface?: string;
+  /**
+   * The management controllers of the machines whose hardware is watched, by hostname (core's `smcs`; `parseSmcMap`
+   * reads it from `HOSTNAME=address` text). Reads need no account; a machine not named here is not watched.
+   */
+  smcs?: SmcMap;
+  /** How often each machine's management controller is read, in seconds (default 15, never under 1). */
+  hardwareEverySeconds?: number;
   /** Most FPS messages per machine per second, and most summaries per second (default 4). */
   fpsHz?: number;
   /** An FPS change smaller than this is not published, unless its alert class changes (default 0.05). */
@@ -88,6 +95,8 @@ export interface ResolvedBridgeOptions {
   backupHosts: readonly string[];
   dnssd: boolean;
   dnssdInterface: string | undefined;
+  smcs: SmcMap | undefined;
+  hardwareEveryMs: number;
   fpsHz: number;
   fpsDeadband: number;
   fpsTarget: number;
@@ -139,6 +148,9 @@ export function resolveOptions(options: BridgeOptions): ResolvedBridgeOptions {
     backupHosts,
     dnssd: options.dnssd ?? false,
     dnssdInterface: dnssdInterfaceOf(options.dnssdInterface),
+    smcs: options.smcs,
+    // The documents discourage polling a management controller hard: core refuses under a second, and so does the flag.
+    hardwareEveryMs: positive(options.hardwareEverySeconds ?? 15, '--hardware-every', 1, 3600) * 1000,
     fpsHz: positive(options.fpsHz ?? 4, '--fps-hz', 0.01, 60),
     fpsDeadband: positive(options.fpsDeadband ?? 0.05, '--fps-deadband', 0, 1000),
     fpsTarget: positive(options.fpsTarget ?? 60, '--fps-target', 1, 1000),

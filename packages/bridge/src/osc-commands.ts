@@ -1,6 +1,6 @@
 import { isTransportCommand, needsConfirmation, transportFieldsOf, FAILOVER_OPERATIONS, type TransportFieldKind } from '@stagelink/core';
 import { COMMAND_REFUSALS, CommandRefusedError } from './command-errors.js';
-import { FAILOVER_COMMANDS, type FailoverCommand } from './commands.js';
+import { FAILOVER_COMMANDS, RENDERSTREAM_COMMANDS, type FailoverCommand, type RenderStreamCommand } from './commands.js';
 
 /** An argument as decoded: OSC's int and float are numbers, `T`/`F` booleans, `N` null, a blob a Buffer. */
 export type OscInArg = string | number | boolean | null | Uint8Array;
@@ -14,16 +14,24 @@ export interface OscCommand {
 const malformed = (message: string) => new CommandRefusedError(COMMAND_REFUSALS.malformed, message);
 
 /**
- * The command of an OSC message to `<root>/transport/<transport>/<command>` or `<root>/failover/<operation>`;
- * undefined for an address outside `<root>/transport/` and `<root>/failover/` (not a command of this bridge).
+ * The command of an OSC message to `<root>/transport/<transport>/<command>`, `<root>/failover/<operation>` or
+ * `<root>/renderstream/<layer>/<op>`; undefined for an address outside those (not a command of this bridge).
  *
  * Arguments are either one JSON string (`{"id": ..., "sentAt": ..., <fields>}`, as an MQTT command's payload
  * without `transport`, which the address names) or the command's fields in order: those it needs first, then
  * those it may take, as core's `transportFieldsOf` lists them. Failover takes the machine (when the operation
- * names one), then `confirm` (T, 1 or the text "confirm") for an operation that moves the show.
- * `transportName` turns the address's transport (as the bridge's own OSC values spell it) into the session's name.
+ * names one), then `confirm` (T, 1 or the text "confirm") for an operation that moves the show; a RenderStream
+ * layer's `stop` takes `confirm` the same way, its other operations nothing.
+ * `transportName` turns the address's transport (as the bridge's own OSC values spell it) into the session's name;
+ * `layerSegment` turns the address's layer into the segment its MQTT topic has, which the runner matches.
  */
-export function oscCommandOf(root: string, address: string, args: readonly OscInArg[], transportName: (segment: string) => string = (segment) => segment): OscCommand | undefined {
+export function oscCommandOf(
+  root: string,
+  address: string,
+  args: readonly OscInArg[],
+  transportName: (segment: string) => string = (segment) => segment,
+  layerSegment: (part: string) => string = (part) => part,
+): OscCommand | undefined {
   if (!address.startsWith(`${root}/`)) return undefined;
   const parts = address.slice(root.length + 1).split('/');
   if (parts[0] === 'transport') {
@@ -36,11 +44,19 @@ export function oscCommandOf(root: string, address: string, args: readonly OscIn
     if (!operation || rest.length > 0) throw unknown(address);
     return failoverCommand(operation, args);
   }
+  if (parts[0] === 'renderstream') {
+    const [, part, operation, ...rest] = parts;
+    if (!part || !operation || rest.length > 0) throw unknown(address);
+    return renderStreamCommand(layerSegment(part), operation, args);
+  }
   return undefined;
 }
 
 function unknown(address: string): CommandRefusedError {
-  return new CommandRefusedError(COMMAND_REFUSALS.unknownCommand, `${address} is not a command: use .../transport/<transport>/<command> or .../failover/<operation>.`);
+  return new CommandRefusedError(
+    COMMAND_REFUSALS.unknownCommand,
+    `${address} is not a command: use .../transport/<transport>/<command>, .../failover/<operation> or .../renderstream/<layer>/<op>.`,
+  );
 }
 
 /** One string argument holding a JSON object: the command's fields by name. */
@@ -96,6 +112,19 @@ function failoverCommand(operation: string, args: readonly OscInArg[]): OscComma
     else if (name === 'confirm' && (arg === true || arg === 1 || arg === 'confirm')) body.confirm = true;
   });
   return { path, body };
+}
+
+function renderStreamCommand(segment: string, operation: string, args: readonly OscInArg[]): OscCommand {
+  const path = `renderstream/${segment}/${operation}`;
+  const json = jsonBody(args);
+  if (json) return { path, body: json };
+  // An unknown operation is the runner's to refuse, in the words every front end gets.
+  if (!Object.hasOwn(RENDERSTREAM_COMMANDS, operation)) return { path, body: {} };
+  const guarded = needsConfirmation(RENDERSTREAM_COMMANDS[operation as RenderStreamCommand]);
+  if (args.length > (guarded ? 1 : 0)) throw malformed(`${operation} takes ${guarded ? 'confirm' : 'no arguments'} (got ${args.length} arguments).`);
+  // Only an explicit yes confirms: anything else leaves the operation refused as unconfirmed.
+  const [confirm] = args;
+  return { path, body: guarded && (confirm === true || confirm === 1 || confirm === 'confirm') ? { confirm: true } : {} };
 }
 
 /** OSC senders often have no booleans (QLab, TouchOSC send 0 and 1): a 0 or 1 is taken where a boolean is. */

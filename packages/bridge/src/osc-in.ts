@@ -11,6 +11,17 @@ import { oscCommandOf, type OscInArg } from './osc-commands.js';
 import type { OscListen, OscSubnet } from './options.js';
 import { RecentIds } from './recent-ids.js';
 
+/**
+ * OSC's timetags count seconds from 1900. node-osc gives them as seconds since 1970: "immediately" (0 s and a
+ * fraction of 1) as 0, but an all-zero timetag, which many senders write for "now", as 1900.
+ */
+const OSC_EPOCH_SECONDS = -2_208_988_800;
+
+/** A timetag that says "now" rather than when the bundle was made: 0, or within the first second of 1900. */
+export function isImmediate(timetag: number): boolean {
+  return timetag === 0 || timetag < OSC_EPOCH_SECONDS + 1;
+}
+
 /** Bundles inside bundles deeper than this are a bad packet: no sender needs them, a crafted packet might. */
 const MAX_BUNDLE_DEPTH = 4;
 
@@ -61,6 +72,7 @@ export class OscIn {
     private readonly submit: (request: CommandRequest, send: (result: CommandResult) => void) => void,
     private readonly transportName: (segment: string) => string,
     private readonly log: BridgeLog,
+    private readonly layerSegment: (part: string) => string = (part) => part,
   ) {
     for (const { address, prefix, family } of allow) this.#allow.addSubnet(address, prefix, family);
     this.#socket = createSocket({ type: isIP(listen.address) === 6 ? 'udp6' : 'udp4' });
@@ -115,7 +127,7 @@ export class OscIn {
         return;
       }
       // An untimed bundle has no identity (a button pressed twice sends the same bytes): only timed ones are copies.
-      if (decoded.timetag !== 0) {
+      if (!isImmediate(decoded.timetag)) {
         const key = `${source} ${createHash('sha1').update(packet).digest('base64')}`;
         if (this.#bundles.get(key)) {
           this.counts.duplicates++;
@@ -131,7 +143,7 @@ export class OscIn {
 
   #element(element: DecodedMessage | DecodedBundle, sentAt: number, receivedAt: number, sender: RemoteInfo, source: string): void {
     if (element.oscType === 'bundle') {
-      const at = element.timetag === 0 ? sentAt : element.timetag * 1000;
+      const at = isImmediate(element.timetag) ? sentAt : element.timetag * 1000;
       for (const inner of element.elements) this.#element(inner, at, receivedAt, sender, source);
       return;
     }
@@ -143,6 +155,7 @@ export class OscIn {
         element.address,
         element.args.map((arg) => arg.value),
         this.transportName,
+        this.layerSegment,
       );
     } catch (error) {
       answer(failureResult(undefined, error));
@@ -156,7 +169,7 @@ export class OscIn {
     }
     this.counts.commands++;
     const body = Object.hasOwn(command.body, 'sentAt') ? command.body : { ...command.body, sentAt };
-    this.submit({ path: command.path, body, receivedAt, via: 'osc' }, answer);
+    this.submit({ path: command.path, body, receivedAt, via: 'osc', sender: `osc ${source}` }, answer);
   }
 
   /** `<root>/result s id, i ok, s error` to the port the command came from. */

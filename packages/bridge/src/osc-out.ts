@@ -1,12 +1,12 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { reasonOf, Throttle } from '@stagelink/core';
 import { encode } from 'node-osc';
 import type { BridgeLog } from './log.js';
+import { oscHostAddress, type HostLookup } from './osc-host.js';
 import { OnceAPeriod } from './once-a-period.js';
-import { oscValuesOf, type OscArg } from './osc-state.js';
-import type { StatePayload } from './retained-state.js';
+import { oscMemberBase, oscValuesOf, type OscArg } from './osc-state.js';
+import type { BridgeAdapter, Member, StateEvent } from './session-events.js';
 
 /** Where OSC values go: a receiver's host (name or address) and UDP port. */
 export interface OscTarget {
@@ -20,6 +20,13 @@ const REFRESH_EVERY_HEARTBEATS = 5;
 /** Host names are looked up again this often: a console's DHCP lease may move it. */
 const LOOKUP_EVERY_HEARTBEATS = 60;
 
+export interface OscOutOptions {
+  /** The family names are looked up in first: the OSC socket's (IPv6 when `--osc-listen` is an IPv6 address). Default 4. */
+  family?: 4 | 6;
+  /** How names are looked up (the system's resolver by default). */
+  lookUp?: HostLookup;
+}
+
 interface Resolved {
   target: OscTarget;
   address?: string;
@@ -31,7 +38,7 @@ interface Resolved {
  * value winning), every value sent again every few seconds, and `/stagelink/<name>/bridge s online` every second,
  * `offline` once when the bridge stops. A target that cannot be reached is said once a minute; nothing is queued.
  */
-export class OscOut {
+export class OscOut implements BridgeAdapter {
   readonly #root: string;
   readonly #targets: Resolved[];
   readonly #throttles = new Map<string, Throttle<OscArg[]>>();
@@ -47,6 +54,7 @@ export class OscOut {
     name: string,
     private readonly periodMs: number,
     private readonly log: BridgeLog,
+    private readonly options: OscOutOptions = {},
   ) {
     this.#root = `/stagelink/${name}`;
     this.#targets = targets.map((target) => {
@@ -58,10 +66,22 @@ export class OscOut {
     this.#beat();
   }
 
-  /** A retained topic changed (`suffix` is the topic below the prefix): its OSC values go out at the pace. */
-  state(suffix: string, payload: StatePayload): void {
+  /** A value changed: its OSC values go out at the pace. */
+  state(event: StateEvent): void {
     if (this.#closed) return;
-    for (const { address, args } of oscValuesOf(suffix, payload)) this.#offer(address, args);
+    for (const { address, args } of oscValuesOf(event)) this.#offer(address, args);
+  }
+
+  /** A machine or transport that left: each of its values is said stale once (a panel greys it out), then never again. */
+  removed(member: Member): void {
+    const below = `${oscMemberBase(member)}/`;
+    for (const address of [...this.#last.keys()]) {
+      if (!address.startsWith(below)) continue;
+      this.#last.delete(address);
+      this.#throttles.get(address)?.close();
+      this.#throttles.delete(address);
+      if (address.endsWith('/stale')) void this.#send(address, [{ type: 'i', value: 1 }]);
+    }
   }
 
   /** Says `offline` once, then releases the sockets. Safe to call more than once. */
@@ -99,9 +119,9 @@ export class OscOut {
     for (const resolved of this.#targets) {
       if (isIP(resolved.target.host) !== 0) continue;
       try {
-        const { address, family } = await lookup(resolved.target.host);
+        const { address, family } = await oscHostAddress(resolved.target.host, this.options.family ?? 4, this.options.lookUp);
         resolved.address = address;
-        resolved.family = family === 6 ? 6 : 4;
+        resolved.family = family;
       } catch (error) {
         this.#problem(resolved.target, `cannot look up ${resolved.target.host}: ${reasonOf(error)}`);
       }
@@ -135,14 +155,24 @@ export class OscOut {
   }
 
   #socket(family: 4 | 6): Socket {
-    let socket = this.#sockets[family];
-    if (!socket) {
-      socket = createSocket(family === 6 ? 'udp6' : 'udp4');
-      // A send error also arrives here on some systems; never an unhandled 'error' event.
-      socket.on('error', (error) => this.log.warn('osc socket problem', { reason: reasonOf(error) }));
-      socket.unref();
-      this.#sockets[family] = socket;
+    const existing = this.#sockets[family];
+    if (existing) return existing;
+    const socket = createSocket(family === 6 ? 'udp6' : 'udp4');
+    // A send error also arrives here on some systems; never an unhandled 'error' event.
+    socket.on('error', (error) => this.log.warn('osc socket problem', { reason: reasonOf(error) }));
+    // A console reached by broadcast (`--osc-send 10.0.0.255:9001`, a panel on every tablet): the system refuses a
+    // send to a broadcast address (EACCES) unless the socket says it may. Sends made while it binds wait for it.
+    if (family === 4) {
+      socket.bind(0, () => {
+        try {
+          socket.setBroadcast(true);
+        } catch (error) {
+          this.log.warn('osc broadcast not allowed', { reason: reasonOf(error) });
+        }
+      });
     }
+    socket.unref();
+    this.#sockets[family] = socket;
     return socket;
   }
 

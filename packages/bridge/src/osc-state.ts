@@ -1,4 +1,5 @@
-import type { StatePayload } from './retained-state.js';
+import { hardwareSummaryOf } from '@stagelink/core';
+import type { Member, StateEvent } from './session-events.js';
 import { topicSegment } from './topics.js';
 
 /** One OSC argument with its OSC 1.0 type: `i` int32, `f` float32, `s` string. */
@@ -31,7 +32,7 @@ export function oscNameOf(name: string): string {
   return oscSegment(topicSegment(name));
 }
 
-/** The session's transport names by the address part OSC spells them with (see oscNameOf). */
+/** The session's transport (or layer) names by the address part OSC spells them with (see oscNameOf). */
 export class OscTransportNames {
   readonly #names = new Map<string, string>();
 
@@ -51,13 +52,12 @@ export function oscBridgeName(prefix: string): string {
 }
 
 /**
- * The OSC values of one retained topic's payload (`suffix` is the topic below the prefix), each followed by
- * `<address>/stale i` (1 while the value is stale, 0 while it is live). Topics without OSC values give none.
+ * The OSC values of one value of the session's state, each followed by `<address>/stale i` (1 while the value is
+ * stale, 0 while it is live). The director and the bridge's own values have no OSC value here (the heartbeat is
+ * OscOut's).
  */
-export function oscValuesOf(suffix: string, payload: StatePayload): OscValue[] {
-  if (typeof payload !== 'object') return [];
-  const parts = suffix.split('/');
-  const stale = payload.stale === true ? 1 : 0;
+export function oscValuesOf(event: StateEvent): OscValue[] {
+  const stale = event.marks ? 1 : 0;
   const values: OscValue[] = [];
   const add = (address: string, arg: OscArg | undefined): void => {
     if (!arg || (arg.type !== 's' && !Number.isFinite(arg.value))) return;
@@ -66,24 +66,42 @@ export function oscValuesOf(suffix: string, payload: StatePayload): OscValue[] {
   const number = (value: unknown, make: (value: number) => OscArg): OscArg | undefined => (typeof value === 'number' ? make(value) : undefined);
   const word = (value: unknown): OscArg | undefined => (typeof value === 'string' ? text(value) : undefined);
 
-  if (parts.length === 2 && parts[0] === 'session' && parts[1] === 'health') {
-    add('/session/health', word(payload.severity));
-  } else if (parts.length === 3 && parts[0] === 'machines') {
-    const base = `/machines/${oscNameOf(parts[1] ?? '')}`;
-    if (parts[2] === 'fps') add(`${base}/fps`, number(payload.value, float));
-    else if (parts[2] === 'health') add(`${base}/health`, word(payload.severity));
-    else if (parts[2] === 'takeover' && typeof payload.value === 'boolean') add(`${base}/takeover`, int(payload.value ? 1 : 0));
-  } else if (parts.length === 3 && parts[0] === 'transports') {
-    const base = `/transports/${oscNameOf(parts[1] ?? '')}`;
-    if (parts[2] === 'state') {
-      add(`${base}/playmode`, word(payload.playmode));
-      if (typeof payload.playing === 'boolean') add(`${base}/playing`, int(payload.playing ? 1 : 0));
-    } else if (parts[2] === 'clock') {
-      values.push(...clockValues(base, payload, stale));
+  if (event.what === 'session') {
+    add('/session/health', word(event.value.severity));
+  } else if (event.what === 'machine') {
+    const base = oscMemberBase(event);
+    if (event.part === 'fps') add(`${base}/fps`, number(event.value.value, float));
+    else if (event.part === 'health') add(`${base}/health`, word(event.value.severity));
+    else if (event.part === 'takeover' && typeof event.value.value === 'boolean') add(`${base}/takeover`, int(event.value.value ? 1 : 0));
+    else if (event.part === 'hardware') {
+      const snapshot = event.value;
+      // An SMC that does not answer is `offline` here, as Prometheus' severity 3: its `error` alone would hide why.
+      add(`${base}/hardware`, text(snapshot.status === 'offline' ? 'offline' : snapshot.severity));
+      add(`${base}/hardware/reasons`, text(snapshot.reasons.join('; ')));
+      const { hottest, slowest } = hardwareSummaryOf(snapshot);
+      if (hottest) add(`${base}/hardware/hottest`, float(hottest.celsius));
+      if (slowest) add(`${base}/hardware/slowest_fan`, int(slowest.rpm));
     }
+  } else if (event.what === 'transport') {
+    const base = oscMemberBase(event);
+    if (event.part === 'state') {
+      add(`${base}/playmode`, word(event.value.playmode));
+      if (typeof event.value.playing === 'boolean') add(`${base}/playing`, int(event.value.playing ? 1 : 0));
+    } else {
+      values.push(...clockValues(base, event.value as unknown as Record<string, unknown>, stale));
+    }
+  } else if (event.what === 'layer') {
+    add(`${oscMemberBase(event)}/workload`, word(event.value.state));
   }
   return values;
 }
+
+/** Where a machine's, a transport's or a layer's values are, below `/stagelink/<name>`: `/machines/<hostname>`. */
+export function oscMemberBase({ what, which }: Member): string {
+  return `/${OSC_MEMBER_FOLDERS[what]}/${oscNameOf(which)}`;
+}
+
+const OSC_MEMBER_FOLDERS = { machine: 'machines', transport: 'transports', layer: 'renderstream' } as const;
 
 /**
  * A show clock: the playhead, its track, the section it is in (its 0-based index, -1 in a track without sections)

@@ -1,3 +1,4 @@
+import type { TransportStateValue } from './session-events.js';
 import { healthOf, isPlaying, toPlaymode, worstHealth, type HealthEntry, type HealthState, type Transport } from '@stagelink/core';
 
 /** `machines/<hostname>/health`: the machine's worst severity (core's rule) and the states behind it. */
@@ -14,7 +15,7 @@ export function sessionHealthPayload(entries: readonly HealthEntry[]): { severit
 }
 
 /** `transports/<name>/state`, playmodes in core's words whichever vocabulary the director speaks. */
-export function transportPayload(transport: Transport): Record<string, unknown> {
+export function transportPayload(transport: Transport): TransportStateValue {
   return {
     playmode: toPlaymode(transport.playmode),
     playing: isPlaying(transport),

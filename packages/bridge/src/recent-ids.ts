@@ -1,19 +1,33 @@
 /**
- * Command ids seen lately and what each answered: a command redelivered with the same id gets the first one's
- * result and never runs again. Bounded: past `limit` ids the oldest is forgotten.
+ * Keys seen lately and what each answered, for a window of time: a copy within the window is told apart from the
+ * same key sent again later on purpose (a fixed cue pressed again). Bounded: past `limit` keys the oldest is
+ * forgotten, whatever its age.
  */
 export class RecentIds<T> {
-  readonly #seen = new Map<string, T>();
+  /** In the order they were remembered: the oldest first. */
+  readonly #seen = new Map<string, { at: number; value: T }>();
 
-  constructor(readonly limit: number = 10_000) {}
+  constructor(
+    readonly limit: number = 10_000,
+    /** How long a key is remembered, in ms (for ever when not given). */
+    readonly windowMs: number = Infinity,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  get(id: string): T | undefined {
-    return this.#seen.get(id);
+  /** What the key answered, and when it was remembered; undefined once its window has passed. */
+  seen(key: string): { at: number; value: T } | undefined {
+    this.#forgetOld();
+    return this.#seen.get(key);
   }
 
-  remember(id: string, value: T): void {
-    this.#seen.delete(id);
-    this.#seen.set(id, value);
+  get(key: string): T | undefined {
+    return this.seen(key)?.value;
+  }
+
+  remember(key: string, value: T): void {
+    this.#seen.delete(key);
+    this.#seen.set(key, { at: this.now(), value });
+    this.#forgetOld();
     while (this.#seen.size > this.limit) {
       const oldest = this.#seen.keys().next().value;
       if (oldest === undefined) break;
@@ -22,6 +36,15 @@ export class RecentIds<T> {
   }
 
   get size(): number {
+    this.#forgetOld();
     return this.#seen.size;
+  }
+
+  #forgetOld(): void {
+    const before = this.now() - this.windowMs;
+    for (const [key, { at }] of this.#seen) {
+      if (at > before) break;
+      this.#seen.delete(key);
+    }
   }
 }

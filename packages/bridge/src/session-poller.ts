@@ -1,7 +1,11 @@
 import type { HealthEntry, MediaServer, SessionInfo, Transport } from '@stagelink/core';
+import { SessionMembers, type MembershipChanges } from './session-members.js';
 
-/** One look at the session: each read succeeds or fails on its own. */
-export interface PollRound {
+/**
+ * One look at the session: each read succeeds or fails on its own; `added` and `removed` say which machines and
+ * transports came or went (see SessionMembers: only a read that succeeded without one removes it).
+ */
+export interface PollRound extends MembershipChanges {
   session: PromiseSettledResult<SessionInfo>;
   health: PromiseSettledResult<HealthEntry[]>;
   transports: PromiseSettledResult<Transport[]>;
@@ -15,7 +19,8 @@ const READ_TIMEOUT_MS = 1500;
 
 /**
  * The bridge's one poller: session, health and transports, read together every interval (start to start), never
- * two rounds at once. `pollSoon` asks for a round now, e.g. after a cue, so transport state follows at once.
+ * two rounds at once; each round says which machines and transports came or went since the last. `pollSoon` asks
+ * for a round now, e.g. after a cue, so transport state follows at once.
  */
 export class SessionPoller {
   #timer: NodeJS.Timeout | undefined;
@@ -23,6 +28,7 @@ export class SessionPoller {
   #again = false;
   #stopped = false;
   readonly #abort = new AbortController();
+  readonly #members = new SessionMembers();
 
   constructor(
     private readonly mediaServer: MediaServer,
@@ -62,7 +68,7 @@ export class SessionPoller {
     ]);
     this.#running = false;
     if (this.#stopped) return;
-    this.onRound({ session, health, transports });
+    this.onRound({ session, health, transports, ...this.#members.update({ session, health, transports }) });
     if (this.#again) {
       this.#again = false;
       void this.#round();

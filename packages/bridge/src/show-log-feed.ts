@@ -1,47 +1,77 @@
-import type { LinkStatus, ShowLogEntry, ShowRecorder } from '@stagelink/core';
+import type { HardwareSnapshot, ShowLogEntry, ShowRecorder } from '@stagelink/core';
 import type { CommandRequest } from './command-runner.js';
 import type { CommandResult } from './command-result.js';
-import type { StatePayload } from './retained-state.js';
+import { MEMBER_PARTS, payloadOf, stateKey, type BridgeAdapter, type Member, type StateEvent } from './session-events.js';
+import { STALE_REASONS } from './stale-reasons.js';
 
-/** What a retained topic holds, as the show log names it. */
-export type LoggedSubject =
+type Payload = Record<string, unknown>;
+
+/** What a value is about, as the show log names it. */
+type LoggedSubject =
   | { subject: 'fps' | 'health' | 'takeover'; machine: string }
   | { subject: 'health' }
   | { subject: 'transport' | 'clock'; transport: string }
   | { subject: 'director' };
 
-type Payload = Record<string, unknown>;
+/** Why a machine or transport that left is no longer seen: the reason of its last `stale` records. */
+const LEFT_REASONS = { machine: STALE_REASONS.leftSession, transport: STALE_REASONS.notInProject } as const;
 
 /**
- * Turns what the bridge publishes into show log entries (`docs/show-log.md`): a topic's value as its record, a
- * stale mark as a `stale` record, the live link's status, and every command's result. Only changes are
- * written: a topic republished with the same entry (a volume change under an unchanged playmode) is not.
+ * The show log's adapter (`docs/show-log.md`): a value as its record, a stale mark as a `stale` record, the live
+ * link's status, a machine or transport that left as a `stale` record of each of its values with the reason, and
+ * every command's result. Only changes are written: a value given again with the same entry (a volume change under an
+ * unchanged playmode) is not.
  */
-export class ShowLogFeed {
-  readonly #subjects = new Map<string, LoggedSubject>();
-  readonly #lastEntry = new Map<string, string>();
+export class ShowLogFeed implements BridgeAdapter {
+  readonly #lastEntry = new Map<string, { subject: LoggedSubject; json: string }>();
   #director: string | null | undefined;
+  /** Each machine's last hardware record: a new one only when it differs. */
+  readonly #lastHardware = new Map<string, string>();
 
   constructor(private readonly recorder: ShowRecorder) {}
 
-  /** Logs this topic's publications from now on. */
-  follow(topic: string, subject: LoggedSubject): void {
-    this.#subjects.set(topic, subject);
-  }
-
-  published(topic: string, payload: StatePayload): void {
-    const subject = this.#subjects.get(topic);
-    if (!subject || typeof payload !== 'object') return;
-    const entry = payload.stale === true ? staleEntry(subject, payload) : this.#valueEntry(subject, payload);
+  state(event: StateEvent): void {
+    if (event.what === 'bridge') {
+      this.recorder.record({ kind: 'link', status: event.value.status });
+      return;
+    }
+    if (event.part === 'hardware') {
+      this.#hardware(event.which, event.value);
+      return;
+    }
+    // The show log has no record of a RenderStream workload yet; the commands sent to one are recorded.
+    if (event.what === 'layer') return;
+    const subject = subjectOf(event);
+    const payload = payloadOf(event);
+    const entry = event.marks ? staleEntry(subject, payload) : this.#valueEntry(subject, payload);
     if (!entry) return;
+    const key = stateKey(event);
     const json = JSON.stringify(entry);
-    if (this.#lastEntry.get(topic) === json) return;
-    this.#lastEntry.set(topic, json);
+    if (this.#lastEntry.get(key)?.json === json) return;
+    this.#lastEntry.set(key, { subject, json });
     this.recorder.record(entry);
   }
 
-  link(status: LinkStatus): void {
-    this.recorder.record({ kind: 'link', status });
+  /** A machine out of the session, a transport out of the project: each value of it logged says it left, and why. */
+  removed(member: Member): void {
+    if (member.what === 'layer') return;
+    const reason = LEFT_REASONS[member.what];
+    for (const part of MEMBER_PARTS[member.what]) {
+      if (part === 'hardware') {
+        this.#lastHardware.delete(stateKey({ ...member, part }));
+        continue;
+      }
+      const key = stateKey({ ...member, part });
+      const last = this.#lastEntry.get(key);
+      this.#lastEntry.delete(key);
+      if (!last) continue;
+      const entry = staleEntry(last.subject, { stale: true, reason });
+      if (entry && JSON.stringify(entry) !== last.json) this.recorder.record(entry);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.recorder.close();
   }
 
   /**
@@ -64,6 +94,26 @@ export class ShowLogFeed {
       ...(result.outcome === undefined ? {} : { outcome: result.outcome }),
       ms: Date.now() - request.receivedAt,
     }, new Date(request.receivedAt));
+  }
+
+  /**
+   * Only what a reader acts on: the status, the severity and why. A stale mark is in the status (`stale`,
+   * `offline`), so it is not a `stale` record, and readings alone (temperatures that drift) write nothing.
+   */
+  #hardware(machine: string, snapshot: HardwareSnapshot): void {
+    const entry: ShowLogEntry = {
+      kind: 'hardware',
+      machine,
+      status: snapshot.status,
+      severity: snapshot.severity,
+      ...(snapshot.reasons.length > 0 ? { reasons: [...snapshot.reasons] } : {}),
+    };
+    const key = stateKey({ what: 'machine', part: 'hardware', which: machine });
+    // A reason names its reading (`CPU Temp is at 93 °C`): the same reasons at other readings are no change.
+    const json = JSON.stringify({ ...entry, reasons: entry.reasons?.map(withoutReadings) });
+    if (this.#lastHardware.get(key) === json) return;
+    this.#lastHardware.set(key, json);
+    this.recorder.record(entry);
   }
 
   #valueEntry(subject: LoggedSubject, payload: Payload): ShowLogEntry | undefined {
@@ -89,6 +139,24 @@ export class ShowLogFeed {
     const previous = this.#director;
     this.#director = machine;
     return { kind: 'director', machine, ...(previous === undefined ? {} : { previous }) };
+  }
+}
+
+/** A reason with its readings (a number and its unit) left out: `CPU Temp is at # °C, over its # °C error line`. */
+function withoutReadings(reason: string): string {
+  return reason.replace(/-?\d+(?:\.\d+)?\s*(°C|RPM|V|W|%)/g, '#$1');
+}
+
+function subjectOf(event: Exclude<StateEvent, { what: 'bridge' | 'layer' } | { part: 'hardware' }>): LoggedSubject {
+  switch (event.what) {
+    case 'machine':
+      return { subject: event.part, machine: event.which };
+    case 'transport':
+      return { subject: event.part === 'state' ? 'transport' : 'clock', transport: event.which };
+    case 'session':
+      return { subject: 'health' };
+    case 'director':
+      return { subject: 'director' };
   }
 }
 

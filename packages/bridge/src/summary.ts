@@ -1,5 +1,6 @@
 import { Throttle, type Clock } from '@stagelink/core';
 import type { FpsPayload } from './fps-throttle.js';
+import { payloadOf, type BridgeAdapter, type Member, type StateEvent } from './session-events.js';
 import type { StaleReason } from './stale-reasons.js';
 import { topicSegment } from './topics.js';
 import type { ClockPayload } from './transport-clocks.js';
@@ -21,12 +22,14 @@ export interface MachineSummary {
 }
 
 /**
- * `<prefix>/summary`: every machine, keyed as its topics are (`machines/<key>/...`), and once the bridge has a
- * transport's clock, every transport's clock keyed as its topic is (`transports/<key>/clock`).
+ * `<prefix>/summary`: every machine, keyed as its topics are (`machines/<key>/...`), once the bridge has a
+ * transport's clock, every transport's clock keyed as its topic is (`transports/<key>/clock`), and once it has a
+ * RenderStream layer, every layer's workload keyed as its topic is (`renderstream/<key>`).
  */
 export interface SummaryPayload {
   machines: Record<string, MachineSummary>;
   transports?: Record<string, ClockPayload>;
+  renderstream?: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -36,9 +39,10 @@ export interface SummaryPayload {
  * into the newest state when the period ends, so the last state always goes out. It is fed only what changed one of
  * those topics: a period without a change publishes nothing.
  */
-export class DashboardSummary {
+export class DashboardSummary implements BridgeAdapter {
   readonly #machines = new Map<string, MachineSummary>();
   readonly #clocks = new Map<string, ClockPayload>();
+  readonly #layers = new Map<string, Record<string, unknown>>();
   readonly #throttle: Throttle<void>;
 
   constructor(
@@ -63,6 +67,24 @@ export class DashboardSummary {
     this.#throttle.push();
   }
 
+  /** A machine's FPS or health, a transport's clock: the parts the summary follows. */
+  state(event: StateEvent): void {
+    const payload = payloadOf(event);
+    if (event.what === 'machine' && event.part === 'fps') this.fps(event.which, payload as unknown as SummaryFps);
+    else if (event.what === 'machine' && event.part === 'health') this.health(event.which, payload as unknown as SummaryHealth);
+    else if (event.what === 'transport' && event.part === 'clock') this.clock(event.which, payload as unknown as ClockPayload);
+    else if (event.what === 'layer') {
+      this.#layers.set(topicSegment(event.which), payload);
+      this.#throttle.push();
+    }
+  }
+
+  /** A machine that left the session, a transport no longer in the project, a layer gone: the summary goes on without it. */
+  removed({ what, which }: Member): void {
+    const from = what === 'machine' ? this.#machines : what === 'transport' ? this.#clocks : this.#layers;
+    if (from.delete(topicSegment(which))) this.#throttle.push();
+  }
+
   close(): void {
     this.#throttle.close();
   }
@@ -74,7 +96,11 @@ export class DashboardSummary {
   }
 
   #send(): void {
-    this.publish({ machines: Object.fromEntries(this.#machines), ...(this.#clocks.size > 0 && { transports: Object.fromEntries(this.#clocks) }) });
+    this.publish({
+      machines: Object.fromEntries(this.#machines),
+      ...(this.#clocks.size > 0 && { transports: Object.fromEntries(this.#clocks) }),
+      ...(this.#layers.size > 0 && { renderstream: Object.fromEntries(this.#layers) }),
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The bridge's MQTT topics (the package README's topic table). Every name that comes from the session (a machine's
- * hostname, a transport's name) is one topic segment: `/` would split it, and `+` and `#` are wildcards a broker
- * refuses in a published topic.
+ * hostname, a transport's or a RenderStream layer's name) is one topic segment: `/` would split it, and `+` and `#`
+ * are wildcards a broker refuses in a published topic.
  */
 
 /** `/`, `+` and `#` become `_`; an empty name becomes `_` so the segment is never empty. */
@@ -39,6 +39,9 @@ export class Topics {
   machineTakeover(hostname: string): string {
     return `${this.prefix}/machines/${topicSegment(hostname)}/takeover`;
   }
+  machineHardware(hostname: string): string {
+    return `${this.prefix}/machines/${topicSegment(hostname)}/hardware`;
+  }
   /**
    * Every machine's FPS and health in one message (the dashboard topic). Not under `machines/`: a `machines/#`
    * subscription matches that level itself too, and would start getting a message of another shape.
@@ -51,6 +54,10 @@ export class Topics {
   }
   transportClock(name: string): string {
     return `${this.prefix}/transports/${topicSegment(name)}/clock`;
+  }
+  /** A RenderStream layer's workload. */
+  renderstreamLayer(name: string): string {
+    return `${this.prefix}/renderstream/${topicSegment(name)}`;
   }
   /** What the bridge subscribes to: every command topic. */
   get commands(): string {

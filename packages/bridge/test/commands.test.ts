@@ -57,7 +57,7 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
 
   const plays = (since: number) => venue.session.cuesSince(since).filter((request) => request.path === '/api/session/transport/play').length;
 
-  it('runs a repeated id once and answers every copy with the first result', async () => {
+  it('runs a repeated id once and answers every copy as a duplicate, never as a success', async () => {
     const row = tally.row('duplicate commands');
     const since = venue.session.requests.length;
     const id = `dup-${Date.now()}`;
@@ -68,9 +68,33 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
       results.push(await send('transport/play', body));
     }
     expect(results[0]).toEqual({ id, ok: true });
-    expect(results.slice(1)).toEqual(Array.from({ length: 4 }, () => ({ id, ok: true, duplicate: true })));
+    expect(results.slice(1)).toEqual(
+      Array.from({ length: 4 }, () => ({ id, ok: false, duplicate: true, code: 'STAGELINK_BRIDGE_ERR_DUPLICATE', error: expect.stringMatching(/copy of command .* was not run/) as string })),
+    );
     expect(plays(since)).toBe(1);
-    row.ok += results.filter((result) => result.ok).length;
+    row.ok += results.filter((result) => result.ok || result.duplicate).length;
+  });
+
+  it('runs the same id from two senders for each: ids are remembered per sender', async () => {
+    const since = venue.session.requests.length;
+    const other = await Watcher.connect(venue.broker.url, ['desk/replies/#']);
+    try {
+      const id = 'go-12';
+      const body = { transport: 'main', id, sentAt: Date.now() };
+      expect(await send('transport/play', body, { responseTopic: 'desk/replies/a' })).toEqual({ id, ok: true });
+      // A second desk (its own client and response topic) with the same fixed cue.
+      const correlation = 'second-desk';
+      const before = other.messages.length;
+      await other.client.publishAsync(`${PREFIX}/cmd/transport/play`, JSON.stringify({ ...body, sentAt: Date.now() }), { qos: 1, properties: { responseTopic: 'desk/replies/b', correlationData: Buffer.from(correlation) } });
+      const answer = await other.waitFor((message) => message.correlationData === correlation, 5000, before, 'the second desk\'s result');
+      expect(answer.json).toEqual({ id, ok: true });
+      expect(plays(since)).toBe(2);
+      // Each desk's own copy is still a duplicate.
+      expect(await send('transport/play', body, { responseTopic: 'desk/replies/a' })).toMatchObject({ id, ok: false, duplicate: true });
+      expect(plays(since)).toBe(2);
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses a command older than --max-command-age, by sentAt or by message expiry, and one with no time at all', async () => {

@@ -1,3 +1,4 @@
+import { connectAsync } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCommand } from '../src/commands.js';
 import { HaDiscovery, haBaseId, haConfigMessages, haDevices, haSlug, type HaComponent, type HaLink } from '../src/ha-discovery.js';
@@ -59,7 +60,7 @@ describe('Home Assistant discovery payloads', () => {
     const machine = devices[1]?.config.cmps ?? {};
     expect(Object.values(machine).map((component) => component.p).sort()).toEqual(['binary_sensor', 'sensor', 'sensor']);
     expect(devices[1]?.config.dev.via_device).toBe('stagelink_venue_hall_a_6f89f0');
-    expect(devices[0]?.config.availability).toEqual([{ topic: 'venue/hall a/bridge', value_template: '{{ value_json }}', payload_available: 'online', payload_not_available: 'offline' }]);
+    expect(devices[0]?.config.availability).toEqual([{ topic: 'venue/hall a/bridge', payload_available: 'online', payload_not_available: 'offline' }]);
   });
 
   it('makes every value entity unavailable while its value is marked stale, not only while the bridge is offline', () => {
@@ -93,10 +94,12 @@ describe('Home Assistant discovery payloads', () => {
     expect(alike.flatMap((bridge) => bridge.map((device) => device.id)).filter((id) => devices.some((device) => device.id === id))).toEqual([]);
   });
 
-  it('stamps a button press with its time, so the command-age rule holds for Home Assistant', () => {
+  it('stamps a button press with its time and an id of its own, so the age rule holds and a redelivered copy runs once', () => {
     const play = devices[0]?.config.cmps['stagelink_venue_hall_a_6f89f0-transport-main-play'];
     expect(play).toMatchObject({ p: 'button', command_topic: 'venue/hall a/cmd/transport/play' });
-    expect(play?.command_template).toBe('{"transport": "main", "sentAt": {{ (as_timestamp(now()) * 1000) | int }}}');
+    expect(play?.command_template).toBe('{"transport": "main", "id": "ha-main-play-{{ (as_timestamp(now()) * 1000000) | int }}", "sentAt": {{ (as_timestamp(now()) * 1000) | int }}}');
+    const select = devices[0]?.config.cmps['stagelink_venue_hall_a_6f89f0-transport-side_screens-playmode'];
+    expect(select?.command_template).toBe('{"transport": "side screens", "playmode": "{{ value }}", "id": "ha-side_screens-playmode-{{ (as_timestamp(now()) * 1000000) | int }}", "sentAt": {{ (as_timestamp(now()) * 1000) | int }}}');
   });
 
   it('publishes one config per entity in entity mode, each with its device and availability', () => {
@@ -110,6 +113,28 @@ describe('Home Assistant discovery payloads', () => {
       expect(entity).toHaveProperty('availability');
       expect(entity).not.toHaveProperty('p');
     }
+  });
+
+  it("leaves the clock's fast sensors (time, section remaining) off until a user turns them on", () => {
+    const session = devices[0]?.config.cmps ?? {};
+    const fast = Object.entries(session).filter(([, component]) => component['enabled_by_default'] === false).map(([key]) => key.replace('stagelink_venue_hall_a_6f89f0-transport-', ''));
+    expect(fast.sort()).toEqual(['main-section_remaining', 'main-time', 'side_screens-section_remaining', 'side_screens-time']);
+  });
+
+  it('gives the playmode select no value outside its options: a playmode it does not offer reads as none', () => {
+    const select = devices[0]?.config.cmps['stagelink_venue_hall_a_6f89f0-transport-main-playmode'];
+    const template = String(select?.value_template);
+    // The template's one form, evaluated as Home Assistant's Jinja would.
+    const form = /^\{\{ value_json\.playmode if value_json\.playmode in (\[.*\]) else 'None' \}\}$/.exec(template);
+    expect(form, template).not.toBeNull();
+    const allowed = JSON.parse(form?.[1] ?? '[]') as string[];
+    const render = (playmode: string) => (allowed.includes(playmode) ? playmode : 'None');
+    const options = select?.['options'] as string[];
+    for (const playmode of ['Play', 'PlaySection', 'Loop', 'Stop', 'NotSet', 'Unknown', 'play', '']) {
+      const shown = render(playmode);
+      expect(shown === 'None' || options.includes(shown), `${playmode} -> ${shown}`).toBe(true);
+    }
+    expect(options.map(render)).toEqual(options);
   });
 
   it('runs the command of the playmode a select sends, and refuses one that runs none', () => {
@@ -224,6 +249,19 @@ describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto
     }
   });
 
+  it('says online as plain text on the availability topic, as Home Assistant reads it without a template', async () => {
+    const raw = await connectAsync(venue.broker.url, { protocolVersion: 5 });
+    try {
+      const payloads: string[] = [];
+      raw.on('message', (topic, payload) => payloads.push(payload.toString('utf8')));
+      await raw.subscribeAsync(`${PREFIX}/bridge`, { qos: 1 });
+      await expect.poll(() => payloads, { timeout: 5000 }).toContain('online');
+      expect(payloads.every((payload) => payload === 'online' || payload === 'offline')).toBe(true);
+    } finally {
+      await raw.endAsync();
+    }
+  });
+
   it("removes an earlier run's device that is gone with an empty retained payload, and leaves other devices alone", async () => {
     await watcher.waitFor((message) => message.topic === LEFTOVER && message.json === '', 15_000, 0, 'the leftover removed');
     const late = await Watcher.connect(venue.broker.url, ['homeassistant/device/+/config']);
@@ -274,11 +312,21 @@ describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto
     const button = config.cmps[`${BASE}-transport-main-stop`];
     const select = config.cmps[`${BASE}-transport-main-playmode`];
     // What Home Assistant publishes once it has rendered the templates.
-    const render = (template: unknown, value = '') => String(template).replace('{{ (as_timestamp(now()) * 1000) | int }}', String(Date.now())).replace('{{ value }}', value);
+    let press = 0;
+    const render = (template: unknown, value = '') =>
+      String(template)
+        .replace('{{ (as_timestamp(now()) * 1000) | int }}', String(Date.now()))
+        .replace('{{ (as_timestamp(now()) * 1000000) | int }}', `${Date.now()}${String(press++).padStart(3, '0')}`)
+        .replace('{{ value }}', value);
     const since = venue.session.requests.length;
     const results = watcher.messages.length;
-    await watcher.client.publishAsync(String(button?.command_topic), render(button?.command_template), { qos: 1 });
+    const stop = render(button?.command_template);
+    // A press the broker delivers twice (QoS 1) runs once: the copy is answered as a duplicate.
+    await watcher.client.publishAsync(String(button?.command_topic), stop, { qos: 1 });
+    await watcher.client.publishAsync(String(button?.command_topic), stop, { qos: 1 });
     await watcher.waitFor((message) => message.topic === `${PREFIX}/result` && (message.json as { ok?: boolean }).ok === true, 10_000, results, 'the stop result');
+    await watcher.waitFor((message) => message.topic === `${PREFIX}/result` && (message.json as { duplicate?: boolean; ok?: boolean }).duplicate === true, 10_000, results, 'the copy answered as a duplicate');
+    expect((watcher.messages.slice(results).find((message) => (message.json as { duplicate?: boolean }).duplicate)?.json as { ok?: boolean }).ok).toBe(false);
     const next = watcher.messages.length;
     await watcher.client.publishAsync(String(select?.command_topic), render(select?.command_template, 'Play'), { qos: 1 });
     await watcher.waitFor((message) => message.topic === `${PREFIX}/result` && (message.json as { ok?: boolean }).ok === true, 10_000, next, 'the play result');
@@ -308,6 +356,93 @@ describe.skipIf(MOSQUITTO_MISSING)('Home Assistant discovery on a real Mosquitto
     } finally {
       await entities.close();
       await other.close();
+    }
+  });
+});
+
+describe('Home Assistant discovery of what left', () => {
+  const topics = new Topics('venue/hall a');
+  const base = haBaseId('venue/hall a');
+
+  function discovery(mode: 'device' | 'entity') {
+    const published: [string, string][] = [];
+    const link: HaLink = { publish: (topic, payload) => published.push([topic, payload]), unsubscribe: () => undefined, isConnected: () => true };
+    const ha = new HaDiscovery(topics, { discoveryPrefix: 'homeassistant', mode }, link, silentLog);
+    ha.connected();
+    ha.machine('node-a');
+    ha.machine('node-b');
+    ha.transport('main');
+    ha.transport('side screens');
+    ha.transportsRead();
+    ha.sessionRead();
+    vi.advanceTimersByTime(1000);
+    return { ha, published };
+  }
+
+  it('in device mode sends each component that went as {"p": platform}, then the config without them; a device with none left is cleared', () => {
+    vi.useFakeTimers();
+    const { ha, published } = discovery('device');
+    try {
+      const sessionTopic = `homeassistant/device/${base}/config`;
+      const machineTopic = `homeassistant/device/${base}-machine-node_b/config`;
+      const before = JSON.parse(published.findLast(([topic]) => topic === sessionTopic)?.[1] ?? '{}') as { cmps: Record<string, HaComponent> };
+      const gone = Object.keys(before.cmps).filter((key) => key.includes('-transport-side_screens-'));
+      expect(gone.length).toBeGreaterThan(5);
+      const since = published.length;
+      ha.removed({ what: 'transport', which: 'side screens' });
+      ha.removed({ what: 'machine', which: 'node-b' });
+      vi.advanceTimersByTime(1000);
+      const after = published.slice(since);
+      const session = after.filter(([topic]) => topic === sessionTopic).map(([, payload]) => JSON.parse(payload) as { cmps: Record<string, Record<string, unknown>> });
+      expect(session).toHaveLength(2);
+      for (const key of gone) expect(session[0]?.cmps[key]).toEqual({ p: before.cmps[key]?.p });
+      expect(Object.keys(session[1]?.cmps ?? {}).filter((key) => key.includes('side_screens'))).toEqual([]);
+      expect(Object.keys(session[1]?.cmps ?? {}).some((key) => key.includes('-transport-main-'))).toBe(true);
+      const machine = after.filter(([topic]) => topic === machineTopic).map(([, payload]) => payload);
+      expect(machine).toHaveLength(2);
+      expect(Object.values((JSON.parse(machine[0] as string) as { cmps: Record<string, unknown> }).cmps)).toEqual([{ p: 'sensor' }, { p: 'sensor' }, { p: 'binary_sensor' }]);
+      expect(machine[1]).toBe('');
+      expect(after.some(([topic]) => topic.includes('node_a'))).toBe(false);
+    } finally {
+      ha.close();
+      vi.useRealTimers();
+    }
+  });
+
+  it('in entity mode clears the config of each entity that went', () => {
+    vi.useFakeTimers();
+    const { ha, published } = discovery('entity');
+    try {
+      const since = published.length;
+      ha.removed({ what: 'transport', which: 'side screens' });
+      vi.advanceTimersByTime(1000);
+      const after = published.slice(since);
+      expect(after.length).toBeGreaterThan(5);
+      for (const [topic, payload] of after) {
+        expect(topic).toContain('side_screens');
+        expect(payload).toBe('');
+      }
+    } finally {
+      ha.close();
+      vi.useRealTimers();
+    }
+  });
+
+  it('publishes no session device before the transports were read, so an earlier config is not replaced by one without them', () => {
+    vi.useFakeTimers();
+    const published: [string, string][] = [];
+    const ha = new HaDiscovery(topics, { discoveryPrefix: 'homeassistant', mode: 'device' }, { publish: (topic, payload) => published.push([topic, payload]), unsubscribe: () => undefined, isConnected: () => true }, silentLog);
+    try {
+      ha.connected();
+      ha.machine('node-a');
+      vi.advanceTimersByTime(1000);
+      expect(published.map(([topic]) => topic)).toEqual([`homeassistant/device/${base}-machine-node_a/config`]);
+      ha.transportsRead();
+      vi.advanceTimersByTime(1000);
+      expect(published.map(([topic]) => topic)).toContain(`homeassistant/device/${base}/config`);
+    } finally {
+      ha.close();
+      vi.useRealTimers();
     }
   });
 });

@@ -39,13 +39,40 @@ describe('the metrics flag and results, without a session', () => {
 
   it('counts each command result as refused, failed, late (landed or unknown), ok or duplicate', () => {
     expect(commandOutcome({ id: 'a', ok: true })).toBe('ok');
-    expect(commandOutcome({ id: 'a', ok: true, duplicate: true })).toBe('duplicate');
+    expect(commandOutcome({ id: 'a', ok: false, duplicate: true, code: 'STAGELINK_BRIDGE_ERR_DUPLICATE' })).toBe('duplicate');
     expect(commandOutcome({ id: 'a', ok: false, code: 'STAGELINK_BRIDGE_ERR_TOO_OLD' })).toBe('refused');
     expect(commandOutcome({ id: 'a', ok: false, code: 'STAGELINK_ERR_CONFIRMATION_REQUIRED' })).toBe('refused');
     expect(commandOutcome({ id: 'a', ok: false, code: 'STAGELINK_ERR_LATE_LANDED', outcome: 'landed' })).toBe('late_landed');
     expect(commandOutcome({ id: 'a', ok: false, code: 'STAGELINK_ERR_LATE_UNKNOWN', outcome: 'unknown' })).toBe('late_unknown');
     expect(commandOutcome({ id: 'a', ok: false, code: 'STAGELINK_ERR_HTTP' })).toBe('failed');
     expect(commandOutcome({ id: null, ok: false })).toBe('failed');
+  });
+
+  it('the example Grafana dashboard asks one kind of query per target, counts per $__interval with a minimum, and picks a venue', async () => {
+    const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as {
+      panels: { title: string; type: string; interval?: string; targets?: { expr: string; range?: boolean; instant?: boolean }[] }[];
+      templating: { list: { name: string; type: string; query?: string | { query: string }; includeAll?: boolean; allValue?: string }[] };
+    };
+    const venue = dashboard.templating.list.find((variable) => variable.name === 'venue');
+    expect(venue).toMatchObject({ type: 'query', includeAll: true, allValue: '.*' });
+    expect(typeof venue?.query === 'string' ? venue.query : venue?.query?.query).toBe('label_values(stagelink_bridge_up, venue)');
+    const bridge = dashboard.templating.list.find((variable) => variable.name === 'bridge');
+    expect(typeof bridge?.query === 'string' ? bridge.query : bridge?.query?.query).toContain('venue=~"$venue"');
+    for (const panel of dashboard.panels) {
+      for (const target of panel.targets ?? []) {
+        const where = `${panel.title}: ${target.expr}`;
+        // Both would make Grafana ask twice and draw the instant answer as one more series.
+        expect([target.range === true, target.instant === true].filter(Boolean), where).toHaveLength(1);
+        expect(target.instant === true, where).toBe(panel.type === 'stat');
+        expect(target.expr, where).toContain('venue=~"$venue"');
+        if (/increase\(/.test(target.expr) && target.range) {
+          // One window per point, never overlapping (so a count is not counted twice), and never shorter than
+          // three 5 s scrapes (so each window holds two samples at least).
+          expect(target.expr, where).toContain('[$__interval]');
+          expect(panel.interval, where).toBe('15s');
+        }
+      }
+    }
   });
 });
 
@@ -103,6 +130,32 @@ describe.skipIf(MOSQUITTO_MISSING)('Prometheus metrics on /metrics, against the 
     expect(sampleValue(samples, 'stagelink_commands_total', { via: 'mqtt', result: 'ok' })).toBe(0);
   });
 
+  it('keeps the lowest FPS since the last scrape, so a drop between two scrapes is seen, then starts again from the value held', async () => {
+    const machine = machines()[0] as string;
+    const fpsTopic = `${PREFIX}/machines/${machine}/fps`;
+    const watcher = await Watcher.connect(venue.broker.url, [fpsTopic]);
+    try {
+      await scrapeUntil(url, fpsOfEvery, 20_000, 'FPS of every machine');
+      const since = watcher.messages.length;
+      await control({ action: 'machineFps', hostname: machine, fps: 31 });
+      await watcher.waitFor((message) => (message.json as { value: number }).value === 31, 10_000, since, `${machine} at 31 FPS`);
+      const back = watcher.messages.length;
+      await control({ action: 'machineFps', hostname: machine });
+      await watcher.waitFor((message) => (message.json as { value: number }).value > 59, 10_000, back, `${machine} back near 60 FPS`);
+      // The drop came and went between two scrapes: the FPS gauge says 60, the lowest since the last scrape 31.
+      const after = await scrape(url);
+      expect(sampleValue(after, 'stagelink_fps', { machine })).toBeGreaterThan(59);
+      expect(sampleValue(after, 'stagelink_fps_min', { machine })).toBe(31);
+      // The other machines' own FPS moves too (a simulated machine dips now and then): their lowest is theirs, never the drop's.
+      for (const other of machines().filter((each) => each !== machine)) expect(sampleValue(after, 'stagelink_fps_min', { machine: other }), other).toBeGreaterThan(31);
+      // The scrape started a new period: the next one sees only what came since.
+      expect(sampleValue(await scrape(url), 'stagelink_fps_min', { machine })).toBeGreaterThan(59);
+    } finally {
+      await control({ action: 'machineFps', hostname: machine });
+      await watcher.close();
+    }
+  }, 40_000);
+
   it('answers other paths 404 and other methods 405, in the text format', async () => {
     expect((await fetch(url.replace(/\/metrics$/, '/'))).status).toBe(404);
     expect((await fetch(url, { method: 'POST' })).status).toBe(405);
@@ -152,7 +205,7 @@ describe.skipIf(MOSQUITTO_MISSING)('Prometheus metrics on /metrics, against the 
     };
     const stamp = Date.now();
     expect(await send('transport/play', { transport: 'main', id: `ok-${stamp}`, sentAt: Date.now() })).toMatchObject({ ok: true });
-    expect(await send('transport/play', { transport: 'main', id: `ok-${stamp}`, sentAt: Date.now() })).toMatchObject({ ok: true, duplicate: true });
+    expect(await send('transport/play', { transport: 'main', id: `ok-${stamp}`, sentAt: Date.now() })).toMatchObject({ ok: false, duplicate: true });
     expect(await send('transport/play', { transport: 'main', id: `old-${stamp}`, sentAt: Date.now() - 60_000 })).toMatchObject({ ok: false, code: 'STAGELINK_BRIDGE_ERR_TOO_OLD' });
     expect(await send('failover/failovermachine', { machine: 'Actor 1', id: `unconfirmed-${stamp}`, sentAt: Date.now() })).toMatchObject({ ok: false });
     expect(await send('transport/play', { transport: 'no such transport', id: `failed-${stamp}`, sentAt: Date.now() })).toMatchObject({ ok: false });
@@ -197,7 +250,7 @@ describe.skipIf(MOSQUITTO_MISSING)('Prometheus metrics on /metrics, against the 
     }
     for (const variable of dashboard.templating.list.filter((each) => each.type === 'query')) {
       const query = typeof variable.query === 'string' ? variable.query : (variable.query?.query ?? '');
-      const metric = /^label_values\(\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\s*,/.exec(query)?.[1];
+      const metric = /^label_values\(\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(?:\{[^}]*\}\s*)?,/.exec(query)?.[1];
       expect(metric && served.has(metric), `variable ${variable.name}: ${query}`).toBe(true);
     }
     // The panels the README promises.

@@ -1,4 +1,4 @@
-import { MediaServer } from '@stagelink/core';
+import { MediaServer, type ShowClockSnapshot } from '@stagelink/core';
 import { simControl } from '@stagelink/simulator';
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
@@ -12,9 +12,10 @@ import type { Bridge } from '../src/index.js';
 import { OnceAPeriod } from '../src/once-a-period.js';
 import { oscCommandOf } from '../src/osc-commands.js';
 import { oscBridgeName, oscSegment, OscTransportNames, oscValuesOf } from '../src/osc-state.js';
-import { Topics } from '../src/topics.js';
+import type { StateEvent, TransportStateValue } from '../src/session-events.js';
 import { OptionError, resolveOptions } from '../src/options.js';
 import { silentLog } from '../src/log.js';
+import { oscHostAddress, type HostLookup } from '../src/osc-host.js';
 import { OscOut } from '../src/osc-out.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { bundle, freeUdpPort, LIBLO_MISSING, message, OscDump, oscsend, OscPeer, type DumpedMessage } from './support/osc.js';
@@ -26,24 +27,26 @@ if (SKIP) console.warn(`skipped: ${SKIP}`);
 /** Core's default timings report a quiet subscription stale, and live again, well within this. */
 const STALE_BOUND_MS = 25_000;
 
+const transportState: TransportStateValue = { playmode: 'Play', playing: true, track: 'Intro', volume: 1, brightness: 1, engaged: true };
+
 describe('OSC values of the bridge state', () => {
   it('sends each value with its OSC 1.0 type and a stale mark beside it', () => {
-    expect(oscValuesOf('machines/node-a/fps', { value: 59.9, average: 60, alert: 'ok' })).toEqual([
+    expect(oscValuesOf({ what: 'machine', which: 'node-a', part: 'fps', value: { value: 59.9, average: 60, alert: 'ok' } })).toEqual([
       { address: '/machines/node-a/fps', args: [{ type: 'f', value: 59.9 }] },
       { address: '/machines/node-a/fps/stale', args: [{ type: 'i', value: 0 }] },
     ]);
-    expect(oscValuesOf('machines/node-a/health', { severity: 'warning', states: [], stale: true, reason: 'read failed' })).toEqual([
+    expect(oscValuesOf({ what: 'machine', which: 'node-a', part: 'health', value: { severity: 'warning', states: [] }, marks: { stale: true, reason: 'read failed' } })).toEqual([
       { address: '/machines/node-a/health', args: [{ type: 's', value: 'warning' }] },
       { address: '/machines/node-a/health/stale', args: [{ type: 'i', value: 1 }] },
     ]);
-    expect(oscValuesOf('transports/side screens/state', { playmode: 'Play', playing: true, track: 'Intro' }).map(({ address, args }) => [address, args[0]?.type, args[0]?.value])).toEqual([
+    expect(oscValuesOf({ what: 'transport', which: 'side screens', part: 'state', value: transportState }).map(({ address, args }) => [address, args[0]?.type, args[0]?.value])).toEqual([
       ['/transports/side_screens/playmode', 's', 'Play'],
       ['/transports/side_screens/playmode/stale', 'i', 0],
       ['/transports/side_screens/playing', 'i', 1],
       ['/transports/side_screens/playing/stale', 'i', 0],
     ]);
-    expect(oscValuesOf('director', { hostname: 'a', url: 'http://a' })).toEqual([]);
-    expect(oscValuesOf('bridge', 'online')).toEqual([]);
+    expect(oscValuesOf({ what: 'director', part: 'director', value: { hostname: 'a', url: 'http://a' } })).toEqual([]);
+    expect(oscValuesOf({ what: 'bridge', part: 'link', value: { status: 'online' } })).toEqual([]);
   });
 
   it('sends the show clock: time, track, section and its time left, the next cue', () => {
@@ -55,7 +58,8 @@ describe('OSC values of the bridge state', () => {
       section: { index: 1, time: 10, elapsed: 2.5, remaining: 7.5 },
       cue: { next: { kind: 'CUE', value: 'GO 4', time: 15 }, nextIn: 2.5 },
     };
-    const sent = Object.fromEntries(oscValuesOf('transports/main/clock', clock).map(({ address, args }) => [address, args[0]]));
+    const clockOf = (value: object, marks?: { stale: true; reason: 'no link' }): StateEvent => ({ what: 'transport', which: 'main', part: 'clock', value: value as ShowClockSnapshot, ...(marks ? { marks } : {}) });
+    const sent = Object.fromEntries(oscValuesOf(clockOf(clock)).map(({ address, args }) => [address, args[0]]));
     expect(sent).toMatchObject({
       '/transports/main/time': { type: 'f', value: 12.5 },
       '/transports/main/track': { type: 's', value: 'Intro' },
@@ -65,7 +69,7 @@ describe('OSC values of the bridge state', () => {
       '/transports/main/cue_next_in': { type: 'f', value: 2.5 },
       '/transports/main/time/stale': { type: 'i', value: 0 },
     });
-    const bare = Object.fromEntries(oscValuesOf('transports/main/clock', { ...clock, section: undefined, cue: {}, stale: true }).map(({ address, args }) => [address, args[0]?.value]));
+    const bare = Object.fromEntries(oscValuesOf(clockOf({ ...clock, section: undefined, cue: {} }, { stale: true, reason: 'no link' })).map(({ address, args }) => [address, args[0]?.value]));
     expect(bare).toMatchObject({ '/transports/main/section': -1, '/transports/main/section_remaining': 167.5, '/transports/main/cue_next': '', '/transports/main/cue_next_in': -1, '/transports/main/cue_next/stale': 1 });
   });
 
@@ -76,12 +80,11 @@ describe('OSC values of the bridge state', () => {
   });
 
   it('takes a command at the address its transport state is sent to, whatever the name holds', () => {
-    const topics = new Topics('venue/hall');
     const names = new OscTransportNames();
     const transports = ['a+b', 'x#y/z', 'side screens', 'main'];
     for (const name of transports) names.add(name);
     for (const name of transports) {
-      const [sent] = oscValuesOf(topics.transportState(name).slice(topics.prefix.length + 1), { playmode: 'Play', playing: true });
+      const [sent] = oscValuesOf({ what: 'transport', which: name, part: 'state', value: transportState });
       const part = /^\/transports\/([^/]+)\/playmode$/.exec(sent?.address ?? '')?.[1] ?? '';
       expect(oscCommandOf('/stagelink/hall', `/stagelink/hall/transport/${part}/play`, [], (segment) => names.nameOf(segment))).toEqual({ path: 'transport/play', body: { transport: name } });
     }
@@ -196,7 +199,7 @@ describe('OSC out pace', () => {
       // The first heartbeat waits for the sending socket to bind: once it is in, the first value is not held up
       // by that, and the gap the receiver sees is the pace's own.
       await expect.poll(() => heartbeats, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(1);
-      for (let value = 0; value < 50; value++) out.state('machines/node-a/fps', { value, average: value, alert: 'ok' });
+      for (let value = 0; value < 50; value++) out.state({ what: 'machine', which: 'node-a', part: 'fps', value: { value, average: value, alert: 'ok' } });
       await expect.poll(() => fps.length, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(2);
       expect(fps.slice(0, 2).map(({ value }) => value)).toEqual([0, 49]);
       // The newest waited for the period (less a little for the clocks of sender and receiver to differ).
@@ -204,6 +207,61 @@ describe('OSC out pace', () => {
     } finally {
       await out.close();
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+});
+
+describe('OSC out to a broadcast address', () => {
+  it('sends to a broadcast address, as to a panel on every tablet of the show network', async () => {
+    const receiver = createSocket('udp4');
+    receiver.bind(0, '0.0.0.0');
+    await once(receiver, 'listening');
+    const heard: string[] = [];
+    receiver.on('message', (packet) => heard.push((decode(packet) as { address: string }).address));
+    const problems: string[] = [];
+    const log = { ...silentLog, warn: (event: string) => problems.push(event) };
+    const out = new OscOut([{ host: '127.255.255.255', port: receiver.address().port }], 'wide', 100, log);
+    try {
+      await expect.poll(() => heard, { timeout: 5000, interval: 20 }).toContain('/stagelink/wide/bridge');
+      expect(problems).toEqual([]);
+    } finally {
+      await out.close();
+      receiver.close();
+    }
+  });
+});
+
+describe('OSC out to a name, such as a console\'s .local name', () => {
+  /** A resolver as mDNS answers for `console.local`: an IPv6 link-local address first, its IPv4 address when asked for one. */
+  const both: HostLookup = (host, options) => {
+    if (host !== 'console.local') return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }));
+    return Promise.resolve(options.family === 4 ? { address: '127.0.0.1', family: 4 } : options.family === 6 ? { address: '::1', family: 6 } : { address: 'fe80::1', family: 6 });
+  };
+  const v6Only: HostLookup = (host, options) =>
+    options.family === 4 ? Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })) : Promise.resolve({ address: 'fd00::7', family: 6 });
+
+  it('looks a name up in the family the OSC socket sends from, and in any family when it has no such address', async () => {
+    expect(await oscHostAddress('console.local', 4, both)).toEqual({ address: '127.0.0.1', family: 4 });
+    expect(await oscHostAddress('console.local', 6, both)).toEqual({ address: '::1', family: 6 });
+    expect(await oscHostAddress('panel.local', 4, v6Only)).toEqual({ address: 'fd00::7', family: 6 });
+    await expect(oscHostAddress('nowhere.local', 4, both)).rejects.toThrow(/ENOTFOUND nowhere\.local/);
+  });
+
+  it('sends to a .local console on IPv4 when its name also has an IPv6 address', async () => {
+    const receiver = createSocket('udp4');
+    receiver.bind(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    const heard: string[] = [];
+    receiver.on('message', (packet) => heard.push((decode(packet) as { address: string }).address));
+    const problems: string[] = [];
+    const log = { ...silentLog, warn: (event: string, fields?: Record<string, unknown>) => problems.push(`${event} ${JSON.stringify(fields)}`) };
+    const out = new OscOut([{ host: 'console.local', port: receiver.address().port }], 'named', 100, log, { family: 4, lookUp: both });
+    try {
+      await expect.poll(() => heard, { timeout: 5000, interval: 20 }).toContain('/stagelink/named/bridge');
+      expect(problems).toEqual([]);
+    } finally {
+      await out.close();
+      receiver.close();
     }
   });
 });
@@ -435,5 +493,83 @@ describe.skipIf(SKIP)('OSC commands from oscsend and from a sender of our own', 
     const before = peer.replies.length;
     await peer.send(port, message(`${ROOT}/transport/main/play`, { type: 's', value: '{"id":"after-fuzz"}' }));
     expect((await peer.waitForReply(result('after-fuzz'), 10_000, before)).args).toEqual(['after-fuzz', 1, '']);
+  });
+});
+
+describe.skipIf(SKIP)('OSC commands that repeat', () => {
+  const PREFIX = 'test/oscrepeat';
+  const ROOT = '/stagelink/oscrepeat';
+  /** A short age, so the id window (twice the age: 2 s) passes in a test; at the default 2 s it is 4 s. */
+  const MAX_COMMAND_AGE_MS = 1000;
+  let venue: TestVenue;
+  let bridge: Bridge;
+  let port: number;
+  let peer: OscPeer;
+
+  beforeAll(async () => {
+    venue = await startVenue();
+    port = await freeUdpPort();
+    bridge = await venue.startBridge(PREFIX, { oscListen: `127.0.0.1:${port}`, oscAllow: ['127.0.0.1'], maxCommandAgeMs: MAX_COMMAND_AGE_MS });
+    peer = await OscPeer.bind('127.0.0.1');
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const since = peer.replies.length;
+      await peer.send(port, message(`${ROOT}/transport/main/nosuchcommand`));
+      const answered = await peer.waitForReply((reply) => reply.address === `${ROOT}/result`, 2000, since).then(() => true, () => false);
+      if (answered) break;
+      if (Date.now() > deadline) throw new Error('The bridge did not answer OSC within 20 s.');
+    }
+  });
+
+  afterAll(async () => {
+    await peer?.close();
+    await bridge?.close();
+    await venue?.close();
+  });
+
+  const path = '/api/session/transport/gotonexttrack';
+  const nexts = (since: number) => venue.session.cuesSince(since).filter((request) => request.path === path).length;
+  const result = (id?: string) => (reply: { address: string; args: unknown[] }) => reply.address === `${ROOT}/result` && (id === undefined || reply.args[0] === id);
+  const cue = (id: string) => message(`${ROOT}/transport/main/gotonexttrack`, { type: 's', value: JSON.stringify({ id }) });
+
+  it('runs a fixed id pressed again once the window has passed, as a QLab cue fired twice', async () => {
+    const id = `go-12-${Date.now()}`;
+    const since = venue.session.requests.length;
+    const before = peer.replies.length;
+    await peer.send(port, cue(id));
+    expect((await peer.waitForReply(result(id), 10_000, before)).args).toEqual([id, 1, '']);
+    await expect.poll(() => nexts(since), { timeout: 10_000, interval: 50 }).toBe(1);
+    await delay(2 * MAX_COMMAND_AGE_MS + 500);
+    const again = peer.replies.length;
+    await peer.send(port, cue(id));
+    expect((await peer.waitForReply(result(id), 10_000, again)).args).toEqual([id, 1, '']);
+    await expect.poll(() => nexts(since), { timeout: 10_000, interval: 50 }).toBe(2);
+  });
+
+  it('runs two copies 100 ms apart once, and answers the copy as a duplicate, not a success', async () => {
+    const id = `go-13-${Date.now()}`;
+    const since = venue.session.requests.length;
+    const before = peer.replies.length;
+    await peer.send(port, cue(id));
+    await delay(100);
+    await peer.send(port, cue(id));
+    await expect.poll(() => peer.replies.slice(before).filter(result(id)).length, { timeout: 10_000, interval: 50 }).toBe(2);
+    const answers = peer.replies.slice(before).filter(result(id)).map((reply) => reply.args);
+    expect(answers).toContainEqual([id, 1, '']);
+    expect(answers).toContainEqual([id, 0, expect.stringMatching(/copy of command .* was not run/) as string]);
+    await delay(1000);
+    expect(nexts(since)).toBe(1);
+  });
+
+  it('runs a bundle whose timetag is all zeros, as "now"', async () => {
+    const id = `zero-${Date.now()}`;
+    const since = venue.session.requests.length;
+    const before = peer.replies.length;
+    const packet = encode(bundle(0, cue(id)));
+    // node-osc writes "immediately" (0 s, fraction 1): many senders write all zeros.
+    packet.fill(0, 8, 16);
+    await peer.send(port, packet);
+    expect((await peer.waitForReply(result(id), 10_000, before)).args).toEqual([id, 1, '']);
+    await expect.poll(() => nexts(since), { timeout: 10_000, interval: 50 }).toBe(1);
   });
 });

@@ -7,8 +7,11 @@ import { parseCommand, readEnvelope, readPayload } from '../src/commands.js';
 import { FpsThrottle, type FpsPayload } from '../src/fps-throttle.js';
 import { lineLog, redactUrl } from '../src/log.js';
 import { OptionError, resolveOptions } from '../src/options.js';
+import { idWindowMs } from '../src/command-runner.js';
 import { RecentIds } from '../src/recent-ids.js';
 import { RetainedState } from '../src/retained-state.js';
+import { payloadOf, type StateEvent } from '../src/session-events.js';
+import { SessionStateStream } from '../src/session-state.js';
 import { DashboardSummary, type SummaryHealth, type SummaryPayload } from '../src/summary.js';
 import { readFailureReason, STALE_REASONS } from '../src/stale-reasons.js';
 import { defaultPrefix, Topics, topicSegment } from '../src/topics.js';
@@ -140,6 +143,18 @@ describe('recent ids', () => {
     expect(ids.size).toBe(3);
     expect(ids.get('id0')).toBeUndefined();
     expect(ids.get('id4')).toBe(4);
+  });
+
+  it('forgets an id once its window has passed: at the default age a press 5 s later is new, a copy 100 ms later is not', () => {
+    let now = 0;
+    const ids = new RecentIds<true>(10_000, idWindowMs(2000), () => now);
+    ids.remember('osc 10.0.0.5\ngo-12', true);
+    now = 100;
+    expect(ids.get('osc 10.0.0.5\ngo-12')).toBe(true);
+    expect(ids.get('osc 10.0.0.6\ngo-12')).toBeUndefined();
+    now = 5000;
+    expect(ids.get('osc 10.0.0.5\ngo-12')).toBeUndefined();
+    expect(ids.size).toBe(0);
   });
 });
 
@@ -280,14 +295,23 @@ describe('dashboard summary', () => {
 
 describe('stale marks', () => {
   it('keeps the last value, adds the reason, and repeats nothing while the reason holds', () => {
-    const state = new RetainedState();
-    state.set('p/session/health', { severity: 'ok' });
-    const mtu = state.staleVersion('p/session/health', STALE_REASONS.largeAnswersFail);
-    expect(mtu).toEqual({ severity: 'ok', stale: true, reason: 'large answers fail (MTU?)' });
-    state.set('p/session/health', mtu as Record<string, unknown>);
-    expect(state.staleVersion('p/session/health', STALE_REASONS.largeAnswersFail)).toBeUndefined();
-    expect(state.staleVersion('p/session/health', STALE_REASONS.readFailed)).toEqual({ severity: 'ok', stale: true, reason: 'read failed' });
-    expect(state.staleVersion('p/never/published', STALE_REASONS.noLink)).toBeUndefined();
+    const stream = new SessionStateStream();
+    const told: StateEvent[] = [];
+    stream.use({ state: (event) => told.push(event), removed: () => undefined, close: () => undefined });
+    const health = { what: 'session', part: 'health' } as const;
+    stream.markStale(health, STALE_REASONS.noLink);
+    expect(told).toEqual([]);
+    stream.state({ ...health, value: { severity: 'ok' } });
+    stream.markStale(health, STALE_REASONS.largeAnswersFail);
+    stream.markStale(health, STALE_REASONS.largeAnswersFail);
+    stream.markStale(health, STALE_REASONS.readFailed);
+    expect(told.slice(1).map(payloadOf)).toEqual([
+      { severity: 'ok', stale: true, reason: 'large answers fail (MTU?)' },
+      { severity: 'ok', stale: true, reason: 'read failed' },
+    ]);
+    const retained = new RetainedState();
+    expect(retained.set('p/session/health', payloadOf(told[1] as StateEvent))).toBe('{"severity":"ok","stale":true,"reason":"large answers fail (MTU?)"}');
+    expect(retained.set('p/session/health', payloadOf(told[1] as StateEvent))).toBeUndefined();
   });
 
   it('tells a stalled answer (the machine is there) from a read that failed otherwise', () => {

@@ -93,6 +93,9 @@
     if (!section) return;
     var target = section.querySelector('.chart');
     var band = section.querySelector('.health-band');
+    var hardwareBand = section.querySelector('.hardware-band');
+    // The hardware band reads as the health band does: its reasons in the tooltip.
+    var hardware = (machine.hardware || []).map(function (span) { return { start: span.start, end: span.end, severity: span.severity, states: span.reasons }; });
     var stale = machine.stale.filter(function (span) { return span.subject === 'fps'; });
     var highest = machine.fps.avg.reduce(function (max, value) { return value === null ? max : Math.max(max, value); }, 0);
     var options = {
@@ -109,9 +112,9 @@
       axes: [{ values: function (u, splits) { return splits.map(function (split) { return tickFormat(utc(split)); }); } }, { label: 'FPS', size: 50 }],
       hooks: {
         // The band goes right under the plot and its time axis, above the legend.
-        init: [function (u) { u.root.querySelector('.u-wrap').after(band); }],
+        init: [function (u) { u.root.querySelector('.u-wrap').after(band); if (hardwareBand) band.after(hardwareBand); }],
         drawClear: [function (u) { shade(u, model.offline, 'rgba(60, 60, 60, 0.22)'); shade(u, stale, 'rgba(224, 161, 0, 0.25)'); }],
-        draw: [function (u) { drawMarkers(u); drawHealthBand(u, band, machine.health); }],
+        draw: [function (u) { drawMarkers(u); drawHealthBand(u, band, machine.health); if (hardwareBand) drawHealthBand(u, hardwareBand, hardware); }],
       },
     };
     var data = [machine.fps.t.map(toX), machine.fps.avg, machine.fps.min];

@@ -106,7 +106,7 @@ function machineSection(machine: ReportModel['machines'][number], index: number)
 <h3>${escapeHtml(machine.name)}</h3>
 <p class="summary">${escapeHtml(summary.join(' · '))}</p>
 <div class="chart"></div>
-<div class="health-band" title="health"></div>
+<div class="health-band" title="health"></div>${machine.hardware.length > 0 ? '\n<div class="health-band hardware-band" title="hardware"></div>' : ''}
 </div>`;
 }
 

@@ -1,16 +1,18 @@
 import { OptionError } from '../options.js';
 import { parseTimeArg, type TimeArg } from './report-times.js';
 
-export const REPORT_USAGE = `Usage: stagelink-report <file|dir> [--from HH:MM] [--to HH:MM] [-o report.html]
+export const REPORT_USAGE = `Usage: stagelink-report <file|dir> [--from <time|date>] [--to <time|date>] [-o report.html]
 
 Draws a show log (written by stagelink-bridge --record, or core's ShowRecorder) as one HTML page that opens
 with no network: FPS per machine with health, stale and offline spans, director moves and commands, and tables
 of incidents and commands.
 
   <file|dir>             a show log file (show-YYYY-MM-DD.ndjson) or the folder the bridge records to
-  --from <time>          start of the window: HH:MM[:SS] on the log's show day (before 06:00 is after midnight
-                         of that day), or a full time such as 2026-11-27T21:00:00+01:00 (default: the log's start)
-  --to <time>            end of the window, the same way (default: the log's end)
+  --from <time|date>     start of the window: HH:MM[:SS] on the log's newest show day (before 06:00 is after
+                         midnight of that day), a show day 2026-11-27 (from its 06:00), a date and time
+                         2026-11-27T21:00, or a full time such as 2026-11-27T21:00:00+01:00 (default: the log's start)
+  --to <time|date>       end of the window, the same way; a show day ends at 06:00 the next morning, so
+                         --from 2026-11-27 --to 2026-11-28 is two show days (default: the log's end)
   -o, --output <file>    the page to write (default report.html)
   --help                 this text`;
 
@@ -47,7 +49,7 @@ export function parseReportArgs(argv: readonly string[]): ReportCommand {
     const text = values.get(flag);
     if (text === undefined) return undefined;
     const parsed = parseTimeArg(text.trim());
-    if (!parsed) throw new OptionError(`--${flag} is a time such as 21:00, 21:00:30 or 2026-11-27T21:00:00+01:00 (got ${JSON.stringify(text)}).`);
+    if (!parsed) throw new OptionError(`--${flag} is a time such as 21:00, 21:00:30, a show day such as 2026-11-27, or 2026-11-27T21:00[:00+01:00] (got ${JSON.stringify(text)}).`);
     return parsed;
   };
   const from = time('from');

@@ -1,7 +1,7 @@
-import { severityRank, type CommandRecord, type HealthRecord, type ShowLogRecord, type StaleRecord } from '@stagelink/core';
+import { severityRank, type CommandRecord, type HardwareRecord, type HealthRecord, type ShowLogRecord, type StaleRecord } from '@stagelink/core';
 import { fpsSeries, MAX_POINTS_PER_MACHINE, type FpsStep } from './fps-series.js';
-import { REPORT_MODEL_VERSION, type CommandOutcome, type CommandRow, type HealthSpan, type Incident, type Marker, type ReportModel, type Span, type StaleSpan } from './report-model.js';
-import { offsetMinutesOf } from './report-times.js';
+import { REPORT_MODEL_VERSION, type CommandOutcome, type CommandRow, type HardwareSpan, type HealthSpan, type Incident, type Marker, type ReportModel, type Span, type StaleSpan } from './report-model.js';
+import { offsetMinutesOf, showDayAt } from './report-times.js';
 
 export interface ReportWindow {
   /** Only what happened from here on is shown; what came before still gives the state the window starts in. */
@@ -17,6 +17,7 @@ interface MachineState {
   fpsValues: number;
   lowest: number | null;
   health: HealthSpan[];
+  hardware: HardwareSpan[];
   stale: StaleSpan[];
 }
 
@@ -27,14 +28,17 @@ const subjectKey = (subject: string, name: string | undefined) => `${subject} ${
  * Reads a show log's records, in the order written, into a report (`ReportModel`). Spans are read as the log
  * format says: a `stale` record starts a stale span of its subject, ended by that subject's next value record; a
  * `link` record that is not `online` starts an offline span of every live value, ended by the next `online`; a
- * health span lasts from a change of severity to the next. Records before the window set the state it starts in.
+ * health span lasts from a change of severity to the next. Records before the window set the state it starts in,
+ * and only that state is kept of them: a span that ended before the window is dropped as it ends, and of a machine's
+ * FPS before the window only the value held, so reading weeks of show days before the window holds no more.
  */
 export class ReportBuilder {
   readonly #from: number | undefined;
   readonly #to: number | undefined;
   readonly #maxPoints: number;
   readonly #machines = new Map<string, MachineState>();
-  readonly #openStale = new Map<string, StaleSpan & { transport?: string; machine?: string }>();
+  /** Each open stale span, with the list it is in (to drop it when it ends before the window). */
+  readonly #openStale = new Map<string, { span: StaleSpan; list: StaleSpan[] }>();
   readonly #sessionHealth: HealthSpan[] = [];
   readonly #offline: (Span & { status: string; startUp?: true })[] = [];
   /** Whether the link of the run being read has been online yet: before that, `connecting` is the run starting. */
@@ -46,6 +50,8 @@ export class ReportBuilder {
   readonly #sources = new Set<string>();
   readonly #sessions = new Set<string>();
   readonly #days = new Set<string>();
+  /** The last run before the window: the window starts in its show day. */
+  #runBeforeWindow: { t: string; source: string; session?: string; day: string } | undefined;
   #offsetMinutes: number | undefined;
   #first: number | undefined;
   #last: number | undefined;
@@ -79,19 +85,18 @@ export class ReportBuilder {
     if (inWindow) this.inWindow++;
     switch (record.kind) {
       case 'log':
-        this.#sources.add(record.source);
-        if (record.session !== undefined) this.#sessions.add(record.session);
-        this.#days.add(record.day);
+        if (inWindow) this.#run(record);
+        else this.#runBeforeWindow = { t: record.t, source: record.source, day: record.day, ...(record.session === undefined ? {} : { session: record.session }) };
         this.#runOnline = false;
         // A run that starts again has seen nothing of the time between: no value is known until written again.
         if (this.#logRecords++ > 0) {
-          for (const machine of this.#machines.values()) machine.steps.push({ at, value: null });
+          for (const machine of this.#machines.values()) this.#step(machine, at, null);
           if (inWindow) this.#markers.push({ at, kind: 'recording', label: `recording started again (${record.source})` });
         }
         break;
       case 'fps': {
         const machine = this.#machine(record.machine);
-        machine.steps.push({ at, value: record.value });
+        this.#step(machine, at, record.value);
         if (inWindow) {
           machine.fpsValues++;
           machine.lowest = Math.min(machine.lowest ?? record.value, record.value);
@@ -102,6 +107,9 @@ export class ReportBuilder {
       case 'health':
         this.#health(record, at);
         this.#endStale('health', record.machine, at);
+        break;
+      case 'hardware':
+        this.#hardware(record, at);
         break;
       case 'takeover':
         this.#machine(record.machine);
@@ -139,6 +147,16 @@ export class ReportBuilder {
     return this.#last;
   }
 
+  /**
+   * How many steps, spans, markers and commands are held: those of the window, and of the time before it only what
+   * the window starts in (a value held, a span still open).
+   */
+  get held(): number {
+    let held = this.#sessionHealth.length + this.#offline.length + this.#transportStale.length + this.#sessionStale.length + this.#markers.length + this.#commands.length;
+    for (const machine of this.#machines.values()) held += machine.steps.length + machine.health.length + machine.hardware.length + machine.stale.length;
+    return held;
+  }
+
   /** The report of everything added. */
   finish(): ReportModel {
     const from = this.#from ?? this.#first ?? 0;
@@ -151,9 +169,14 @@ export class ReportBuilder {
       .map(([name, state]) => {
         const health = state.health.filter(overlaps);
         const stale = state.stale.filter(overlaps);
+        const hardware = state.hardware.filter(overlaps);
         for (const span of health.filter(isIncident)) incidents.push(healthIncident(name, span, durationOf(span)));
+        for (const span of hardware.filter((each) => each.severity !== 'ok')) {
+          const detail = span.severity === 'offline' ? `hardware offline: ${span.reasons}` : `hardware: ${span.reasons}`;
+          incidents.push({ machine: name, state: span.severity === 'warning' ? 'warning' : 'error', start: span.start, end: span.end, durationMs: durationOf(span), detail });
+        }
         for (const span of stale) incidents.push({ machine: name, state: 'stale', start: span.start, end: span.end, durationMs: durationOf(span), detail: `${span.subject}: ${span.reason}` });
-        return { name, fps: { ...fpsSeries(state.steps, from, to, this.#maxPoints), values: state.fpsValues, lowest: state.lowest }, health, stale };
+        return { name, fps: { ...fpsSeries(state.steps, from, to, this.#maxPoints), values: state.fpsValues, lowest: state.lowest }, health, hardware, stale };
       });
     const sessionHealth = this.#sessionHealth.filter(overlaps);
     for (const span of sessionHealth.filter(isIncident)) incidents.push(healthIncident('session', span, durationOf(span)));
@@ -169,9 +192,7 @@ export class ReportBuilder {
     incidents.sort((a, b) => a.start - b.start || a.machine.localeCompare(b.machine));
     return {
       v: REPORT_MODEL_VERSION,
-      sources: [...this.#sources],
-      sessions: [...this.#sessions],
-      days: [...this.#days],
+      ...this.#runs(from),
       offsetMinutes: this.#offsetMinutes ?? 0,
       from,
       to,
@@ -189,10 +210,44 @@ export class ReportBuilder {
     };
   }
 
+  /** Before the window only the value held matters: the steps before it are dropped as a later one comes. */
+  #step(machine: MachineState, at: number, value: number | null): void {
+    if (this.#from !== undefined && at <= this.#from) machine.steps.length = 0;
+    machine.steps.push({ at, value });
+  }
+
+  /** A run of the recorder the window shows: who wrote it, for which session and show day. */
+  #run(run: { source: string; session?: string; day: string }): void {
+    this.#sources.add(run.source);
+    if (run.session !== undefined) this.#sessions.add(run.session);
+    this.#days.add(run.day);
+  }
+
+  /**
+   * Who wrote the window, for which sessions and show days: the runs started in it, and the one it starts in (its
+   * show day only when the window starts on that day: a run of last night does not make today's window two days).
+   */
+  #runs(from: number): Pick<ReportModel, 'sources' | 'sessions' | 'days'> {
+    const before = this.#runBeforeWindow;
+    const sources = new Set(before ? [before.source] : []);
+    const sessions = new Set(before?.session === undefined ? [] : [before.session]);
+    const days = new Set<string>();
+    if (before && before.day >= showDayAt(from, offsetMinutesOf(before.t))) days.add(before.day);
+    for (const source of this.#sources) sources.add(source);
+    for (const session of this.#sessions) sessions.add(session);
+    for (const day of this.#days) days.add(day);
+    return { sources: [...sources], sessions: [...sessions], days: [...days].sort() };
+  }
+
+  /** A span that ended before the window says nothing about it. */
+  #endedBeforeWindow(end: number): boolean {
+    return this.#from !== undefined && end <= this.#from;
+  }
+
   #machine(name: string): MachineState {
     let machine = this.#machines.get(name);
     if (!machine) {
-      machine = { steps: [], fpsValues: 0, lowest: null, health: [], stale: [] };
+      machine = { steps: [], fpsValues: 0, lowest: null, health: [], hardware: [], stale: [] };
       this.#machines.set(name, machine);
     }
     return machine;
@@ -202,10 +257,27 @@ export class ReportBuilder {
     const spans = record.machine === undefined ? this.#sessionHealth : this.#machine(record.machine).health;
     const open = spans.at(-1);
     if (open?.end === null && open.severity === record.severity) return;
-    if (open?.end === null) open.end = at;
+    if (open?.end === null) {
+      open.end = at;
+      if (this.#endedBeforeWindow(at)) spans.pop();
+    }
     // The states behind the severity: those at ok or ready say nothing about it.
     const states = (record.states ?? []).filter((state) => severityRank(state.severity) > 0).map(({ name, severity, detail }) => `${name} (${severity})${detail ? `: ${detail}` : ''}`).join('; ');
     spans.push({ start: at, end: null, severity: record.severity, states });
+  }
+
+  /** A span per change of the hardware's severity or reasons: a fan that stops, then runs again, is one span. */
+  #hardware(record: HardwareRecord, at: number): void {
+    const spans = this.#machine(record.machine).hardware;
+    const severity = record.status === 'offline' ? 'offline' : record.severity;
+    const reasons = (record.reasons ?? []).join('; ');
+    const open = spans.at(-1);
+    if (open?.end === null && open.severity === severity && open.reasons === reasons) return;
+    if (open?.end === null) {
+      open.end = at;
+      if (this.#endedBeforeWindow(at)) spans.pop();
+    }
+    spans.push({ start: at, end: null, severity, reasons });
   }
 
   #stale(record: StaleRecord, at: number): void {
@@ -213,24 +285,29 @@ export class ReportBuilder {
     const key = subjectKey(record.subject, name);
     if (this.#openStale.has(key)) return;
     const span: StaleSpan = { start: at, end: null, subject: record.subject, reason: record.reason };
-    this.#openStale.set(key, span);
+    let list: StaleSpan[];
     if (record.machine !== undefined) {
       const machine = this.#machine(record.machine);
-      machine.stale.push(span);
-      if (record.subject === 'fps') machine.steps.push({ at, value: null });
+      list = machine.stale;
+      list.push(span);
+      if (record.subject === 'fps') this.#step(machine, at, null);
     } else if (record.transport !== undefined) {
+      list = this.#transportStale;
       this.#transportStale.push(Object.assign(span, { transport: record.transport }));
     } else {
-      this.#sessionStale.push(span);
+      list = this.#sessionStale;
+      list.push(span);
     }
+    this.#openStale.set(key, { span, list });
   }
 
   #endStale(subject: string, name: string | undefined, at: number): void {
     const key = subjectKey(subject, name);
-    const span = this.#openStale.get(key);
-    if (!span) return;
-    span.end = at;
+    const open = this.#openStale.get(key);
+    if (!open) return;
+    open.span.end = at;
     this.#openStale.delete(key);
+    if (this.#endedBeforeWindow(at)) open.list.splice(open.list.lastIndexOf(open.span), 1);
   }
 
   #link(status: string, at: number): void {
@@ -238,13 +315,16 @@ export class ReportBuilder {
     const isOpen = open?.end === null;
     if (status === 'online') {
       this.#runOnline = true;
-      if (open && isOpen) open.end = at;
+      if (open && isOpen) {
+        open.end = at;
+        if (this.#endedBeforeWindow(at)) this.#offline.pop();
+      }
       return;
     }
     if (isOpen) return;
     const startUp = status === 'connecting' && !this.#runOnline;
     this.#offline.push({ start: at, end: null, status, ...(startUp ? { startUp: true as const } : {}) });
-    for (const machine of this.#machines.values()) machine.steps.push({ at, value: null });
+    for (const machine of this.#machines.values()) this.#step(machine, at, null);
   }
 
   #command(record: CommandRecord, at: number): void {

@@ -21,6 +21,16 @@ export interface HealthSpan extends Span {
   states: string;
 }
 
+/**
+ * A machine's hardware from one change of its severity (or reasons) to the next, as its management controller
+ * reported it: `offline` while the controller did not answer.
+ */
+export interface HardwareSpan extends Span {
+  severity: 'ok' | 'warning' | 'error' | 'offline';
+  /** Why, in words, joined; empty when ok. */
+  reasons: string;
+}
+
 /** A value that could not be seen: from its `stale` record to its subject's next value record. */
 export interface StaleSpan extends Span {
   subject: StaleSubject;
@@ -49,6 +59,8 @@ export interface MachineReport {
   name: string;
   fps: FpsSeries;
   health: HealthSpan[];
+  /** Its hardware, for a machine the bridge read the management controller of (a band under its health). */
+  hardware: HardwareSpan[];
   /** This machine's stale values (FPS, health, takeover). */
   stale: StaleSpan[];
 }

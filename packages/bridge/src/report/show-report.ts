@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises';
-import { DAY_STARTS_AT_HOUR, readShowLog, type ShowLogRecord } from '@stagelink/core';
+import { DAY_STARTS_AT_HOUR, readShowLog, showLogFiles } from '@stagelink/core';
 import { OptionError } from '../options.js';
 import { ReportBuilder } from './report-builder.js';
 import type { ReportModel } from './report-model.js';
 import { renderReportHtml } from './render-html.js';
-import { offsetMinutesOf, resolveTimeArg, wallClock, type TimeArg } from './report-times.js';
+import { dateOfTimeArg, offsetMinutesOf, resolveTimeArg, wallClock, type TimeArg } from './report-times.js';
 
 export interface ShowReportOptions {
-  /** Start of the window: a clock time on the log's show day, or an instant. */
+  /** Start of the window: a clock time on the log's newest show day, a show day, or an instant. */
   from?: TimeArg;
   to?: TimeArg;
   /** Most FPS points per machine. */
@@ -19,11 +19,13 @@ export interface ShowReportOptions {
 const PROGRESS_EVERY_MS = 1000;
 
 /**
- * Reads a show log (a file or a folder) into a report. A clock time in `from`/`to` is on the show day of the log's
- * first record, at that record's offset; reading stops at the window's end. A window that is empty or outside
+ * Reads a show log (a file or a folder) into a report. A clock time in `from`/`to` is on the newest show day of the
+ * log, at that day's offset; reading stops at the window's end, and of what comes before the window only the state
+ * it starts in is kept, so a folder of weeks is read in the memory of its window. A window that is empty or outside
  * the log is an OptionError, with what the log holds.
  */
 export async function buildShowReport(path: string, options: ShowReportOptions = {}): Promise<ReportModel> {
+  const window = resolveWindow(await showDaysOf(path), options);
   let skipped = 0;
   const records = readShowLog(path, { onSkipped: () => void skipped++ })[Symbol.asyncIterator]();
   let builder: ReportBuilder;
@@ -32,7 +34,7 @@ export async function buildShowReport(path: string, options: ShowReportOptions =
   try {
     const first = await records.next();
     if (first.done) throw new OptionError(`${path} holds no show log record (${skipped} unreadable lines).`);
-    builder = new ReportBuilder({ ...resolveWindow(first.value, options), ...(options.maxPoints ? { maxPoints: options.maxPoints } : {}) });
+    builder = new ReportBuilder({ ...window, ...(options.maxPoints ? { maxPoints: options.maxPoints } : {}) });
     firstAt = lastAt = Date.parse(first.value.t);
     builder.add(first.value);
     let read = 1;
@@ -66,13 +68,39 @@ export async function writeShowReport(path: string, output: string, options: Sho
   return { model, bytes: Buffer.byteLength(html) };
 }
 
-/** The window's instants: a clock time on the show day of the first record (its `log` record's `day`). */
-function resolveWindow(first: ShowLogRecord, { from, to }: ShowReportOptions): { from?: Date; to?: Date } {
-  const offset = offsetMinutesOf(first.t);
-  const day = first.kind === 'log' ? first.day : showDayOfText(first.t);
-  const window = { ...(from ? { from: resolveTimeArg(from, day, offset) } : {}), ...(to ? { to: resolveTimeArg(to, day, offset) } : {}) };
+/** A show day of the log: the day its file was written for, and the offset its times were written at. */
+interface ShowDay {
+  day: string;
+  offsetMinutes: number;
+}
+
+/** The show days of a log, oldest first, each from its file's first record (one file per show day). */
+async function showDaysOf(path: string): Promise<ShowDay[]> {
+  const days: ShowDay[] = [];
+  for (const file of await showLogFiles(path)) {
+    for await (const first of readShowLog(file)) {
+      days.push({ day: first.kind === 'log' ? first.day : showDayOfText(first.t), offsetMinutes: offsetMinutesOf(first.t) });
+      break;
+    }
+  }
+  if (days.length === 0) throw new OptionError(`${path} holds no show log record.`);
+  return days;
+}
+
+/**
+ * The window's instants: a clock time on the newest show day, a date or a time without an offset at the offset of
+ * that day's file (the newest's when the log has no such day: a folder of weeks may cross a change of summer time).
+ */
+function resolveWindow(days: readonly ShowDay[], { from, to }: ShowReportOptions): { from?: Date; to?: Date } {
+  const newest = days.at(-1) as ShowDay;
+  const resolve = (arg: TimeArg, edge: 'from' | 'to') => {
+    const date = dateOfTimeArg(arg);
+    const offset = days.find((day) => day.day === date)?.offsetMinutes ?? newest.offsetMinutes;
+    return resolveTimeArg(arg, newest.day, offset, edge);
+  };
+  const window = { ...(from ? { from: resolve(from, 'from') } : {}), ...(to ? { to: resolve(to, 'to') } : {}) };
   if (window.from && window.to && window.from >= window.to) {
-    throw new OptionError(`--from ${from?.text} is not before --to ${to?.text} (on the show day ${day}, where a time before 0${DAY_STARTS_AT_HOUR}:00 is after midnight).`);
+    throw new OptionError(`--from ${from?.text} is not before --to ${to?.text} (a bare time is on the show day ${newest.day}, where a time before 0${DAY_STARTS_AT_HOUR}:00 is after midnight).`);
   }
   return window;
 }

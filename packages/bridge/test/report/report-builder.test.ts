@@ -8,6 +8,7 @@ import type { ShowLogEntry, ShowLogRecord } from '@stagelink/core';
 import { describe, expect, it } from 'vitest';
 import { fpsSeries } from '../../src/report/fps-series.js';
 import { ReportBuilder } from '../../src/report/report-builder.js';
+import { renderReportHtml } from '../../src/report/render-html.js';
 
 const DAY = '2026-11-27';
 /** A record at `21:MM:SS` (or `HH:MM:SS`) on the show day, at +01:00 as a venue in Paris writes it. */
@@ -86,6 +87,33 @@ describe('the show report model', () => {
       [instant('21:00:20'), instant('21:00:25')],
     ]);
     expect(model.incidents.map(({ state, start }) => [state, start])).toEqual([['offline', instant('21:00:20')]]);
+  });
+
+  it('shows a recorded fan failure as a hardware band under its machine: a span of the error with its reason, and an incident', () => {
+    const model = build([
+      at('00:00', LOG),
+      at('00:01', { kind: 'fps', machine: 'node-a', value: 60 }),
+      at('00:02', { kind: 'hardware', machine: 'node-a', status: 'online', severity: 'ok' }),
+      at('00:02', { kind: 'hardware', machine: 'node-b', status: 'online', severity: 'ok' }),
+      at('05:00', { kind: 'hardware', machine: 'node-a', status: 'online', severity: 'error', reasons: ['Fan 2 has stopped (0 RPM)'] }),
+      at('07:30', { kind: 'hardware', machine: 'node-a', status: 'online', severity: 'ok' }),
+      at('09:00', { kind: 'hardware', machine: 'node-b', status: 'offline', severity: 'error', reasons: ['the SMC did not answer'] }),
+      at('10:00', { kind: 'fps', machine: 'node-a', value: 60 }),
+    ]);
+    const nodeA = model.machines.find((machine) => machine.name === 'node-a');
+    expect(nodeA?.hardware).toEqual([
+      { start: instant('21:00:02'), end: instant('21:05:00'), severity: 'ok', reasons: '' },
+      { start: instant('21:05:00'), end: instant('21:07:30'), severity: 'error', reasons: 'Fan 2 has stopped (0 RPM)' },
+      { start: instant('21:07:30'), end: null, severity: 'ok', reasons: '' },
+    ]);
+    expect(model.machines.find((machine) => machine.name === 'node-b')?.hardware.at(-1)).toMatchObject({ severity: 'offline', end: null });
+    expect(model.incidents).toEqual([
+      { machine: 'node-a', state: 'error', start: instant('21:05:00'), end: instant('21:07:30'), durationMs: 150_000, detail: 'hardware: Fan 2 has stopped (0 RPM)' },
+      { machine: 'node-b', state: 'error', start: instant('21:09:00'), end: null, durationMs: 60_000, detail: 'hardware offline: the SMC did not answer' },
+    ]);
+    // The band is drawn under the machine's health band, for a machine whose hardware was recorded.
+    const html = renderReportHtml(model);
+    expect(html).toContain('<div class="health-band hardware-band" title="hardware"></div>');
   });
 
   it('makes health spans from changes of severity, and an incident of each warning or worse', () => {

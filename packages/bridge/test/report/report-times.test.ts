@@ -25,8 +25,17 @@ describe('report times', () => {
     expect(resolve('2026-11-27 21:00')).toBe('2026-11-27T20:00:00.000Z');
   });
 
+  it('takes a date as a show day: from its 06:00 to the next morning\'s, at the log\'s offset', () => {
+    const day = parseTimeArg('2026-11-28');
+    expect(day).toEqual({ kind: 'day', date: '2026-11-28', text: '2026-11-28' });
+    if (!day) return;
+    expect(resolveTimeArg(day, '2026-11-27', 60, 'from').toISOString()).toBe('2026-11-28T05:00:00.000Z');
+    expect(resolveTimeArg(day, '2026-11-27', 60, 'to').toISOString()).toBe('2026-11-29T05:00:00.000Z');
+    expect(resolveTimeArg(day, '2026-11-27', -300, 'from').toISOString()).toBe('2026-11-28T11:00:00.000Z');
+  });
+
   it('refuses what is not a time', () => {
-    for (const text of ['9pm', '24:00', '21:60', '21', '2026-13-01T21:00', 'tomorrow', '']) expect(parseTimeArg(text), text).toBeUndefined();
+    for (const text of ['9pm', '24:00', '21:60', '21', '2026-13-01T21:00', '2026-02-30', '2026-11', 'tomorrow', '']) expect(parseTimeArg(text), text).toBeUndefined();
   });
 
   it('shows an instant at the log\'s offset, whatever the zone it runs in', () => {

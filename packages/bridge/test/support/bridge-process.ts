@@ -35,6 +35,16 @@ export class BridgeProcess {
     return this.#exit;
   }
 
+  /** How it ended, once it has; rejects when it still runs after `timeoutMs`. */
+  async exited(timeoutMs = 5000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.#exit) {
+      if (Date.now() > deadline) throw new Error(`The bridge still runs after ${timeoutMs} ms:\n${this.lines.join('\n')}`);
+      await delay(20);
+    }
+    return this.#exit;
+  }
+
   async waitForLine(match: RegExp, timeoutMs = 5000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -11,8 +11,11 @@ export interface TestSession {
   cuesSince(since: number): { method: string; path: string }[];
 }
 
-/** The simulator's `session` scenario: a director, two actors and an understudy, each a real server. */
-export async function startSession(options: { dnssd?: boolean } = {}): Promise<TestSession> {
+/**
+ * The simulator's `session` scenario: a director, two actors and an understudy, each a real server; in the dialect
+ * `STAGELINK_SIM_DIALECT` names unless `options.dialect` does.
+ */
+export async function startSession(options: { dnssd?: boolean; dialect?: 'spec' | 'r34' } = {}): Promise<TestSession> {
   const requests: TestSession['requests'] = [];
   const sim = await startSimulator({
     ...options,

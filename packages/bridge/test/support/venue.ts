@@ -16,8 +16,11 @@ export interface TestVenue {
   close(): Promise<void>;
 }
 
-/** `sessionOptions.dnssd` announces the session over DNS-SD on loopback (take the loopback turn first). */
-export async function startVenue(brokerOptions?: MosquittoOptions, sessionOptions: { dnssd?: boolean } = {}): Promise<TestVenue> {
+/**
+ * `sessionOptions.dnssd` announces the session over DNS-SD on loopback (take the loopback turn first);
+ * `sessionOptions.dialect` picks the simulator's dialect whatever `STAGELINK_SIM_DIALECT` says.
+ */
+export async function startVenue(brokerOptions?: MosquittoOptions, sessionOptions: { dnssd?: boolean; dialect?: 'spec' | 'r34' } = {}): Promise<TestVenue> {
   const broker = await startMosquitto(brokerOptions);
   let session: TestSession;
   try {
