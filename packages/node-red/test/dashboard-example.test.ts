@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allNodes, collect, control, eventually, helper, hostnames, type Msg } from './support/harness.js';
+import { allNodes, collect, control, eventually, helper, hostnames, type Msg, smcsOf } from './support/harness.js';
 
 /** The core nodes the example uses besides stagelink's. */
 const fromNodeRed = createRequire(createRequire(import.meta.url).resolve('node-red'));
@@ -26,7 +26,7 @@ function dashboardExample(sim: Simulator): FlowNode[] {
       const env = (node['env'] as { name: keyof typeof ENV_OF_MACHINE; value: string }[]).map((variable) => ({ ...variable, value: machines[ENV_OF_MACHINE[variable.name]] }));
       return { ...node, env };
     }
-    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url, followDirector: false };
+    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url, followDirector: false, ...smcsOf(sim) };
     if (node.type.startsWith('ui-')) return { id: node.id, z: node['z'], type: 'helper' };
     return node;
   });
@@ -106,5 +106,19 @@ describe('the show-monitor dashboard example', () => {
     await eventually(() => expect(tile.at(-1)).toMatchObject({ payload: 'STALE', class: 'stagelink-live-stale' }), 20_000);
     await control(sim, { action: 'reset' });
     await eventually(() => expect(tile.at(-1)?.payload).toMatch(/^(ok|busy|warning|error|offline)$/), 20_000);
+  });
+
+  it('shows a fan that stops on the director hardware tile, in words and in the error colour, and ok again', { timeout: 90_000 }, async () => {
+    sim = await startSimulator({ host: '127.0.0.1', port: 0, drivePort: 0, seed: 1 });
+    await helper.load([...allNodes(), ...coreNodes], dashboardExample(sim));
+    const tile = collect(widget('ui-text', 'Director hardware'));
+    await eventually(() => expect(tile.at(-1)).toMatchObject({ payload: 'ok', class: 'stagelink-severity-ok' }), 15_000);
+
+    await control(sim, { action: 'hardwareFault', hostname: hostnames(sim).director, fault: 'fan', on: true });
+    // Read every 15 s, as the documents would have it: the fault shows at the next read.
+    await eventually(() => expect(tile.at(-1)).toMatchObject({ payload: 'error · Fan 2 has stopped (0 RPM)', class: 'stagelink-severity-error' }), 40_000);
+
+    await control(sim, { action: 'hardwareFault', hostname: hostnames(sim).director, fault: 'fan', on: false });
+    await eventually(() => expect(tile.at(-1)).toMatchObject({ payload: 'ok', class: 'stagelink-severity-ok' }), 40_000);
   });
 });

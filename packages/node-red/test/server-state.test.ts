@@ -102,6 +102,35 @@ describe('the server config node tells every node using it where it stands', () 
     expect(errors[0]).toMatch(/The stagelink-server setting cannot work: .*ftp/);
   });
 
+  it('shows a hosts line whose address is none as a bad server setting, names it on use, and runs again once it is fixed', async () => {
+    const badLine = 'ACTOR01=10.0.0.256';
+    const flow = (hosts: string) => [
+      ...flowOf({ host: sim.mediaServer.url, hosts }).map((node) =>
+        node['id'] === idOf('stagelink-transport') ? { ...node, transport: 'main', wires: [['out']] } : node,
+      ),
+      { id: 'out', z: 'tab', type: 'helper' },
+      { id: 'catcher', z: 'tab', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+      { id: 'caught', z: 'tab', type: 'helper' },
+    ];
+    const named = /The address given for ACTOR01 in hosts \("10\.0\.0\.256"\) is not an address or address:port/;
+    await helper.load(allNodes(), flow(`# the actor\n${badLine}`));
+    for (const type of REQUEST_NODES) expect(last(idOf(type)), type).toEqual({ fill: 'red', shape: 'dot', text: 'bad server setting' });
+    expect(errorsOf('server')).toEqual([expect.stringMatching(/^The stagelink-server setting cannot work: /)]);
+    expect(errorsOf('server')[0]).toMatch(named);
+
+    // A cue through it is refused with the same words, to Catch, and Node-RED goes on.
+    const caught = nextMessage('caught');
+    helper.getNode(idOf('stagelink-transport'))?.receive({ payload: 1 });
+    expect((await caught).error?.message).toMatch(named);
+
+    const { host } = new URL(sim.mediaServer.url);
+    await helper.setFlows(flow(`ACTOR01=${host}`), 'full');
+    for (const type of REQUEST_NODES) await eventually(() => expect(last(idOf(type))?.fill, type).toBe('green'));
+    const played = nextMessage('out');
+    helper.getNode(idOf('stagelink-transport'))?.receive({ payload: 1 });
+    await played;
+  });
+
   it('shows a node with no server chosen at deploy, with what to do in the log', async () => {
     await helper.load(allNodes(), [
       { id: 'tab', type: 'tab', label: 'test' },

@@ -70,7 +70,7 @@ describe.each(LANGUAGES)('status words in %s', (language) => {
 
   it('keeps every status form within 20 characters with two-digit counts and short names filled in', () => {
     const server = catalogOf(language)['stagelink-server'] as Record<string, Record<string, string>>;
-    const values = { count: 99, skipped: 99, current: 12, last: 12, version: 12, max: 200, length: 400, index: 9, left: '12:34', state: '▶', time: '00:01:02:03', machine: 'ACTOR01', hostname: 'DIRECTOR01', severity: say('status.severityBusy'), preset: '2', value: '59.94', what: 'fps', folder: 'log' };
+    const values = { count: 99, skipped: 99, current: 12, last: 12, version: 12, max: 200, length: 400, index: 9, left: '12:34', state: '▶', time: '00:01:02:03', machine: 'ACTOR01', hostname: 'DIRECTOR01', severity: say('status.severityBusy'), preset: '2', value: '59.94', what: 'fps', folder: 'log', layer: 'Notch FX' };
     for (const group of ['state', 'status', 'summary']) {
       for (const key of Object.keys(server[group] ?? {}).filter((each) => !each.endsWith('_plural'))) {
         const text = say(`${group}.${key}`, values);

@@ -16,6 +16,7 @@ import {
 import { sayError, sayingError } from './error-words.js';
 import { sayLogEvent } from './log-words.js';
 import type { Node, NodeAPI } from './node-red.js';
+import { SharedLayerWatch, type LayersListener } from './layer-watch.js';
 import { ServerStateWatch, type ServerStateListener } from './server-state.js';
 import { say } from './words.js';
 
@@ -133,9 +134,11 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
     this.followDirector = options.followDirector;
     this.hasSmc = options.smc !== undefined;
     this.#state = new ServerStateWatch(this.made);
+    this.#layers = new SharedLayerWatch(this.made);
   }
 
   readonly #state: ServerStateWatch;
+  readonly #layers: SharedLayerWatch;
 
   /**
    * Tells `listener` where the server stands now and whenever that changes (see ServerStateWatch); the server is
@@ -145,8 +148,22 @@ export class ServerConnection extends ConfigConnection<MediaServer> {
     return this.#state.watch(listener);
   }
 
+  /**
+   * Tells `listener` each change of the RenderStream layers, from the one watch this server keeps for every node
+   * (see SharedLayerWatch). Answers what stops it: call it in the node's close handler.
+   */
+  watchLayers(listener: LayersListener): () => void {
+    return this.#layers.watch(listener);
+  }
+
+  /** How many nodes watch the layers now (the one watch is open only while some do). */
+  get layerWatchers(): number {
+    return this.#layers.watchers;
+  }
+
   override close(): Promise<void> {
     this.#state.close();
+    this.#layers.close();
     return super.close();
   }
 

@@ -29,6 +29,8 @@ export const NODE_TYPES = [
   'stagelink-events',
   'stagelink-clock',
   'stagelink-record',
+  'stagelink-hardware',
+  'stagelink-renderstream',
 ] as const;
 
 /** The node modules as Node-RED loads them: dist/nodes/<type>.js. */

@@ -1,4 +1,4 @@
-import { ConfirmationRequiredError, endpointNamed, InvalidInputError, needsConfirmation, type EndpointInput, type EndpointSpec } from '@stagelink/core';
+import { ConfirmationRequiredError, endpointNamed, InvalidInputError, needsConfirmation, type EndpointInput } from '@stagelink/core';
 import { sayingError } from '../../shared/error-words.js';
 import { serverConnection } from '../../shared/connections.js';
 import { machineOf, noMachine } from '../../shared/hardware-target.js';
@@ -8,10 +8,12 @@ import type { Node, NodeAPI, NodeDef } from '../../shared/node-red.js';
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { useRuntime } from '../../shared/words.js';
+import { catalogueEndpointAt, commandByPath, notDescribedHere, resultOf } from './described-command.js';
 
 /**
  * `stagelink-request`: any endpoint of the spec, chosen from core's endpoint catalogue (the editor's list is
- * generated from it at build time). The body comes from `msg.payload` by default; query and path parameters
+ * generated from it at build time, then marked with what the connected director's own description offers), or a
+ * command only that description offers, named by its path. The body comes from `msg.payload` by default; query and path parameters
  * from the node or `msg.query` / `msg.params`. Guarded endpoints (SMC clear, power off, ...) and failover
  * and restore need `msg.confirm === true` on the message, which this node consumes. Hardware endpoints go to the
  * machine named by the node's Machine or `msg.machine`; hardware writes without one are refused unless the server
@@ -33,7 +35,20 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     const server = serverConnection(RED, def.server);
     const props = new MessageProperties(RED, node, def, msg);
     const endpoint = await props.requiredText('endpoint');
-    const spec = endpointSpec(endpoint);
+    const command = commandByPath(endpoint);
+    const spec = endpointNamed(endpoint) ?? (command && catalogueEndpointAt(command));
+    if (!spec) {
+      if (!command) throw sayingError(InvalidInputError, 'error.notEndpoint', { value: endpoint });
+      // A command only the director's description offers: core checks its body against that description.
+      const body = bodyOf(await props.value('body'));
+      const answer = await server.client.callDescribed(command, body, call).catch((error: unknown) => {
+        throw notDescribedHere(error, endpoint);
+      });
+      msg.payload = resultOf(answer);
+      status.ok(command.path.replace(/^\/api\/(session|service)\//, ''));
+      send(msg);
+      return;
+    }
     // Core refuses its guarded endpoints unconfirmed; the node refuses those that move the show the same way.
     const confirmed = needsConfirmation(spec) && takeConfirmation(msg);
     if (spec.movesShow && !confirmed) {
@@ -56,12 +71,6 @@ function startRequest(RED: NodeAPI, node: Node<never>, def: NodeDef): void {
     status.ok(spec.operation);
     send(msg);
   });
-}
-
-function endpointSpec(name: string): EndpointSpec {
-  const spec = endpointNamed(name);
-  if (!spec) throw sayingError(InvalidInputError, 'error.notEndpoint', { value: name });
-  return spec;
 }
 
 /**

@@ -5,7 +5,9 @@ import {
   type DiscoveredDirector,
   discoverMachines,
   type DiscoveredMachine,
+  endpointList,
   MediaServer,
+  NotOfferedError,
   parseHostMap,
   parseInterfaceAddress,
   sessionMachines,
@@ -112,6 +114,14 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
     return sessionMachines(session).map(({ machine, role }) => ({ uid: machine.uid, name: machine.name, hostname: machine.hostname, detail: role }));
   });
 
+  get('layers', async (client, options): Promise<Choice[]> => {
+    const layers = await client.renderstream.layers(options);
+    return layers.map((layer) => ({ uid: layer.uid, name: layer.name, detail: layer.workload.state }));
+  });
+
+  // The request node's pick list, from what this director says it offers (its own description; see DirectorCommands).
+  get('commands', (client, options) => directorCommands(client, options));
+
   // The config dialog's Discover button: the director of the session that the typed host belongs to, or (with no
   // host, or none answering) one that announces itself over DNS-SD on the desk's network.
   RED.httpAdmin.get('/stagelink/discover', RED.auth.needsPermission('stagelink-server.read'), (req, res) => {
@@ -129,6 +139,37 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
       // An answer that cannot be written (the editor gone) is nobody's to hear; it must not reach the runtime.
       .catch(() => undefined);
   });
+}
+
+/**
+ * What the request node's pick list shows of one director. `described: false`: the director does not describe its
+ * API (the documents' servers, older builds), so the catalogue's list stands as it is. Otherwise the title and
+ * version of its API, the catalogue's endpoints it does not offer (by id: the list greys them out and says why),
+ * and the commands only its description offers (sent by path).
+ */
+export type DirectorCommands =
+  | { described: false }
+  | { described: true; title?: string; version?: string; notOffered: string[]; describedOnly: { method: string; path: string; summary: string }[] };
+
+async function directorCommands(client: MediaServer, options: CallOptions): Promise<DirectorCommands> {
+  let description;
+  try {
+    description = await client.describe(options);
+  } catch (error) {
+    if (error instanceof NotOfferedError) return { described: false };
+    throw error;
+  }
+  // Which catalogue endpoints it lacks, by core's reading: only what the description covers can be missing from it
+  // (a shipping director describes `/api/session`; the hardware family is each machine's SMC).
+  const reading = await client.apiDescription(options);
+  const notOffered = endpointList.filter((spec) => !reading.offers(spec)).map((spec) => spec.id);
+  return {
+    described: true,
+    ...(description.title !== undefined ? { title: description.title } : {}),
+    ...(description.version !== undefined ? { version: description.version } : {}),
+    notOffered,
+    describedOnly: description.commands.filter((command) => !command.known).map(({ method, path, summary }) => ({ method, path, summary })),
+  };
 }
 
 async function announcedMachines(req: Request): Promise<DiscoveredMachine[]> {
