@@ -44,6 +44,11 @@ const glyphs = {
     `<line x1="36" y1="40" x2="46" y2="28" stroke="${c}" stroke-width="6" stroke-linecap="round"/>` +
     `<line x1="28" y1="8" x2="44" y2="8" stroke="${c}" stroke-width="6" stroke-linecap="round"/>` +
     `<line x1="36" y1="8" x2="36" y2="16" stroke="${c}" stroke-width="6"/>`,
+  // Three stacked layers, as RenderStream composes a workload's output into the show.
+  layers: (c) =>
+    `<polygon points="36,10 62,22 36,34 10,22" fill="${c}"/>` +
+    `<polyline points="10,36 36,48 62,36" fill="none" stroke="${c}" stroke-width="6" stroke-linejoin="round" stroke-linecap="round"/>` +
+    `<polyline points="10,50 36,62 62,50" fill="none" stroke="${c}" stroke-width="6" stroke-linejoin="round" stroke-linecap="round"/>`,
   link: (c) =>
     `<rect x="10" y="24" width="22" height="24" rx="6" fill="none" stroke="${c}" stroke-width="6"/>` +
     `<rect x="40" y="24" width="22" height="24" rx="6" fill="none" stroke="${c}" stroke-width="6"/>` +
@@ -68,6 +73,8 @@ write('actions/level/dial.svg', svg(72, glyphs.knob(WHITE)));
 write('actions/clock/icon.svg', listIcon('stopwatch'));
 write('actions/clock/key.svg', keyImage('stopwatch', NEUTRAL));
 write('actions/clock/dial.svg', svg(72, glyphs.stopwatch(WHITE)));
+write('actions/renderstream/icon.svg', listIcon('layers'));
+write('actions/renderstream/key.svg', keyImage('layers', NEUTRAL));
 
 // ---- PNG (plugin icon) --------------------------------------------------------------------------------------
 

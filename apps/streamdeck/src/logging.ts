@@ -24,12 +24,19 @@ export interface SdkLogger {
 
 export function pluginLogger(sdk: SdkLogger): PluginLogger {
   return {
-    debug: (message) => void sdk.debug(message),
-    info: (message) => void sdk.info(message),
-    warn: (message) => void sdk.warn(message),
-    error: (message) => void sdk.error(message),
-    scope: (name) => pluginLogger(sdk.createScope(name)),
+    debug: (message) => void sdk.debug(bounded(message)),
+    info: (message) => void sdk.info(bounded(message)),
+    warn: (message) => void sdk.warn(bounded(message)),
+    error: (message) => void sdk.error(bounded(message)),
+    scope: (name) => pluginLogger(sdk.createScope(bounded(name))),
   };
+}
+
+/** The longest line the log keeps: a settings field can hold a name of a million characters, and a log file lives on. */
+export const LOG_LINE_MAX = 2000;
+
+function bounded(text: string): string {
+  return text.length <= LOG_LINE_MAX ? text : `${text.slice(0, LOG_LINE_MAX)}… (${text.length - LOG_LINE_MAX} more characters left out)`;
 }
 
 /** A logger that may have an INFO level (the plugin's has; core's Logger type does not require it). */

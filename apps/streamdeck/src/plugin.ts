@@ -14,6 +14,7 @@ import { ClockAction } from './actions/clock-action.js';
 import { FpsAction } from './actions/fps-action.js';
 import { HealthAction } from './actions/health-action.js';
 import { LevelAction } from './actions/level-action.js';
+import { RenderStreamAction } from './actions/renderstream-action.js';
 import type { PluginServices } from './actions/stagelink-action.js';
 import { TransportAction } from './actions/transport-action.js';
 import { ServerPool } from './state/connection/server-pool.js';
@@ -58,6 +59,7 @@ streamDeck.actions.registerAction(new FpsAction(scoped('fps')));
 streamDeck.actions.registerAction(new HealthAction(scoped('health')));
 streamDeck.actions.registerAction(new LevelAction(scoped('level')));
 streamDeck.actions.registerAction(new ClockAction(scoped('clock')));
+streamDeck.actions.registerAction(new RenderStreamAction(scoped('renderstream')));
 
 // After a sleep the plugin's sockets and requests may be dead without knowing it yet: start over at once.
 streamDeck.system.onSystemDidWakeUp(() => {

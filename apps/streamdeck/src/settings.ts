@@ -3,7 +3,17 @@
  * whatever JSON the inspector (or a hand-edited profile) stored, so nothing here trusts a type; only reading a
  * malformed hosts map throws, with core's sentence, for the key to show as SET UP.
  */
-import { InvalidInputError, parseHostList, parseHostMap, parseInterfaceAddress, type HostMap } from '@stagelink/core';
+import {
+  DEFAULT_HARDWARE_EVERY_MS,
+  InvalidInputError,
+  MIN_HARDWARE_EVERY_MS,
+  parseHostList,
+  parseHostMap,
+  parseInterfaceAddress,
+  parseSmcMap,
+  type HostMap,
+  type SmcMap,
+} from '@stagelink/core';
 
 /** JSON as the Stream Deck SDK types it (its own types live in a package the plugin does not depend on). */
 export type JsonPrimitive = boolean | number | string | null | undefined;
@@ -20,6 +30,7 @@ export const ACTION_UUIDS = {
   health: 'com.stagelink.mediaserver.health',
   level: 'com.stagelink.mediaserver.level',
   clock: 'com.stagelink.mediaserver.clock',
+  renderstream: 'com.stagelink.mediaserver.renderstream',
 } as const;
 
 /**
@@ -44,6 +55,14 @@ export interface GlobalSettings extends JsonObject {
    * venue Wi-Fi. Blank for every interface; read only with `dnssd`, which it belongs to.
    */
   dnssdInterface?: string;
+  /**
+   * Each machine's management controller (SMC), for the hardware fault a health key shows: the text typed, one
+   * `HOSTNAME=address` a line (core's parseSmcMap; reading the hardware needs no account, so no password is kept);
+   * a hand-edited profile may hold an object `{ "ACTOR01": "10.0.1.6" }`.
+   */
+  smcs?: string | Record<string, string>;
+  /** Seconds between two reads of each SMC (default 15, at least 1): the documents discourage polling harder. */
+  hardwareEvery?: number | string;
 }
 
 export interface TransportKeySettings extends JsonObject {
@@ -110,6 +129,25 @@ export interface ClockSettings extends JsonObject {
   host?: string;
 }
 
+/** What a RenderStream layer key does to its layer's workload; `restart` when absent. */
+export const LAYER_OPERATIONS = ['restart', 'start', 'stop'] as const;
+export type LayerOperation = (typeof LAYER_OPERATIONS)[number];
+
+export interface RenderStreamKeySettings extends JsonObject {
+  /** The layer's name as the director lists it (`renderstream/layers`), typed or picked. */
+  layer?: string;
+  /** One of LAYER_OPERATIONS. */
+  operation?: string;
+  host?: string;
+}
+
+/** The operation of a layer key's settings (any case); undefined for a value that is none of them (the key says so). */
+export function layerOperationSetting(value: JsonValue | undefined): LayerOperation | undefined {
+  const text = textSetting(value)?.toLowerCase();
+  if (text === undefined) return 'restart';
+  return (LAYER_OPERATIONS as readonly string[]).includes(text) ? (text as LayerOperation) : undefined;
+}
+
 /** What an engage key sends; see TransportKeySettings.engaged. */
 export type EngageChoice = 'engage' | 'disengage' | 'toggle';
 
@@ -165,7 +203,7 @@ export function asSettings<T extends JsonObject>(value: unknown): T {
  * global ones as stored, for a key on the global host (read them with directorSearchSetting).
  */
 export type HostChoice =
-  | { kind: 'host'; host: JsonValue; hosts?: JsonValue; backupHosts?: JsonValue; dnssd?: JsonValue; dnssdInterface?: JsonValue }
+  | { kind: 'host'; host: JsonValue; hosts?: JsonValue; backupHosts?: JsonValue; dnssd?: JsonValue; dnssdInterface?: JsonValue; smcs?: JsonValue; hardwareEvery?: JsonValue }
   | { kind: 'unset' }
   | { kind: 'unknown' };
 
@@ -176,15 +214,18 @@ export type HostChoice =
  * `unknown` until the global settings have arrived, so a key does not ask the operator to set up what is merely loading.
  */
 export function chooseHost(keyHost: JsonValue | undefined, global: GlobalSettings | undefined): HostChoice {
-  const present = (name: 'hosts' | 'backupHosts' | 'dnssd' | 'dnssdInterface') => {
+  const present = (name: 'hosts' | 'backupHosts' | 'dnssd' | 'dnssdInterface' | 'smcs' | 'hardwareEvery') => {
     const value = global?.[name];
     return value === undefined || value === null ? {} : { [name]: value };
   };
   const own = hostSetting(keyHost);
-  if (own !== undefined) return { kind: 'host', host: own, ...present('hosts') };
+  // The management controllers are machines' addresses on the desk's network, as the hosts map: any key may use them.
+  if (own !== undefined) return { kind: 'host', host: own, ...present('hosts'), ...present('smcs'), ...present('hardwareEvery') };
   if (global === undefined) return { kind: 'unknown' };
   const shared = hostSetting(global.host);
-  return shared === undefined ? { kind: 'unset' } : { kind: 'host', host: shared, ...present('hosts'), ...present('backupHosts'), ...present('dnssd'), ...present('dnssdInterface') };
+  return shared === undefined
+    ? { kind: 'unset' }
+    : { kind: 'host', host: shared, ...present('hosts'), ...present('backupHosts'), ...present('dnssd'), ...present('dnssdInterface'), ...present('smcs'), ...present('hardwareEvery') };
 }
 
 /** The director search as the settings store it, before directorSearchSetting reads it. */
@@ -272,4 +313,35 @@ export function hostMapSetting(value: JsonValue | undefined): HostMap | undefine
 function addressText(name: string, address: JsonValue): string {
   if (typeof address === 'string' && address.trim() !== '') return address.trim();
   throw new InvalidInputError(`The address of ${name} in the machine addresses must be text such as 10.0.0.5, not ${JSON.stringify(address)}.`);
+}
+
+/** Which machines' hardware the keys may watch, and how often each SMC is read. */
+export interface HardwareSetting {
+  smcs: SmcMap;
+  everyMs: number;
+}
+
+/**
+ * The management controllers of the global settings for core, read by core's parseSmcMap (so what a line may be
+ * is its rule), and the period of their reads. Throws InvalidInputError naming the line or the value to fix.
+ */
+export function hardwareSetting(choice: { smcs?: JsonValue; hardwareEvery?: JsonValue }): HardwareSetting {
+  const value = choice.smcs;
+  let text = '';
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'object' && value !== null && !Array.isArray(value)) text = Object.entries(value).map(([name, address]) => `${name}=${smcAddressText(name, address)}`).join('\n');
+  else if (value !== undefined && value !== null) throw new InvalidInputError(`Management controllers must be text, one HOSTNAME=address a line (for example ACTOR01=10.0.1.6), not ${JSON.stringify(value)}.`);
+  const smcs = parseSmcMap(text);
+  const seconds = numberSetting(choice.hardwareEvery);
+  if (choice.hardwareEvery !== undefined && choice.hardwareEvery !== null && textSetting(choice.hardwareEvery) !== undefined && seconds === undefined) {
+    throw new InvalidInputError(`Hardware read every must be a number of seconds, such as 15 (got ${JSON.stringify(choice.hardwareEvery)}).`);
+  }
+  const everyMs = seconds === undefined ? DEFAULT_HARDWARE_EVERY_MS : Math.round(seconds * 1000);
+  if (everyMs < MIN_HARDWARE_EVERY_MS) throw new InvalidInputError(`Hardware read every must be at least ${MIN_HARDWARE_EVERY_MS / 1000} s (got ${seconds} s): polling a management controller harder is discouraged.`);
+  return { smcs, everyMs };
+}
+
+function smcAddressText(name: string, address: JsonValue): string {
+  if (typeof address === 'string' && address.trim() !== '') return address.trim();
+  throw new InvalidInputError(`The management controller of ${name} must be an address such as 10.0.1.6, not ${JSON.stringify(address)}.`);
 }

@@ -1,7 +1,8 @@
 // The property inspectors' shared script: plain browser JavaScript, no library and no network of its own, so
 // it works at an air-gapped desk. It binds form fields to the key's settings (data-setting) and to the
 // global settings (data-global), shows the connection line, and fills dropdowns (data-items) with what the
-// plugin reads from the live server (see src/inspector/inspector-requests.ts for the messages).
+// plugin reads from the live server (see src/inspector/inspector-requests.ts for the messages). A text field with
+// data-items takes a name typed or picked: its datalist offers the server's names.
 'use strict';
 
 (function () {
@@ -66,7 +67,10 @@
     send({ event: 'setSettings', context: inspectorUuid, payload: settings });
     applyVisibility();
     refreshDependents(name);
+    if (field.hasAttribute('data-marks')) noteMarked(field);
     if (name === 'host') requestConnection();
+    // A name typed: the list is asked again, so the note says at once whether the server has it.
+    if (field.tagName === 'INPUT' && field.hasAttribute('data-items')) requestItems(field);
   }
 
   function saveGlobal(field) {
@@ -125,6 +129,7 @@
         var option = document.createElement('option');
         option.value = choice.value;
         option.textContent = choice.label;
+        option.setAttribute('data-label', choice.label);
         select.appendChild(option);
       });
     });
@@ -246,7 +251,54 @@
   }
 
   function requestAllItems() {
-    fields('select[data-items]').forEach(requestItems);
+    fields('[data-items]').forEach(requestItems);
+    fields('[data-marks]').forEach(requestMarks);
+  }
+
+  // ---- choices the director does not offer -------------------------------------------------------------------
+
+  /** Why each marked choice is not offered, by value, from the plugin's latest answer. */
+  var marked = {};
+
+  /** Dropdowns marked data-marks="unoffered" ask which of their choices the director's own description lacks. */
+  function requestMarks(select) {
+    var kind = select.getAttribute('data-marks');
+    var requestId = nextRequestId();
+    pending[kind] = requestId;
+    var message = { request: kind, requestId: requestId };
+    addHost(message);
+    // Busy until the answer is in: which choices the director offers is not known yet.
+    select.setAttribute('aria-busy', 'true');
+    send({ event: 'sendToPlugin', action: actionUuid, context: inspectorUuid, payload: message });
+  }
+
+  /**
+   * The choices the director lacks stay listed, disabled and labelled with why; a key already set to one keeps it
+   * (the note says why its cue is refused). An answer with an error leaves the marks as they were: the
+   * connection line says what is wrong.
+   */
+  function markChoices(select, answer) {
+    select.removeAttribute('aria-busy');
+    if (answer.error) return;
+    marked = {};
+    (Array.isArray(answer.items) ? answer.items : []).forEach(function (item) {
+      marked[text(item.value)] = text(item.label);
+    });
+    Array.prototype.slice.call(select.options).forEach(function (option) {
+      if (!option.hasAttribute('data-label')) return;
+      var why = marked[option.value];
+      option.disabled = why !== undefined;
+      option.textContent = why !== undefined ? why : option.getAttribute('data-label');
+      if (why !== undefined) option.setAttribute('data-unoffered', '');
+      else option.removeAttribute('data-unoffered');
+    });
+    noteMarked(select);
+  }
+
+  /** The note under a marked dropdown says why the saved choice is not offered, if it is not. */
+  function noteMarked(select) {
+    var why = marked[text(settings[select.getAttribute('data-setting')])];
+    setNote(select, why === undefined ? '' : why + '. A key set to it is refused unsent.');
   }
 
   function refreshDependents(name) {
@@ -258,9 +310,43 @@
     if (note) note.textContent = message;
   }
 
+  /**
+   * A text field's names from the server, in its datalist. The name typed stays as it is: the note says when the
+   * server, having answered, does not have it, or why it could not say.
+   */
+  function fillList(input, answer) {
+    if (answer.error) {
+      setNote(input, answer.error);
+      return;
+    }
+    var items = Array.isArray(answer.items) ? answer.items : [];
+    var list = document.getElementById(input.getAttribute('list') || '');
+    if (list) {
+      while (list.firstChild) list.removeChild(list.firstChild);
+      items.forEach(function (item) {
+        var option = document.createElement('option');
+        option.value = text(item.value);
+        list.appendChild(option);
+      });
+    }
+    var value = text(settings[input.getAttribute('data-setting')]);
+    var listed = items.some(function (item) {
+      return text(item.value) === value;
+    });
+    if (items.length === 0) setNote(input, 'The server lists none.');
+    else setNote(input, value !== '' && !listed ? value + ' (not on the server now)' : '');
+  }
+
   function onItems(answer) {
     if (pending[answer.response] !== answer.requestId) return;
-    fields('select[data-items="' + answer.response + '"]').forEach(function (select) {
+    fields('[data-marks="' + answer.response + '"]').forEach(function (select) {
+      markChoices(select, answer);
+    });
+    fields('[data-items="' + answer.response + '"]').forEach(function (select) {
+      if (select.tagName !== 'SELECT') {
+        fillList(select, answer);
+        return;
+      }
       if (answer.error) {
         setNote(select, answer.error);
         cannotCheck(select, answer.state);

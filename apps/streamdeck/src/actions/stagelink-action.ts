@@ -87,7 +87,11 @@ export abstract class StagelinkAction<S extends JsonObject> extends SingletonAct
   }
 
   override onDialRotate(ev: DialRotateEvent<S>): void {
-    this.guard('dial turn', () => this.#tile(ev)?.rotate?.(ev.payload.ticks, ev.payload.pressed === true));
+    this.guard('dial turn', () => {
+      // A turn whose payload has no tick count is still a turn: the tile refuses it with an alert.
+      const payload = ev.payload as Partial<DialRotateEvent<S>['payload']> | null | undefined;
+      return this.#tile(ev)?.rotate?.(payload?.ticks, payload?.pressed === true);
+    });
   }
 
   override onDialDown(ev: DialDownEvent<S>): void {

@@ -3,7 +3,7 @@
  * rights of its own here (and no CDN at an air-gapped desk), so the connection line and the dropdowns come
  * from the live server through the plugin, which talks to it through core like every key.
  *
- * Request  `{ "request": "connection" | "transports" | "tracks" | "sections" | "notes" | "machines",
+ * Request  `{ "request": "connection" | "transports" | "tracks" | "sections" | "notes" | "machines" | "layers" | "unoffered",
  *             "requestId"?: any, "host"?: string, "hosts"?: string, "backupHosts"?: string, "dnssd"?: boolean,
  *             "dnssdInterface"?: string,
  *             "track"?: string }` (a host that is not text, hosts that are not `NAME=address` lines, or backup
@@ -14,8 +14,10 @@
  * a `"message"` line instead of items. An error answer carries the same `"state"` (never "online"), so that a page
  * can tell a server it could not reach ("offline": whether a saved value is still on it cannot be told) from
  * one that answered, and one whose large answers stop part way ("stalled": reachable, MTU?) from both.
+ * The `unoffered` answer lists the transport commands the director's own description lacks, each labelled with why;
+ * none for a director without a description (its commands are the API documents').
  */
-import { type MediaServer, originOf, reasonOf, sessionMachines } from '@stagelink/core';
+import { endpointList, type MediaServer, originOf, reasonOf, sessionMachines, StagelinkError, TRANSPORT_COMMAND_NAMES } from '@stagelink/core';
 import type { Translate } from '../i18n.js';
 import {
   asSettings,
@@ -32,7 +34,7 @@ import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
 import type { DirectorMove, ServerLease, ServerPool } from '../state/connection/server-pool.js';
 import { sectionLabel } from './section-label.js';
 
-export const INSPECTOR_REQUESTS = ['connection', 'transports', 'tracks', 'sections', 'notes', 'machines'] as const;
+export const INSPECTOR_REQUESTS = ['connection', 'transports', 'tracks', 'sections', 'notes', 'machines', 'layers', 'unoffered'] as const;
 export type InspectorRequest = (typeof INSPECTOR_REQUESTS)[number];
 
 export interface DropdownItem extends JsonObject {
@@ -164,5 +166,39 @@ async function items(server: MediaServer, request: Exclude<InspectorRequest, 'co
       const session = await server.status.session(options);
       return sessionMachines(session).map(({ machine, role }) => ({ value: machine.hostname, label: t(`inspector.role.${role}`, { hostname: machine.hostname }) }));
     }
+    case 'layers':
+      try {
+        return (await server.renderstream.layers(options)).map((layer) => ({ value: layer.name, label: layer.name }));
+      } catch (error) {
+        // A director without RenderStream (the API documents' servers, builds without it): the page says so, in words.
+        if (error instanceof StagelinkError && error.code === 'STAGELINK_ERR_NOT_OFFERED') throw new Error(t('inspector.renderStreamNotOffered'), { cause: error });
+        throw error;
+      }
+    case 'unoffered':
+      return unofferedCommands(server, t);
   }
+}
+
+/**
+ * The transport commands this director's own description lacks, labelled with why: core's rule of what a
+ * description offers decides, and core refuses those commands unsent once it has read it. A build without a
+ * description offers the documents' commands: none is listed.
+ */
+async function unofferedCommands(server: MediaServer, t: Translate): Promise<DropdownItem[]> {
+  const options = { timeoutMs: REQUEST_TIMEOUT_MS };
+  let version: string | undefined;
+  try {
+    // Read through the client's kept description, so that a key of this director refuses those commands unsent.
+    version = (await server.describe(options)).version;
+  } catch (error) {
+    if (error instanceof StagelinkError && error.code === 'STAGELINK_ERR_NOT_OFFERED') return [];
+    throw error;
+  }
+  const description = await server.apiDescription(options);
+  const api = version ? `API ${version}` : 'API';
+  return TRANSPORT_COMMAND_NAMES.flatMap((command) => {
+    const endpoint = endpointList.find((candidate) => candidate.method === 'POST' && candidate.path === `/api/session/transport/${command}`);
+    if (!endpoint || description.offers(endpoint)) return [];
+    return [{ value: command, label: t('inspector.commandNotOffered', { command, api }) }];
+  });
 }

@@ -63,6 +63,15 @@ export function setupFace(name: string): string {
   return sharedFace(name, { background: palette.neutral, symbol: 'set-up', word: 'SET UP', size: 28, colour: palette.attention });
 }
 
+/**
+ * The director's own description lacks the key's command (a build without it): core refused the cue unsent, and
+ * every press would be refused the same way until the key is set to another command. N/A, as a layer key says on
+ * a director without RenderStream; the reason is in the plugin log and on the settings page.
+ */
+export function commandNotOfferedFace(name: string): string {
+  return sharedFace(name, { background: palette.neutral, symbol: 'problem', word: 'N/A', size: 28, colour: palette.caution });
+}
+
 /** The server answered, but not with what the key asked for (unknown machine, refused request). */
 export function problemFace(name: string): string {
   return sharedFace(name, { background: palette.neutral, symbol: 'problem', word: 'PROBLEM', size: 28, colour: palette.caution });

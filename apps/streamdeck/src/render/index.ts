@@ -6,6 +6,7 @@ export { cueFace, lateCueFace, type CueView, type KeyOutcome } from './cue-face.
 export { largeAnswersFailFace, noLinkFace, problemFace, setupFace, staleFace, waitingFace } from './faces.js';
 export { TEXT_MARGIN } from './fit-text.js';
 export { fpsFace } from './fps-face.js';
-export { healthFace } from './health-face.js';
+export { hardwareSignOf, healthFace, type HardwareSign } from './health-face.js';
+export { armedLayerFace, layerFace, noLayerFace, notOfferedFace } from './layer-face.js';
 export { levelFeedback, type LevelFeedback, type LevelView } from './level-feedback.js';
 export { KEY_SIZE, svgDataUrl } from './svg.js';

@@ -18,6 +18,11 @@ export interface FaceLine {
 export interface FaceParts {
   background: string;
   symbol?: { shape: StatusSymbol; colour: string };
+  /**
+   * A second state in the symbol's place, a word on its own colour (a health key's hardware fault): outlined in
+   * the face's ink, so it stands apart even on a background of the same colour.
+   */
+  banner?: { text: string; fill: string; colour: string; outline: string };
   /** The machine, scope or cue the key is about. */
   name: FaceLine;
   /** The state word (or the reading) that matters most. */
@@ -26,11 +31,12 @@ export interface FaceParts {
 
 const NAME_BASELINE = 84;
 const STATE_BASELINE = 126;
+const BANNER = { x: 8, y: 6, width: 128, height: 48, baseline: 40, size: 28 };
 
 export function keyFace(parts: FaceParts): string {
   return keySvg(
     parts.background,
-    parts.symbol ? statusSymbol(parts.symbol.shape, parts.symbol.colour) : '',
+    parts.banner ? banner(parts.banner) : parts.symbol ? statusSymbol(parts.symbol.shape, parts.symbol.colour) : '',
     faceLine(parts.name, NAME_BASELINE),
     faceLine(parts.state, STATE_BASELINE),
   );
@@ -40,4 +46,10 @@ function faceLine(line: FaceLine, baseline: number): string {
   if (line.text.trim() === '') return '';
   const fitted = fitLine(line.text, line.size, line.bold);
   return text(fitted.text, { y: baseline, size: fitted.size, colour: line.colour, bold: fitted.bold });
+}
+
+function banner({ text: word, fill, colour, outline }: NonNullable<FaceParts['banner']>): string {
+  const { x, y, width, height, baseline, size } = BANNER;
+  const box = `<rect x="${x}" y="${y}" width="${width}" height="${height}" rx="8" ry="8" fill="${fill}" stroke="${outline}" stroke-width="3"/>`;
+  return box + faceLine({ text: word, size, colour, bold: true }, baseline);
 }

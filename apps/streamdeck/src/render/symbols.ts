@@ -20,7 +20,8 @@ export type StatusSymbol =
   | 'sending'
   | 'engaged'
   | 'disengaged'
-  | 'not-found';
+  | 'not-found'
+  | 'stopped';
 
 const stroke = (colour: string, width = 4): string =>
   `fill="none" stroke="${colour}" stroke-width="${width}" stroke-linecap="round" stroke-linejoin="round"`;
@@ -79,5 +80,8 @@ export function statusSymbol(symbol: StatusSymbol, colour: string): string {
     case 'not-found':
       // A magnifying glass: looked for, not there.
       return ring(67, 25, 11, colour) + line(75, 33, 88, 46, colour, 5);
+    case 'stopped':
+      // A stop square, as on a player.
+      return `<rect x="58" y="16" width="28" height="28" fill="${colour}"/>`;
   }
 }

@@ -42,9 +42,26 @@ function advance(char: string, bold: boolean): number {
   return EXTRA[char] ?? UNKNOWN;
 }
 
+/** The narrowest glyph of either weight: no line of `n` characters is narrower than `n` of it. */
+const NARROWEST = Math.min(...REGULAR, ...BOLD);
+
+/**
+ * The most characters any text drawn at `size` can have and still be at most `width` wide: the count beyond which
+ * measuring is pointless. Names come from settings and servers and may be any length; fitting them to a key
+ * looks at this many characters of each end, never at the whole of a long one.
+ */
+export function mostCharsWithin(width: number, size: number): number {
+  return Math.floor((width * 1000) / (NARROWEST * size));
+}
+
 /** The width in pixels of `text` drawn at `size` pixels. */
 export function textWidth(text: string, size: number, bold = false): number {
+  return (textUnits(text, bold) * size) / 1000;
+}
+
+/** The width of `text` in thousandths of the font size: whole numbers, exact when added up. */
+export function textUnits(text: string, bold = false): number {
   let units = 0;
   for (const char of text) units += advance(char, bold);
-  return (units * size) / 1000;
+  return units;
 }

@@ -92,13 +92,26 @@ export class LevelTile extends TileBase<LevelDialSettings> {
     }
   }
 
-  /** `fine` when the dial is held down while it turns: a tenth of a step per tick. */
-  rotate(ticks: number, fine = false): void {
+  /**
+   * `fine` when the dial is held down while it turns: a tenth of a step per tick. `ticks` is as the app sent it: a
+   * count that is no whole number (missing, text, NaN, 2.5) is refused with an alert; a huge one ends at 0 or full.
+   */
+  rotate(ticks: unknown, fine = false): void {
     if (fine && this.#held) this.#held.turned = true;
+    if (ticks === 0) return;
+    if (typeof ticks !== 'number' || !Number.isInteger(ticks)) {
+      this.context.logger.warn(`${this.subject} not changed: the Stream Deck app sent a turn of ${describeTicks(ticks)}, not a whole number of ticks.`);
+      this.surface.showAlert();
+      return;
+    }
     const target = this.#target;
-    if (!Number.isFinite(ticks) || ticks === 0 || !target) return;
+    if (!target) {
+      // Not set up (the log says what to set) or waiting for the app's settings: the turn changes nothing.
+      this.surface.showAlert();
+      return;
+    }
     const step = fine ? target.step * FINE_STEP_FRACTION : target.step;
-    if (!this.#changer || this.#linkDown || !this.#changer.turn(Math.trunc(ticks), step)) {
+    if (!this.#changer || this.#linkDown || !this.#changer.turn(ticks, step)) {
       // No value to start from: the dial cannot know where "three steps up" is.
       this.surface.showAlert();
       this.binding.lease?.transports.refresh();
@@ -236,6 +249,13 @@ export class LevelTile extends TileBase<LevelDialSettings> {
     this.#liveWriter = undefined;
     this.#target = undefined;
   }
+}
+
+/** A tick count the app should never send, as a log line can show it (a string may be of any length). */
+function describeTicks(ticks: unknown): string {
+  if (typeof ticks === 'number') return `${ticks} ticks`;
+  if (ticks === undefined) return 'no tick count';
+  return `a ${ticks === null ? 'null' : typeof ticks} tick count`;
 }
 
 /** The strip's feedback as a frame for the presenter, which compares frames as strings. */

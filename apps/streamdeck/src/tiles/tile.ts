@@ -16,8 +16,8 @@ export interface Tile<S extends JsonObject = JsonObject> {
   release?(): void;
   /** Whether the Stream Deck app draws a title the operator gave the key at the top of its face. */
   titleOnTop?(onTop: boolean): void;
-  /** `fine` while the dial is held down as it turns. */
-  rotate?(ticks: number, fine: boolean): void;
+  /** `fine` while the dial is held down as it turns; `ticks` as the app sent it, checked by the tile. */
+  rotate?(ticks: unknown, fine: boolean): void;
   dialDown?(): void;
   dialUp?(): void;
   /** The touch strip above the dial was tapped. */

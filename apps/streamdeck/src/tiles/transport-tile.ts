@@ -7,11 +7,12 @@
  * Cues go through the server's cue queue, so presses land in the order they were made; a cue still out after a
  * moment shows as sending, one whose answer came late says for a while whether it landed or nobody can tell
  * (core never sends it twice), and one that provably never left (it waited too long behind others, say) says
- * NOT SENT: what became of it is core's rule (cueFateOf).
+ * NOT SENT: what became of it is core's rule (cueFateOf). A command the director's own description lacks is
+ * refused unsent by core: the key then says N/A, with core's reason in the log, until it is set again.
  */
-import { reasonOf } from '@stagelink/core';
+import { reasonOf, StagelinkError } from '@stagelink/core';
 import { commandWord, cueFace, cueStateWord, lateCueFace, outcomeWords, type CueView, type TransportActivity } from '../render/cue-face.js';
-import { setupFace, waitingFace } from '../render/faces.js';
+import { commandNotOfferedFace, setupFace, waitingFace } from '../render/faces.js';
 import type { HostChoice, TransportKeySettings } from '../settings.js';
 import { fireCue, readCue, type CueReading } from '../state/cues/cue.js';
 import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
@@ -61,6 +62,8 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   /** What the key's latest cue did, while the key says so (LANDED LATE, OUTCOME UNKNOWN, NOT SENT). */
   #late: KeyOutcome | undefined;
   #lateTimer: NodeJS.Timeout | undefined;
+  /** Why the director refused the key's command unsent (its description lacks it); cleared when the key is set again. */
+  #notOffered: string | undefined;
   /** Where the key's outcomes are kept: the registry's, so they outlive this tile, or the tile's own. */
   readonly #outcomes: OutcomeSlot;
 
@@ -86,6 +89,7 @@ export class TransportTile extends TileBase<TransportKeySettings> {
   configure(settings: TransportKeySettings, host: HostChoice): void {
     if (this.disposed) return;
     this.#reading = readCue(settings);
+    this.#notOffered = undefined;
     this.#holdToFire = settings.hold === true;
     this.#ownIcon = settings.ownIcon === true;
     const binding = this.binding.bind(host);
@@ -97,6 +101,9 @@ export class TransportTile extends TileBase<TransportKeySettings> {
       return;
     }
     this.#hostProblem = undefined;
+    // Reads the director's description once per client, so that core refuses a command it lacks unsent and the
+    // key can say so; a director without one (or out of reach now) changes nothing here.
+    if (this.#reading.ok) binding.lease.server.describe().catch(() => undefined);
     this.keepFollowing(binding, binding.lease.transports, (state) => this.#render(state), this.context.visible && this.#reading.ok);
     this.#firePressWaiting();
   }
@@ -168,11 +175,19 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     lease.cues.send(() => fireCue(lease.server, cue, undefined, step)).then(
       () => {
         this.#cueSettled();
+        this.#notOffered = undefined;
         this.surface.showOk();
         lease.transports.refresh();
       },
       (error: unknown) => {
         this.#cueSettled();
+        if (error instanceof StagelinkError && error.code === 'STAGELINK_ERR_NOT_DESCRIBED') {
+          this.#notOffered = reasonOf(error);
+          this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin}: ${this.#notOffered}`);
+          this.surface.showAlert();
+          this.#rerender();
+          return;
+        }
         const outcome = keyOutcomeOf(error);
         if (!outcome) {
           this.context.logger.warn(`${cue.label} ${cue.name} on ${lease.origin} failed: ${reasonOf(error)}`);
@@ -231,6 +246,10 @@ export class TransportTile extends TileBase<TransportKeySettings> {
     if (!reading.ok) return;
     if (!this.binding.lease) {
       this.#show(waitingFace(label, 'loading'), undefined);
+      return;
+    }
+    if (this.#notOffered !== undefined && !this.#showSending) {
+      this.#show(commandNotOfferedFace(label), 'N/A');
       return;
     }
     if (this.#late && !this.#showSending) {

@@ -13,7 +13,7 @@ import { type InspectorWindow, loadPage, openInspector, optionLabel, until } fro
 import { startSim } from './simulator.js';
 
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
-const PAGES = ['transport.html', 'fps.html', 'health.html', 'level.html', 'clock.html'];
+const PAGES = ['transport.html', 'fps.html', 'health.html', 'level.html', 'clock.html', 'renderstream.html'];
 
 /** Rows and notes a reader sees: not hidden themselves or by a parent, and (notes) not empty. */
 function shown(dom: JSDOM): string[] {

@@ -170,6 +170,36 @@ describe('the level dial', () => {
     expect(performance.now() - started, 'five touches, each read at once').toBeLessThan((levels.length * TRANSPORTS_POLL_MS) / 2);
   });
 
+  // The app sends whole ticks, a few at a time; a frame that says otherwise must still get an answer on the deck.
+  it('answers a turn by an absurd tick count with the level at its end, or with an alert and no change', async () => {
+    await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.5 });
+    deck.appear({ action: LEVEL, context: 'dial', controller: 'Encoder', settings: { property: 'volume', transport: 'lobby', step: 0.05 } });
+    await stripShows('dial', { value: '50%' }, 'the strip showing 50%');
+
+    const clamped = [
+      { ticks: 1_000_000, level: 1, shown: '100%' },
+      { ticks: -1_000_000, level: 0, shown: '0%' },
+      { ticks: 1e308, level: 1, shown: '100%' },
+    ];
+    for (const { ticks, level, shown } of clamped) {
+      deck.send(encoderEvent('dialRotate', 'dial', { ticks, pressed: false }));
+      await expect.poll(() => levelOf('lobby', 'volume'), { timeout: 5000 }).toBe(level);
+      await stripShows('dial', { value: shown }, `the strip showing ${shown} after ${ticks} ticks`);
+    }
+    expect(deck.sent('showAlert', 'dial')).toEqual([]);
+
+    // JSON carries NaN and Infinity as null.
+    const refused: (JsonObject | undefined)[] = [{ ticks: 2.5 }, { ticks: -0.5 }, { ticks: null }, { ticks: 'many' }, { ticks: [3] }, {}, undefined];
+    for (const [index, extra] of refused.entries()) {
+      const event = encoderEvent('dialRotate', 'dial', extra ?? {});
+      if (extra === undefined) delete event.payload;
+      deck.send(event);
+      await deck.waitFor(() => deck.sent('showAlert', 'dial').length > index || undefined, `an alert for a turn of ${JSON.stringify(extra?.ticks ?? 'nothing')}`, 5000);
+    }
+    expect(await levelOf('lobby', 'volume')).toBe(1);
+    expect(deck.feedback('dial').at(-1)?.value).toBe('100%');
+  });
+
   it('sends 10 fast ticks over REST one write at a time and ends 10 steps away', async () => {
     await control(sim, { action: 'refuseUpgrades', on: true });
     await client.transport.setVolume({ transport: { name: 'lobby' }, volume: 0.3 });

@@ -44,7 +44,7 @@ describe('a key with its own icon', () => {
   });
 
   it('says on every key settings page that an icon of your own hides what the key shows', () => {
-    for (const page of ['transport.html', 'fps.html', 'health.html', 'clock.html']) {
+    for (const page of ['transport.html', 'fps.html', 'health.html', 'clock.html', 'renderstream.html']) {
       const dom = loadPage(page);
       const text = dom.window.document.body.textContent ?? '';
       dom.window.close();

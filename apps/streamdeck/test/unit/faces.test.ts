@@ -13,6 +13,7 @@ import { largeAnswersFailFace, noLinkFace, problemFace, setupFace, staleFace, wa
 import { TEXT_MARGIN } from '../../src/render/fit-text.js';
 import { fpsFace } from '../../src/render/fps-face.js';
 import { healthFace } from '../../src/render/health-face.js';
+import { armedLayerFace, LAYER_KEY_NAME, layerFace, noLayerFace, notOfferedFace } from '../../src/render/layer-face.js';
 import { palette } from '../../src/render/palette.js';
 import { KEY_SIZE, keySvg, text } from '../../src/render/svg.js';
 import { textWidth } from '../../src/render/text-width.js';
@@ -127,7 +128,7 @@ const ALERTS: (FpsAlert | 'none')[] = ['ok', 'warning', 'error', 'none'];
 const MACHINES = ['LOCAL', 'actor-1', 'DIRECTOR01', LONG_HOSTNAME];
 const REASONS: WaitingReason[] = ['connecting', 'no data', 'loading'];
 /** What the tiles name on their set-up, problem, waiting and no-link faces. */
-const KEY_NAMES = ['FPS', 'HEALTH', 'SESSION', 'TRANSPORT', CLOCK_KEY_NAME, ...MACHINES, ...COMMAND_LABELS.map(commandWord)];
+const KEY_NAMES = ['FPS', 'HEALTH', 'SESSION', 'TRANSPORT', CLOCK_KEY_NAME, LAYER_KEY_NAME, ...MACHINES, ...COMMAND_LABELS.map(commandWord)];
 
 describe('the audit of a face', () => {
   it('finds what the faces before 72 px keys got wrong: small text, cut labels, white on amber, three lines', () => {
@@ -381,5 +382,54 @@ describe('show clock faces', () => {
     for (const [state, svg] of Object.entries(faces)) if (state !== 'clock') expect(wordsOf(svg).join(' '), state).not.toMatch(/\d/);
     expect(alikeWithoutColour(faces)).toEqual([]);
     expectReadable(Object.entries(faces).map(([state, svg]) => [state, svg] as const));
+  });
+});
+
+describe('RenderStream layer faces', () => {
+  const LAYERS = ['Unreal Stage', 'Notch FX', 'TouchDesigner Data', LONG_NAME];
+  const STATES = ['running', 'error', 'starting', 'stopped', 'Degraded'];
+
+  it('are readable at 72 and 144 px for every layer, workload state and key state', () => {
+    expectReadable([
+      ...LAYERS.flatMap((layer) => STATES.map((state) => [`${layer} ${state}`, layerFace(layer, state)] as const)),
+      ...LAYERS.flatMap((layer) => [[`no layer ${layer}`, noLayerFace(layer)] as const, [`not offered ${layer}`, notOfferedFace(layer)] as const]),
+      ...(['restart', 'start', 'stop'] as const).map((operation) => [`armed ${operation}`, armedLayerFace(operation)] as const),
+    ]);
+  });
+
+  it("name the layer over its workload's state as a word, in the health colours", () => {
+    expect(wordsOf(layerFace('Unreal Stage', 'running'))).toEqual(['Unreal Stage', 'RUNNING']);
+    expect(readFace(layerFace('Unreal Stage', 'running')).background).toBe(palette.ok);
+    expect(readFace(layerFace('Unreal Stage', 'error')).background).toBe(palette.error);
+    expect(readFace(layerFace('Unreal Stage', 'starting')).background).toBe(palette.warning);
+    expect(readFace(layerFace('Unreal Stage', 'stopped')).background).toBe(palette.neutral);
+    // A word the plugin does not know is shown as the director says it, not hidden.
+    expect(stateLine(layerFace('Unreal Stage', 'Degraded'))).toBe('DEGRADED');
+    // A long name is shortened in its middle; the state stays whole.
+    const [name, state] = wordsOf(layerFace(LONG_NAME, 'error'));
+    expect(isShortened(name, LONG_NAME)).toBe(true);
+    expect(state).toBe('ERROR');
+  });
+
+  it('say PRESS AGAIN while armed, NO LAYER for a name the director does not list, and N/A without RenderStream', () => {
+    expect(wordsOf(armedLayerFace('restart'))).toEqual(['RESTART?', 'PRESS AGAIN']);
+    expect(wordsOf(armedLayerFace('stop'))).toEqual(['STOP?', 'PRESS AGAIN']);
+    expect(wordsOf(noLayerFace('Unreal Stag'))).toEqual(['Unreal Stag', 'NO LAYER']);
+    expect(wordsOf(notOfferedFace('Unreal Stage'))).toEqual(['Unreal Stage', 'N/A']);
+  });
+
+  it('tell every state apart without colour, and from the faces every key shares', () => {
+    expect(
+      alikeWithoutColour({
+        ...Object.fromEntries(STATES.map((state) => [state, layerFace('Notch FX', state)])),
+        armed: armedLayerFace('restart'),
+        noLayer: noLayerFace('Notch FX'),
+        notOffered: notOfferedFace('Notch FX'),
+        stale: staleFace('Notch FX'),
+        noLink: noLinkFace('Notch FX'),
+        problem: problemFace('Notch FX'),
+        connecting: waitingFace('Notch FX', 'connecting'),
+      }),
+    ).toEqual([]);
   });
 });

@@ -214,6 +214,51 @@ describe('level dials', () => {
     tile.dispose();
   });
 
+  it.each([
+    { ticks: 1_000_000, volume: 1 },
+    { ticks: -1_000_000, volume: 0 },
+    { ticks: Number.MAX_SAFE_INTEGER, volume: 1 },
+  ])('stops at the end of the range when turned by $ticks ticks', async ({ ticks, volume }) => {
+    const { server, dial, tile } = await dialAt(0.5, { property: 'volume', transport: 'main', step: 0.05 });
+    tile.rotate(ticks);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(volumesSent(server)).toEqual([volume]);
+    expect(dial.feedback.at(-1)?.value).toBe(`${volume * 100}%`);
+    expect(dial.alerts).toBe(0);
+    tile.dispose();
+  });
+
+  it.each([2.5, -0.5, Number.NaN, Number.POSITIVE_INFINITY, undefined, null, 'many', '3', [3], { ticks: 3 }])(
+    'refuses a turn of %j ticks with an alert and changes nothing',
+    async (ticks) => {
+      const { server, dial, logger, tile } = await dialAt(0.5, { property: 'volume', transport: 'main' });
+      tile.rotate(ticks);
+      await vi.advanceTimersByTimeAsync(300);
+      expect(dial.alerts).toBe(1);
+      expect(server.transport.setVolume).not.toHaveBeenCalled();
+      expect(dial.feedback.at(-1)?.value).toBe('50%');
+      expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('not a whole number of ticks'));
+      tile.dispose();
+    },
+  );
+
+  it('logs a tick count sent as a long text without the text', async () => {
+    const { dial, logger, tile } = await dialAt(0.5, { property: 'volume', transport: 'main' });
+    tile.rotate('9'.repeat(100_000));
+    expect(dial.alerts).toBe(1);
+    const logged = logger.warn.mock.calls.flat().join('');
+    expect(logged.length).toBeLessThan(200);
+    tile.dispose();
+  });
+
+  it('alerts on a turn while it is not set up', () => {
+    const { dial, tile } = setUp();
+    tile.configure({ property: 'volume' }, host);
+    tile.rotate(1);
+    expect(dial.alerts).toBe(1);
+    tile.dispose();
+  });
+
   it('says NOT FOUND for a transport the server does not have, and logs it', async () => {
     const { dial, logger, tile } = await dialAt(0.5, { property: 'volume', transport: 'lobby' });
     expect(dial.feedback.at(-1)).toMatchObject({ transport: 'lobby', value: '--', state: { value: 'NOT FOUND' } });

@@ -115,6 +115,26 @@ describe('text measuring and fitting', () => {
     expect(fitLine('Intro: Section 2', 24, true)).toEqual({ text: 'Intro: Section 2', size: MIN_TEXT_SIZE, bold: false });
   });
 
+  // Names come from settings and servers: a million characters must cost a key no more than a long name does.
+  it.each(['x', '\u00e9', '\ud83c\udfad', ' ab'])('shortens a name of a million %j at once, keeping both ends', (unit) => {
+    const name = `Start-${unit.repeat(1_000_000)}-07`;
+    const started = performance.now();
+    const fitted = fitLine(name, 22, true);
+    const halves = splitInTwo(name, true);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(fitted.size).toBe(MIN_TEXT_SIZE);
+    expect(fitted.text).toMatch(/^Start.*\u2026.*-07$/u);
+    expect(fitted.text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    expect(textWidth(fitted.text, fitted.size)).toBeLessThanOrEqual(LINE_WIDTH);
+    if (halves) expect(textWidth(halves[0], MIN_TEXT_SIZE, true)).toBeLessThanOrEqual(LINE_WIDTH);
+  });
+
+  it('shortens a name just longer than a line as it shortens a short one', () => {
+    const fitted = fitLine('ACTOR-understudy-rack-position-07', 22);
+    expect(fitted.text).toMatch(/^ACTOR.*\u2026.*-07$/);
+    expect(textWidth(fitted.text, fitted.size)).toBeGreaterThan(LINE_WIDTH - textWidth('W', MIN_TEXT_SIZE));
+  });
+
   it('shortens a name that cannot fit in its middle, to the width of a key', () => {
     const fitted = fitLine('media-server-rack-2-understudy-07', 22);
     expect(fitted.size).toBe(MIN_TEXT_SIZE);

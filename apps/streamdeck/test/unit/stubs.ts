@@ -1,5 +1,5 @@
 /** Stand-ins for core's MediaServer and the Stream Deck surfaces, for tile tests without sockets. */
-import type { LiveRequest, LiveStatus, LiveSubscribeOptions, LiveValue, MediaServer } from '@stagelink/core';
+import type { LayersSnapshot, LiveRequest, LiveStatus, LiveSubscribeOptions, LiveValue, MediaServer } from '@stagelink/core';
 import { vi, type Mock } from 'vitest';
 import type { DialSurface, KeySurface } from '../../src/tiles/tile.js';
 import { ServerPool } from '../../src/state/connection/server-pool.js';
@@ -54,17 +54,44 @@ export class StubLive {
   }
 }
 
+/** A stand-in for core's `renderstream`: each watch opened, told what the test says, and the commands as mocks. */
+export class StubRenderStream {
+  readonly watches: { tell: (snapshot: LayersSnapshot) => void; closed: boolean }[] = [];
+  readonly restartLayers = vi.fn(() => Promise.resolve());
+  readonly startLayers = vi.fn(() => Promise.resolve());
+  readonly stopLayers = vi.fn((_request: unknown, _options?: unknown) => Promise.resolve());
+
+  watch(onChange: (snapshot: LayersSnapshot) => void): { current: undefined; close(): void } {
+    const watch = { tell: onChange, closed: false };
+    this.watches.push(watch);
+    return { current: undefined, close: () => void (watch.closed = true) };
+  }
+
+  get open(): { tell: (snapshot: LayersSnapshot) => void; closed: boolean }[] {
+    return this.watches.filter((watch) => !watch.closed);
+  }
+
+  /** Tells every open watch `snapshot`, as core's poll does after a read. */
+  tell(snapshot: LayersSnapshot): void {
+    for (const watch of this.open) watch.tell(snapshot);
+  }
+}
+
 export function stubServer() {
   const live = new StubLive();
+  const renderstream = new StubRenderStream();
   const server = {
     live,
+    renderstream,
     status: { health: vi.fn(), session: vi.fn() },
     transport: { transports: vi.fn(), send: vi.fn(), setVolume: vi.fn(), setBrightness: vi.fn() },
+    // A director without a description of its API: nothing is refused for it.
+    describe: vi.fn(() => Promise.reject(new Error('no description'))),
     close: vi.fn(() => Promise.resolve()),
     on: vi.fn(),
     off: vi.fn(),
   };
-  return { server, live, asMediaServer: server as unknown as MediaServer };
+  return { server, live, renderstream, asMediaServer: server as unknown as MediaServer };
 }
 
 export const quietLogger = { warn: vi.fn(), debug: vi.fn() };

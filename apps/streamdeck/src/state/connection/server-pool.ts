@@ -1,6 +1,6 @@
 /**
- * One MediaServer per host for every key of the plugin, with the polls the keys share: the session's health
- * and the transport list. A host's client lives while some key holds a lease on it (and a short grace after,
+ * One MediaServer per host for every key of the plugin, with the polls the keys share: the session's health,
+ * the transport list and the RenderStream layers. A host's client lives while some key holds a lease on it (and a short grace after,
  * so flipping pages does not rebuild connections); its polls run only while some key watches them. A client is
  * made with the director search it was asked with (the hosts map, backup addresses and DNS-SD: core takes them
  * once, when the client is made): a changed search gets a new client, and the old one closes once the keys have
@@ -19,6 +19,8 @@ import {
   type Transport,
 } from '@stagelink/core';
 import type { DirectorSearch } from '../../settings.js';
+import { SharedHardware } from './shared-hardware.js';
+import { SharedLayers } from './shared-layers.js';
 import { type PollOptions, SharedPoll } from './shared-poll.js';
 
 export interface TransportList {
@@ -37,6 +39,10 @@ export interface ServerLease {
   readonly transports: SharedPoll<TransportList>;
   /** Every cue to this server goes through it, so cues land in the order they were pressed. */
   readonly cues: CueLane;
+  /** The machines' hardware watches, one per machine for every health key on this client. */
+  readonly hardware: SharedHardware;
+  /** The RenderStream layers and their workloads: one watch for every layer key on this client. */
+  readonly layers: SharedLayers;
   /** The director's hostname before its last move and when it moved; undefined while it has not moved. */
   readonly directorMove: () => DirectorMove | undefined;
   /** Gives the lease back; the last one out closes the client after the grace period. Idempotent. */
@@ -75,6 +81,8 @@ interface Entry {
   health: SharedPoll<HealthEntry[]>;
   transports: SharedPoll<TransportList>;
   cues: CueLane;
+  hardware: SharedHardware;
+  layers: SharedLayers;
   leases: number;
   idleTimer?: NodeJS.Timeout;
   directorMove?: DirectorMove;
@@ -126,6 +134,8 @@ export class ServerPool {
       health: entry.health,
       transports: entry.transports,
       cues: entry.cues,
+      hardware: entry.hardware,
+      layers: entry.layers,
       directorMove: () => entry.directorMove,
       release: () => {
         if (released) return;
@@ -158,6 +168,7 @@ export class ServerPool {
       entry.logger.info?.('After a sleep: reading again and reconnecting live updates at once.');
       entry.health.restart();
       entry.transports.restart();
+      entry.layers.refresh();
       entry.server.live.reconnect();
     }
   }
@@ -205,6 +216,8 @@ export class ServerPool {
         burstGapMs: CUE_BURST_GAP_MS,
         stepAllowanceMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       }),
+      hardware: new SharedHardware(server, logger),
+      layers: new SharedLayers(server, logger),
       leases: 0,
       stopWatchingDirector: () => server.off('director', onDirector),
     };
@@ -234,6 +247,8 @@ export class ServerPool {
     entry.health.dispose();
     entry.transports.dispose();
     entry.cues.close();
+    entry.hardware.close();
+    entry.layers.close();
     try {
       await entry.server.close();
     } catch (error) {
