@@ -3,7 +3,7 @@
  * secret fields: Companion keeps them apart from the config, and the module never logs them or puts them in a status.
  */
 import type { JsonObject, SomeCompanionConfigField } from '@companion-module/base';
-import { InvalidInputError, originOf, parseHostList, parseHostMap, parseInterfaceAddress, parseSmcMap, reasonOf, type MediaServerOptions, type SmcMap } from '@stagelink/core';
+import { DEFAULT_HARDWARE_EVERY_MS, InvalidInputError, originOf, parseHostList, parseHostMap, parseInterfaceAddress, parseSmcMap, reasonOf, type HostMap, type MediaServerOptions, type SmcMap } from '@stagelink/core';
 
 export interface ModuleConfig {
   [key: string]: string | number | boolean;
@@ -28,6 +28,8 @@ export interface ModuleConfig {
   smcUser: string;
   /** The show's frame rate: FPS alerts are measured against it. */
   frameRate: number;
+  /** How often, in seconds, each machine's SMC is read for its hardware health (15 by default, at least 1). */
+  hardwareEvery: number;
 }
 
 /**
@@ -37,6 +39,8 @@ export interface ModuleConfig {
 export type ModuleSecrets = JsonObject;
 
 export const DEFAULT_FRAME_RATE = 60;
+/** The hardware poll's default period, in seconds: core's. */
+export const DEFAULT_HARDWARE_EVERY_S = DEFAULT_HARDWARE_EVERY_MS / 1000;
 
 export function configFields(): SomeCompanionConfigField[] {
   return [
@@ -95,6 +99,16 @@ export function configFields(): SomeCompanionConfigField[] {
       multiline: true,
       default: '',
     },
+    {
+      type: 'number',
+      id: 'hardwareEvery',
+      label: 'Hardware every (s)',
+      width: 4,
+      min: 1,
+      max: 3600,
+      default: DEFAULT_HARDWARE_EVERY_S,
+      description: 'How often each SMC above is read for fans, temperatures, power flags and output cards. The documents discourage polling hard: 15 s is light on every SMC.',
+    },
     { type: 'textinput', id: 'smcUser', label: 'SMC user', width: 4, default: '', description: 'For every line above that names no user of its own.' },
     { type: 'secret-text', id: 'smcPassword', label: 'SMC password', width: 4, default: '', description: 'For every machine without a password of its own.' },
     {
@@ -109,22 +123,31 @@ export function configFields(): SomeCompanionConfigField[] {
 }
 
 /** What the settings give: core's options (each machine's SMC in `server.smcs`) and the frame rate, or why they cannot be used. */
-export type ConfigReading = { ok: true; server: MediaServerOptions & { smcs: SmcMap }; frameRate: number } | { ok: false; problem: string };
+export type ConfigReading = { ok: true; server: MediaServerOptions & { smcs: SmcMap }; frameRate: number; hardwareEveryMs: number } | { ok: false; problem: string };
 
 export function readConfig(config: Partial<ModuleConfig>, secrets: ModuleSecrets | undefined): ConfigReading {
   const host = typeof config.host === 'string' ? config.host.trim() : '';
   if (host === '') return { ok: false, problem: 'Enter the address of a machine of the session.' };
   try {
     originOf(host);
-    const hosts = parseHostMap(typeof config.hosts === 'string' ? config.hosts : '');
+    const hosts = hostsOf(config.hosts);
     const followDirector = config.followDirector !== false;
     const backupHosts = backupHostsOf(config.backupHosts, followDirector);
     const dnssd = dnssdOf(config, followDirector);
     const smcs = smcsOf(config, secrets);
     const server = { host, followDirector, hosts, smcs, ...(backupHosts.length > 0 ? { backupHosts } : {}), ...dnssd };
-    return { ok: true, server, frameRate: frameRateOf(config.frameRate) };
+    return { ok: true, server, frameRate: frameRateOf(config.frameRate), hardwareEveryMs: hardwareEveryMsOf(config.hardwareEvery) };
   } catch (error) {
     return { ok: false, problem: reasonOf(error) };
+  }
+}
+
+/** The machine addresses as core takes them; a line that is not one is named in the status under the field's label. */
+function hostsOf(value: unknown): HostMap {
+  try {
+    return parseHostMap(typeof value === 'string' ? value : '');
+  } catch (error) {
+    throw new InvalidInputError(`Machine addresses: ${reasonOf(error)}`);
   }
 }
 
@@ -166,6 +189,13 @@ function dnssdOf(config: Partial<ModuleConfig>, followDirector: boolean): { dnss
   } catch (error) {
     throw new InvalidInputError(`DNS-SD interface: ${reasonOf(error)}`);
   }
+}
+
+/** Seconds as the field gives them (blank in settings saved before the field: the default), at least 1 s. */
+function hardwareEveryMsOf(value: unknown): number {
+  const seconds = typeof value === 'number' ? value : value === undefined || value === '' ? DEFAULT_HARDWARE_EVERY_S : Number(value);
+  if (!Number.isFinite(seconds) || seconds < 1) throw new InvalidInputError(`Hardware every (s) must be a number of seconds of at least 1 (got ${String(value)}).`);
+  return Math.round(seconds * 1000);
 }
 
 function frameRateOf(value: unknown): number {

@@ -20,7 +20,9 @@ import { failureOf } from './desk/failure.js';
 import { CLOCK_FEEDBACK_IDS, CLOCK_TICK_MS, clockFeedbackInputs, clockValues, clockVariableDefinitions, type ClockFeedbackId } from './desk/clock.js';
 import { changedFeedbacks, feedbackInputs, type FeedbackInputs } from './desk/feedback-inputs.js';
 import { clockFeedbackDefinitions, feedbackDefinitions, FEEDBACK_IDS } from './desk/feedbacks.js';
+import { markNotOffered } from './desk/offered-actions.js';
 import { presetDefinitions } from './desk/presets.js';
+import { renderStreamActions } from './desk/renderstream-actions.js';
 import { HARDWARE_ACTION_IDS, showActions } from './desk/show-actions.js';
 import { transportActions } from './desk/transport-actions.js';
 import { type LinkWord, variableDefinitions, variableValues } from './desk/variables.js';
@@ -119,6 +121,7 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
         logger: { warn: (message) => this.log('warn', message), debug: (message) => this.log('debug', message) },
         onChange: (structure) => this.#schedule(structure),
         onSmcLogin: (hostname, refusal) => this.#onSmcRead(hostname, refusal),
+        hardwareEveryMs: reading.hardwareEveryMs,
       });
     } catch (error) {
       // Core checks the settings again when it builds the client: whatever it refuses is a setting to fix.
@@ -193,11 +196,18 @@ export default class StagelinkInstance extends InstanceBase<ModuleTypes> {
       machines: machines.map(({ name }) => byName(name)),
       hardwareMachines: this.#hardwareMachines(machines.map(({ hostname }) => hostname)),
     };
-    const actions = { ...transportActions(this.#current, choices), ...showActions(this.#current, this.#arming, choices, () => this.#smcs) };
-    this.setActionDefinitions(this.#guardActions(actions));
+    const layers = show?.renderStream.layers ?? [];
+    const layerChoices = { layers: layers.map(({ layer }) => byName(layer.name)), layerIds: layers.map(({ id, layer }) => ({ id, label: layer.name })) };
+    const actions = {
+      ...transportActions(this.#current, choices),
+      ...showActions(this.#current, this.#arming, choices, () => this.#smcs),
+      ...renderStreamActions(this.#current, this.#arming, layerChoices),
+    };
+    const offered = show?.offered;
+    this.setActionDefinitions(this.#guardActions(offered ? markNotOffered(actions, (spec) => offered.notOffered(spec)) : actions));
     const smcMachines = Object.keys(this.#smcs).map(byName);
     const transportIds = transports.map(({ id, name }) => ({ id, label: name }));
-    const feedbackChoices = { transports: [...choices.transports, ...choices.multitransports], transportIds, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines, smcMachines };
+    const feedbackChoices = { transports: [...choices.transports, ...choices.multitransports], transportIds, machines: machines.map(({ id, name }) => ({ id, label: name })), machineNames: choices.machines, smcMachines, ...layerChoices };
     this.setFeedbackDefinitions(
       this.#guardFeedbacks({
         ...feedbackDefinitions(this.#current, this.#arming, feedbackChoices, () => this.#link(), () => this.#frameRate),

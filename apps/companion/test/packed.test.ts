@@ -91,8 +91,8 @@ describe('the packed module', () => {
     const host = await started({ host: '', followDirector: true, hosts: '', smcs: '', smcUser: '', frameRate: 60 });
     const ids = Object.keys(host.actions);
     for (const command of TRANSPORT_COMMAND_NAMES) expect(ids).toContain(command);
-    expect(ids).toEqual(expect.arrayContaining(['volume_adjust', 'brightness_adjust', 'failovermachine', 'restoremachine', 'applydefaultrouting', 'oled_message', 'smc_power', 'smc_whoami', 'smc_ledstrip']));
-    expect(Object.keys(host.feedbacks).sort()).toEqual(['armed', 'clock_in_section', 'clock_remaining_below', 'clock_stale', 'fps_alert', 'health', 'last_cue_failed', 'link', 'playing', 'playmode', 'power', 'power_fault', 'stale', 'takeover']);
+    expect(ids).toEqual(expect.arrayContaining(['volume_adjust', 'brightness_adjust', 'failovermachine', 'restoremachine', 'applydefaultrouting', 'oled_message', 'smc_power', 'smc_whoami', 'smc_ledstrip', 'renderstream_start', 'renderstream_restart', 'renderstream_sync', 'renderstream_stop']));
+    expect(Object.keys(host.feedbacks).sort()).toEqual(['armed', 'clock_in_section', 'clock_remaining_below', 'clock_stale', 'fps_alert', 'hardware_fault', 'health', 'last_cue_failed', 'layer_state', 'layer_workload', 'link', 'playing', 'playmode', 'power', 'power_fault', 'stale', 'takeover']);
   });
 
   it('keeps the action and option ids saved buttons hold, whatever core names its commands and fields', async () => {
@@ -129,6 +129,10 @@ describe('the packed module', () => {
       smc_power: ['machine', 'power'],
       smc_whoami: ['machine'],
       smc_ledstrip: ['machine', 'ledMode', 'colour'],
+      renderstream_start: ['layer'],
+      renderstream_restart: ['layer'],
+      renderstream_sync: ['layer'],
+      renderstream_stop: ['layer'],
     });
   });
 

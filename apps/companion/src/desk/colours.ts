@@ -42,3 +42,24 @@ export function severityStyle(severity: Severity | 'no link' | 'stale'): { bgcol
 export function fpsAlertStyle(alert: FpsAlert): { bgcolor: number; color: number } {
   return severityStyle(alert);
 }
+
+/**
+ * Background and text of a RenderStream workload's state: running green, starting blue (on its way), stopped
+ * neutral (stopped on purpose), error vermillion, any other state orange; grey when the state is not live.
+ */
+export function workloadStyle(state: string | undefined): { bgcolor: number; color: number } {
+  switch (state?.toLowerCase()) {
+    case undefined:
+      return { bgcolor: colours.noLink, color: colours.white };
+    case 'running':
+      return severityStyle('ok');
+    case 'starting':
+      return severityStyle('busy');
+    case 'stopped':
+      return { bgcolor: colours.neutral, color: colours.white };
+    case 'error':
+      return severityStyle('error');
+    default:
+      return severityStyle('warning');
+  }
+}

@@ -29,12 +29,16 @@ export function feedbackInputs(show: Show, link: LinkWord, armedVersion: number,
       freshnessOfPoll(show.transportList.state),
       ...machines.map((machine) => `${machine.id}=${machine.fps.freshness}`),
       ...transports.map((transport) => `${transport.id}=${transport.levels.volume.freshness}:${transport.levels.brightness.freshness}`),
+      `layers=${show.renderStream.layers.length}:${show.renderStream.freshness}`,
     ],
     armed: [armedVersion],
     takeover: machines.map((machine) => `${machine.id}=${String(machine.takeover?.value)}`),
     power,
     power_fault: power,
+    hardware_fault: [...show.hardware.values()].map((watch) => watch.snapshot),
     last_cue_failed: [show.cueCount],
+    layer_state: [show.renderStream.snapshot],
+    layer_workload: [show.renderStream.snapshot],
   };
 }
 

@@ -8,7 +8,7 @@ import { freshnessOfPoll } from '../show/freshness.js';
 import { playStateOf } from '../show/play-state.js';
 import type { Show } from '../show/show.js';
 import { type Arming, isArmedFor } from './arming.js';
-import { colours, fpsAlertStyle, severityStyle } from './colours.js';
+import { colours, fpsAlertStyle, severityStyle, workloadStyle } from './colours.js';
 import { blinkOn, type ClockFeedbackId, isLiveClock } from './clock.js';
 import { numberOption, textOption } from './option-values.js';
 import { PLAYMODE_CHOICES } from './transport-actions.js';
@@ -25,9 +25,13 @@ export interface FeedbackChoices {
   machineNames: DropdownChoice<string>[];
   /** The machines with a management controller in the settings, by hostname. */
   smcMachines: DropdownChoice<string>[];
+  /** The director's RenderStream layers, by name. */
+  layers: DropdownChoice<string>[];
+  /** The layers by variable id, for the stale feedback. */
+  layerIds: DropdownChoice<string>[];
 }
 
-export const FEEDBACK_IDS = ['playing', 'playmode', 'health', 'fps_alert', 'link', 'stale', 'armed', 'takeover', 'power', 'power_fault', 'last_cue_failed'] as const;
+export const FEEDBACK_IDS = ['playing', 'playmode', 'health', 'fps_alert', 'link', 'stale', 'armed', 'takeover', 'power', 'power_fault', 'hardware_fault', 'last_cue_failed', 'layer_state', 'layer_workload'] as const;
 export type FeedbackId = (typeof FEEDBACK_IDS)[number];
 
 type Options = Record<string, JsonValue | undefined>;
@@ -44,6 +48,7 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       allowCustom: true,
     }) as const;
   const smcMachine = { type: 'dropdown', id: 'machine', label: 'Machine (with an SMC in the settings)', choices: choices.smcMachines, default: choices.smcMachines[0]?.id ?? '', allowCustom: true } as const;
+  const layer = { type: 'dropdown', id: 'layer', label: 'RenderStream layer', choices: choices.layers, default: choices.layers[0]?.id ?? '', allowCustom: true } as const;
   /** The transport's play state while it is live (from the live stream, or the transports list), else undefined. */
   const livePlay = (options: Options) => {
     const name = textOption(options['transport']);
@@ -110,7 +115,12 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
           type: 'dropdown',
           id: 'subject',
           label: 'Value of',
-          choices: [{ id: '', label: 'anything shown' }, ...choices.machines.map(({ id, label }) => ({ id: `machine_${id}`, label })), ...choices.transportIds.map(({ id, label }) => ({ id: `transport_${id}`, label }))],
+          choices: [
+            { id: '', label: 'anything shown' },
+            ...choices.machines.map(({ id, label }) => ({ id: `machine_${id}`, label })),
+            ...choices.transportIds.map(({ id, label }) => ({ id: `transport_${id}`, label })),
+            ...choices.layerIds.map(({ id, label }) => ({ id: `layer_${id}`, label: `${label} (RenderStream layer)` })),
+          ],
           default: '',
         },
       ],
@@ -122,7 +132,14 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
       defaultStyle: { bgcolor: colours.attention, color: colours.black },
       options: [
         { type: 'dropdown', id: 'action', label: 'Action', choices: ARMED_ACTIONS, default: 'failovermachine' },
-        { type: 'dropdown', id: 'target', label: 'Machine, or power operation (off, cycle; "off ACTOR01" for one machine)', choices: [...choices.machineNames, { id: 'off', label: 'power off' }, { id: 'cycle', label: 'power cycle' }], default: choices.machineNames[0]?.id ?? '', allowCustom: true },
+        {
+          type: 'dropdown',
+          id: 'target',
+          label: 'Machine, power operation (off, cycle; "off ACTOR01" for one machine), or RenderStream layer',
+          choices: [...choices.machineNames, { id: 'off', label: 'power off' }, { id: 'cycle', label: 'power cycle' }, ...choices.layers.map(({ id, label }) => ({ id, label: `${label} (RenderStream layer)` }))],
+          default: choices.machineNames[0]?.id ?? '',
+          allowCustom: true,
+        },
       ],
       callback: ({ options }) => isArmedFor(arming, textOption(options['action']) ?? '', textOption(options['target']) ?? ''),
     },
@@ -149,12 +166,65 @@ export function feedbackDefinitions(current: () => Show, arming: Arming, choices
         return power !== undefined && power === (textOption(options['state']) ?? 'on');
       },
     },
+    hardware_fault: {
+      type: 'boolean',
+      name: 'Hardware: a fault reported by the machine\u2019s SMC (a fan, a temperature, a power flag, an output card), or the SMC not answering',
+      defaultStyle: { bgcolor: colours.error, color: colours.white },
+      options: [
+        smcMachine,
+        {
+          type: 'dropdown',
+          id: 'level',
+          label: 'At',
+          choices: [
+            { id: 'error', label: 'an error (a stopped fan, too hot, a power fault) or no answer' },
+            { id: 'warning', label: 'a warning or worse (running warm, an output card not ok)' },
+          ],
+          default: 'error',
+        },
+      ],
+      callback: ({ options }) => {
+        const snapshot = current().hardwareOf(textOption(options['machine']) ?? '')?.snapshot;
+        if (!snapshot) return false;
+        if (snapshot.status === 'offline') return true;
+        return snapshot.severity === 'error' || (textOption(options['level']) === 'warning' && snapshot.severity === 'warning');
+      },
+    },
     power_fault: {
       type: 'boolean',
       name: 'Hardware: a power fault reported by the machine\u2019s SMC (overload, main power, power control)',
       defaultStyle: { bgcolor: colours.error, color: colours.white },
       options: [smcMachine],
       callback: ({ options }) => current().powerOf(textOption(options['machine']) ?? '')?.fault === true,
+    },
+    layer_state: {
+      type: 'boolean',
+      name: 'RenderStream: a layer\u2019s workload is in a state',
+      defaultStyle: { bgcolor: colours.error, color: colours.white },
+      options: [layer, { type: 'dropdown', id: 'state', label: 'State', choices: WORKLOAD_STATES.map((state) => ({ id: state, label: state })), default: 'error', allowCustom: true }],
+      callback: ({ options }) => {
+        const renderStream = current().renderStream;
+        const shown = renderStream.layerNamed(textOption(options['layer']) ?? '');
+        const state = textOption(options['state'])?.toLowerCase();
+        // Only a state read this period: a layer whose read failed shows no state, never its last one as now.
+        return shown !== undefined && renderStream.freshness === 'live' && shown.layer.workload.state.toLowerCase() === state;
+      },
+    },
+    layer_workload: {
+      type: 'advanced',
+      name: 'RenderStream: colour and word of a layer\u2019s workload state (its name above it)',
+      options: [layer],
+      callback: ({ options }) => {
+        const renderStream = current().renderStream;
+        const typed = textOption(options['layer']) ?? '';
+        const shown = renderStream.layerNamed(typed);
+        const freshness = renderStream.freshness;
+        if (!shown) return { ...workloadStyle(undefined), text: `${typed}\n${renderStream.offered === false ? 'NO RENDERSTREAM' : freshness === 'live' ? 'UNKNOWN' : freshness === 'waiting' ? '' : freshness.toUpperCase()}` };
+        const name = shown.layer.name;
+        if (freshness !== 'live') return { ...workloadStyle(undefined), text: `${name}\n${freshness === 'waiting' ? '' : freshness.toUpperCase()}` };
+        const state = shown.layer.workload.state;
+        return { ...workloadStyle(state), text: `${name}\n${state.toUpperCase()}` };
+      },
     },
     takeover: {
       type: 'boolean',
@@ -170,7 +240,11 @@ const ARMED_ACTIONS: DropdownChoice<string>[] = [
   { id: 'failovermachine', label: 'fail over a machine' },
   { id: 'restoremachine', label: 'restore a machine' },
   { id: 'smc_power', label: 'SMC power' },
+  { id: 'renderstream_stop', label: 'RenderStream: stop a layer' },
 ];
+
+/** The states a shipping director reports for a workload; others are shown in their own words. */
+const WORKLOAD_STATES = ['running', 'starting', 'stopped', 'error'] as const;
 
 /** Whether the subject's values (or any value shown, for none) are not live. */
 export function isStale(show: Show, subject: string | undefined): boolean {
@@ -180,13 +254,18 @@ export function isStale(show: Show, subject: string | undefined): boolean {
     const watched = show.machineById(subject.slice('machine_'.length));
     return !watched || watched.fps.freshness !== 'live';
   }
+  if (subject?.startsWith('layer_')) {
+    return !show.renderStream.layerById(subject.slice('layer_'.length)) || show.renderStream.freshness !== 'live';
+  }
   if (subject?.startsWith('transport_')) {
     const watched = show.transportById(subject.slice('transport_'.length));
     return !watched || !listFresh || watched.levels.volume.freshness === 'stale' || watched.levels.brightness.freshness === 'stale';
   }
   return (
     [show.session, show.health, show.transportList].some((poll) => freshnessOfPoll(poll.state) !== 'live') ||
-    machines.some((machine) => machine.fps.freshness !== 'live')
+    machines.some((machine) => machine.fps.freshness !== 'live') ||
+    // Layers count once the director has shown some: a build without RenderStream has none to be stale.
+    (show.renderStream.layers.length > 0 && show.renderStream.freshness !== 'live')
   );
 }
 

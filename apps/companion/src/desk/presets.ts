@@ -2,7 +2,8 @@
  * Ready-made buttons, grouped so a desk is built by dragging: per transport (play, stop, loop, next and previous
  * track, each lit for its own state, level steps, the show clock's section countdown in big digits), per machine
  * (an FPS tile and a health tile), the failover pairs showing the armed state, and per machine with an SMC in the
- * settings its power status and faults, identify, power on and off, and an OLED message.
+ * settings its power status and faults, identify, power on and off, and an OLED message; per RenderStream layer its
+ * workload's state (a press restarts it), start, sync and stop.
  */
 import type { CompanionPresetDefinitions, CompanionPresetSection, CompanionSimplePresetDefinition } from '@companion-module/base';
 import type { Show } from '../show/show.js';
@@ -188,6 +189,16 @@ export function presetDefinitions(show: Show, label: string): { structure: Compa
         { feedbackId: 'power_fault', options: { machine }, style: faultLook },
       ],
     });
+    add('hardware', {
+      type: 'simple',
+      name: `${machine}: hardware (fans, temperatures, power flags, output cards)`,
+      style: style(`${machine}\n$(${label}:smc_${watch.id}_hardware_fault)\n$(${label}:smc_${watch.id}_hottest)°C`),
+      steps: [],
+      feedbacks: [
+        { feedbackId: 'hardware_fault', options: { machine, level: 'warning' }, style: { bgcolor: colours.warning, color: colours.black } },
+        { feedbackId: 'hardware_fault', options: { machine, level: 'error' }, style: { bgcolor: colours.error, color: colours.white } },
+      ],
+    });
     add('whoami', { type: 'simple', name: `${machine}: identify (blink)`, style: style(`WHO AM I\n${machine}`), steps: press('smc_whoami', {}), feedbacks: [] });
     add('power_on', {
       type: 'simple',
@@ -212,6 +223,27 @@ export function presetDefinitions(show: Show, label: string): { structure: Compa
     });
     return { id: `smc_${watch.id}`, type: 'simple' as const, name: `${machine} (SMC)`, presets: ids };
   });
+  const layerGroups = show.renderStream.layers.map(({ id, layer }) => {
+    const ids: string[] = [];
+    const add = (key: string, preset: CompanionSimplePresetDefinition): void => {
+      const presetId = `layer_${id}_${key}`;
+      presets[presetId] = preset;
+      ids.push(presetId);
+    };
+    const press = (actionId: string) => [{ down: [{ actionId, options: { layer: layer.name } }], up: [] }];
+    // The workload's tile restarts it: what an operator does to a crashed workload, at one press.
+    add('workload', { type: 'simple', name: `${layer.name}: workload state (press: restart)`, style: style(layer.name), steps: press('renderstream_restart'), feedbacks: [{ feedbackId: 'layer_workload', options: { layer: layer.name } }] });
+    add('start', { type: 'simple', name: `${layer.name}: start`, style: style(`START\n${layer.name}`), steps: press('renderstream_start'), feedbacks: [] });
+    add('sync', { type: 'simple', name: `${layer.name}: sync`, style: style(`SYNC\n${layer.name}`), steps: press('renderstream_sync'), feedbacks: [] });
+    add('stop', {
+      type: 'simple',
+      name: `${layer.name}: stop (two presses)`,
+      style: style(`STOP\n${layer.name}`),
+      steps: press('renderstream_stop'),
+      feedbacks: [{ feedbackId: 'armed', options: { action: 'renderstream_stop', target: layer.name }, style: { bgcolor: colours.attention, color: colours.black } }],
+    });
+    return { id: `layer_${id}`, type: 'simple' as const, name: layer.name, presets: ids };
+  });
   const { session, active } = sessionPresets(presets, label);
   const structure: CompanionPresetSection[] = [
     { id: 'session', name: 'Session: link, health, last cue', definitions: session },
@@ -219,6 +251,7 @@ export function presetDefinitions(show: Show, label: string): { structure: Compa
     { id: 'transports', name: 'Transports', definitions: transportGroups },
     { id: 'machines', name: 'Machines: FPS and health', definitions: machineGroups },
     { id: 'failover', name: 'Failover (two presses: the first arms)', definitions: failover },
+    ...(layerGroups.length > 0 ? [{ id: 'renderstream', name: 'RenderStream layers (stop takes two presses)', definitions: layerGroups }] : []),
     ...(hardwareGroups.length > 0 ? [{ id: 'hardware', name: 'Hardware: each machine\u2019s SMC (power off takes two presses)', definitions: hardwareGroups }] : []),
   ];
   return { structure, presets };

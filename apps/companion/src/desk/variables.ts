@@ -1,10 +1,11 @@
 /**
- * The module's variables: `director`, `link`, `health`, and per machine and per transport of the session, their
- * ids from core's variable-id rule. A value that is not live shows `stale` or `no link`, never the last value.
+ * The module's variables: `director`, `link`, `health`, and per machine, per transport and per RenderStream layer of
+ * the session, their ids from core's variable-id rule. A value that is not live shows `stale` or `no link`, never the last value.
  */
 import type { CompanionVariableDefinitions, CompanionVariableValues } from '@companion-module/base';
 import { PLAYMODE_LABELS, worstHealth, type Playmode } from '@stagelink/core';
 import { type Freshness, freshnessOfPoll, shownWhenNotLive } from '../show/freshness.js';
+import type { HardwareHealthWatch } from '../show/hardware-watch.js';
 import type { MachineWatch } from '../show/machine-watch.js';
 import { playStateOf } from '../show/play-state.js';
 import type { Show } from '../show/show.js';
@@ -21,6 +22,16 @@ const MACHINE_VARIABLES = {
   takeover: 'has taken over a failed actor',
 } as const;
 
+const HARDWARE_VARIABLES = {
+  hardware: 'hardware severity from its SMC (ok, warning, error; stale or offline when the SMC does not answer)',
+  hardware_fault: 'hardware fault in a word (FAN, HOT, POWER, OUTPUT, OFFLINE, STALE, OK)',
+  hardware_reasons: 'why the hardware severity is what it is, in words',
+  hottest: 'hottest temperature (°C)',
+  hottest_sensor: 'the sensor reading the hottest temperature',
+  slowest_fan: 'slowest fan (RPM)',
+  slowest_fan_sensor: 'the slowest fan',
+} as const;
+
 const TRANSPORT_VARIABLES = {
   playmode: 'playmode',
   playing: 'playing',
@@ -29,6 +40,12 @@ const TRANSPORT_VARIABLES = {
   volume: 'volume (0 to 1)',
   brightness: 'brightness (0 to 1)',
   last_result: 'what became of the last cue from here (ok, failed, landed late, outcome unknown, refused: link down)',
+} as const;
+
+const LAYER_VARIABLES = {
+  name: 'RenderStream layer name',
+  state: 'workload state (running, starting, stopped, error)',
+  message: 'workload message (why it is in error, when the director says)',
 } as const;
 
 export function variableDefinitions(show: Show): CompanionVariableDefinitions {
@@ -43,6 +60,12 @@ export function variableDefinitions(show: Show): CompanionVariableDefinitions {
   }
   for (const transport of show.transports.values()) {
     for (const [suffix, name] of Object.entries(TRANSPORT_VARIABLES)) definitions[`transport_${transport.id}_${suffix}`] = { name: `${transport.name}: ${name}` };
+  }
+  for (const { id, layer } of show.renderStream.layers) {
+    for (const [suffix, name] of Object.entries(LAYER_VARIABLES)) definitions[`layer_${id}_${suffix}`] = { name: `${layer.name}: ${name}` };
+  }
+  for (const watch of show.hardware.values()) {
+    for (const [suffix, name] of Object.entries(HARDWARE_VARIABLES)) definitions[`smc_${watch.id}_${suffix}`] = { name: `${watch.hostname}: ${name}` };
   }
   for (const watch of show.power.values()) {
     definitions[`smc_${watch.id}_power`] = { name: `${watch.hostname}: power from its SMC (on, off)` };
@@ -64,11 +87,19 @@ export function variableValues(show: Show, frameRate: number, link: LinkWord): C
     last_error: show.lastError,
   };
   for (const machine of show.machines.values()) Object.assign(values, machineValues(show, machine, frameRate, { session, health }));
+  for (const watch of show.hardware.values()) Object.assign(values, hardwareValues(watch));
   for (const watch of show.power.values()) {
     const power = freshnessOfPoll(watch.status.state);
     values[`smc_${watch.id}_power`] = shown(power, () => watch.status.value?.systemPower ?? '');
     // The documents' answer reports no fault flags: unknown (''), never a claim that there is no fault.
     values[`smc_${watch.id}_power_fault`] = shown(power, () => watch.fault ?? '');
+  }
+  // The layer's name says which tile is which even while its workload's state is not live.
+  const layers = show.renderStream.freshness;
+  for (const { id, layer } of show.renderStream.layers) {
+    values[`layer_${id}_name`] = layer.name;
+    values[`layer_${id}_state`] = shown(layers, () => layer.workload.state);
+    values[`layer_${id}_message`] = shown(layers, () => layer.workload.message ?? '');
   }
   const list = freshnessOfPoll(show.transportList.state);
   for (const transport of show.transports.values()) {
@@ -102,6 +133,23 @@ function machineValues(show: Show, machine: MachineWatch, frameRate: number, { s
     // The role is the session read's: while that read fails, the machine may no longer hold it.
     [`${prefix}role`]: shown(session, () => machine.role),
     [`${prefix}takeover`]: takeover ? shown(takeover.freshness, () => takeover.value === true) : false,
+  };
+}
+
+/** Readings only from a poll the SMC answered: a stale or offline machine shows the word, never an old reading as now. */
+function hardwareValues(watch: HardwareHealthWatch): CompanionVariableValues {
+  const prefix = `smc_${watch.id}_`;
+  const snapshot = watch.snapshot;
+  const { hottest, slowest } = watch.summary;
+  const notRead = snapshot === undefined ? '' : snapshot.status;
+  return {
+    [`${prefix}hardware`]: watch.severityWord,
+    [`${prefix}hardware_fault`]: watch.faultWord,
+    [`${prefix}hardware_reasons`]: snapshot?.reasons.join('; ') ?? '',
+    [`${prefix}hottest`]: hottest?.celsius ?? (snapshot?.status === 'online' ? '' : notRead),
+    [`${prefix}hottest_sensor`]: hottest?.sensor ?? '',
+    [`${prefix}slowest_fan`]: slowest?.rpm ?? (snapshot?.status === 'online' ? '' : notRead),
+    [`${prefix}slowest_fan_sensor`]: slowest?.sensor ?? '',
   };
 }
 

@@ -7,6 +7,7 @@
 import {
   type AuthError,
   CueLane,
+  DEFAULT_HARDWARE_EVERY_MS,
   InvalidInputError,
   type HealthEntry,
   type Logger,
@@ -23,7 +24,10 @@ import {
 import { type CueOutcome, cueOutcomeOf } from '../desk/cue-outcome.js';
 import { MachineWatch } from './machine-watch.js';
 import { Poll } from './poll.js';
+import { HardwareHealthWatch } from './hardware-watch.js';
 import { PowerWatch } from './power-watch.js';
+import { OfferedCommands } from './offered-commands.js';
+import { RenderStreamWatch } from './renderstream-watch.js';
 import { TransportWatch } from './transport-watch.js';
 
 export interface TransportList {
@@ -41,6 +45,8 @@ export interface ShowOptions {
    * hostname as the settings give it.
    */
   onSmcLogin?: (hostname: string, refusal: AuthError | undefined) => void;
+  /** How often each machine's SMC is read for its hardware health (15 s by default; never under 1 s). */
+  hardwareEveryMs?: number;
   /** Builds the client; tests may pass their own. */
   create?: (options: MediaServerOptions) => MediaServer;
 }
@@ -77,6 +83,10 @@ export class Show {
   readonly transports = new Map<string, TransportWatch>();
   /** The power of each machine with a management controller in the settings, by hostname as the settings give it. */
   readonly power = new Map<string, PowerWatch>();
+  /** The hardware health of each machine with a management controller in the settings, by hostname as the settings give it. */
+  readonly hardware = new Map<string, HardwareHealthWatch>();
+  /** The RenderStream layers and their workloads: one watch for the connection. */
+  readonly renderStream: RenderStreamWatch;
   /** What became of the last cue sent to each transport from here, by transport name. */
   readonly lastResults = new Map<string, CueOutcome>();
   /** Why the last cue sent from here failed, in core's words; '' after one that went through. */
@@ -85,6 +95,8 @@ export class Show {
   cueCount = 0;
   /** The section each transport was last sent to by this module (the transports list does not report it). */
   readonly sections = new Map<string, number>();
+  /** What the director's own description offers: the actions it lacks are named as such. */
+  readonly offered: OfferedCommands;
   readonly #machineIds = new VariableIds();
   readonly #transportIds = new VariableIds();
   /** SMC lines named ACTOR-01 and ACTOR.01 must not share variables. */
@@ -106,18 +118,31 @@ export class Show {
     this.health = new Poll(async (signal) => this.server.status.health({ signal }), HEALTH_EVERY_MS, () => this.#changed(false));
     this.transportList = new Poll(async (signal) => this.server.transport.transports({ signal }), TRANSPORTS_EVERY_MS, () => this.#onTransports());
     this.tracks = new Poll(async (signal) => this.server.transport.tracks({ signal }), TRACKS_EVERY_MS, () => this.#onTracks());
+    this.renderStream = new RenderStreamWatch(this.server, options.logger, (structure) => this.#changed(structure));
+    this.offered = new OfferedCommands(this.server, options.logger, () => this.#changed(true));
     this.server.live.on('status', (status) => {
-      if (status === 'online') this.#linkWasUp = true;
+      if (status === 'online') {
+        this.#linkWasUp = true;
+        // Back after a drop: the director may have restarted on a build that has RenderStream.
+        this.renderStream.recheck();
+        // A restart or a project reload drops the stream and may change the build: what it offers is read again.
+        this.offered.read();
+      }
       this.#changed(false);
     });
     for (const hostname of Object.keys(options.server.smcs ?? {})) {
       const onLogin = (refusal: AuthError | undefined) => (this.#closed ? undefined : options.onSmcLogin?.(hostname, refusal));
-      this.power.set(hostname, new PowerWatch(hostname, this.#smcIds.idOf(hostname), this.server, () => this.#changed(false), onLogin));
+      const id = this.#smcIds.idOf(hostname);
+      this.power.set(hostname, new PowerWatch(hostname, id, this.server, () => this.#changed(false), onLogin));
+      this.hardware.set(hostname, new HardwareHealthWatch(hostname, id, this.server, options.hardwareEveryMs ?? DEFAULT_HARDWARE_EVERY_MS, () => this.#changed(false)));
     }
     this.server.live.on('problem', (problem) => options.logger.warn(`Live updates: ${problem.message}`));
     this.server.on('director', ({ hostname, previous }) => {
       if (previous !== undefined) options.logger.warn(`The director moved from ${previous} to ${hostname}: cues and live values follow it.`);
       this.session.refresh();
+      this.renderStream.recheck();
+      this.offered.forget();
+      this.offered.read();
     });
   }
 
@@ -126,7 +151,10 @@ export class Show {
     this.health.start();
     this.transportList.start();
     this.tracks.start();
+    this.renderStream.start();
+    this.offered.read();
     for (const watch of this.power.values()) watch.start();
+    for (const watch of this.hardware.values()) watch.start();
   }
 
   /** Records what became of a cue to a transport (`error` undefined when it went through), and shows it. */
@@ -187,6 +215,12 @@ export class Show {
     return [...this.power.values()].find((watch) => watch.hostname.toLowerCase() === wanted);
   }
 
+  /** The hardware health watch of a machine by hostname, in any case. */
+  hardwareOf(hostname: string): HardwareHealthWatch | undefined {
+    const wanted = hostname.toLowerCase();
+    return [...this.hardware.values()].find((watch) => watch.hostname.toLowerCase() === wanted);
+  }
+
   /** Whether the live stream was ever up: before, a value not yet come is awaited, not missing. */
   get linkWasUp(): boolean {
     return this.#linkWasUp;
@@ -213,10 +247,14 @@ export class Show {
     this.transportList.close();
     this.tracks.close();
     this.cues.close();
+    this.renderStream.close();
+    this.offered.close();
     for (const machine of this.machines.values()) machine.close();
     for (const transport of this.transports.values()) transport.close();
     for (const watch of this.power.values()) watch.close();
+    for (const watch of this.hardware.values()) watch.close();
     this.power.clear();
+    this.hardware.clear();
     this.machines.clear();
     this.transports.clear();
     await this.server.close();

@@ -185,9 +185,7 @@ describe('hardware and routing actions', () => {
     const fault = host.placeFeedback('power_fault', { machine: director });
     await host.waitFor(() => host.variables.get(`smc_${id}_power_fault`) === false, 'no fault');
     await host.waitFor(() => host.feedback(fault) === false, 'power fault feedback off');
-    const chassis = sim.state.hardware.chassis;
-    const stats = chassis.stats.bind(chassis);
-    chassis.stats = () => ({ ...stats(), 'Main Power Fault': 'true' });
+    await control(sim, { action: 'hardwareFault', hostname: director, fault: 'power', on: true });
 
     await host.waitFor(() => host.variables.get(`smc_${id}_power_fault`) === true, 'a power fault', 20_000);
     await host.waitFor(() => host.feedback(fault) === true, 'power fault feedback on');

@@ -1,4 +1,5 @@
 /** Variables and feedbacks follow the live values and the session, against the simulator (both dialects). */
+import { DIALECT_ENV } from '@stagelink/simulator';
 import { describe, expect } from 'vitest';
 import { control, withReadyModule } from './session.js';
 
@@ -52,7 +53,8 @@ describe('variables and feedbacks', () => {
     await host.runAction('play', { transport: name });
 
     await host.waitFor(() => host.variables.get(`transport_${id}_playing`) === true, 'playing, from the live stream');
-    expect(host.variables.get(`transport_${id}_playmode`)).toBe('play');
+    // The play state and the playmode are two live values: each arrives in its own update.
+    await host.waitFor(() => host.variables.get(`transport_${id}_playmode`) === 'play', 'the playmode, from the live stream');
     await host.waitFor(() => host.feedback(playing) === true, 'playing feedback on');
     expect(host.variables.get(`transport_${id}_section`)).toBe('stale');
   });
@@ -83,9 +85,12 @@ describe('variables and feedbacks', () => {
     expect(sim.state.transports.list().find((transport) => transport.name === name)?.volume).toBeCloseTo(0.6, 5);
   });
 
-  withReadyModule('offers presets per transport and per machine, and failover pairs', ({ host }) => {
-    const sections = host.presets.structure.map(({ id }) => id);
-    expect(sections).toEqual(['session', 'active', 'transports', 'machines', 'failover']);
+  withReadyModule('offers presets per transport and per machine, failover pairs, and RenderStream layers where the director has them', async ({ host }) => {
+    const sections = () => host.presets.structure.map(({ id }) => id);
+    // Only r34 directors have RenderStream layers, read on their own watch.
+    const withLayers = process.env[DIALECT_ENV] === 'r34';
+    if (withLayers) await host.waitFor(() => sections().includes('renderstream'), 'the RenderStream presets');
+    expect(sections()).toEqual(['session', 'active', 'transports', 'machines', 'failover', ...(withLayers ? ['renderstream'] : [])]);
     const ids = Object.keys(host.presets.presets);
     expect(ids.some((id) => id.endsWith('_play'))).toBe(true);
     expect(ids.some((id) => id.startsWith('failovermachine_'))).toBe(true);
