@@ -1,5 +1,6 @@
 import { bridgeFanout } from './benchmarks/bridge-fanout.js';
 import { bridgeRecord } from './benchmarks/bridge-record.js';
+import { bridgeWholeVenue } from './benchmarks/bridge-whole-venue.js';
 import { bridgeSummary } from './benchmarks/bridge-summary.js';
 import { bridgeVenueIo } from './benchmarks/bridge-venue-io.js';
 import { companionFeedbackChecks } from './benchmarks/companion-feedback-checks.js';
@@ -8,7 +9,9 @@ import { cuePath } from './benchmarks/cue-path.js';
 import { deskLatency } from './benchmarks/desk-latency.js';
 import { dialStripRate } from './benchmarks/dial-strip-rate.js';
 import { driveListing } from './benchmarks/drive-listing.js';
+import { hardwarePoll } from './benchmarks/hardware-poll.js';
 import { liveFanOut } from './benchmarks/live-fan-out.js';
+import { livePacing } from './benchmarks/live-pacing.js';
 import { nodeRedCue } from './benchmarks/node-red-cue.js';
 import { pacedSubscriptions } from './benchmarks/paced-subscriptions.js';
 import { reconnect } from './benchmarks/reconnect.js';
@@ -22,7 +25,7 @@ import { writeResults } from './harness/results-file.js';
 import { resultsTable } from './harness/table.js';
 
 /** In the order of bench/RESULTS.md. `pnpm bench <id> ...` runs only those. */
-const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, driveListing, reconnect, streamdeckTiles, deskLatency, dialStripRate, bridgeFanout, bridgeSummary, bridgeVenueIo, bridgeRecord, companionLive, companionFeedbackChecks, showClock, showReport];
+const BENCHMARKS: readonly Benchmark[] = [cuePath, nodeRedCue, liveFanOut, pacedSubscriptions, livePacing, driveListing, reconnect, streamdeckTiles, deskLatency, dialStripRate, bridgeFanout, bridgeSummary, bridgeVenueIo, bridgeRecord, companionLive, companionFeedbackChecks, showClock, showReport, hardwarePoll, bridgeWholeVenue];
 
 /** Run only when named: `pnpm bench soak --minutes 6`. */
 const ON_REQUEST: readonly Benchmark[] = [soak];

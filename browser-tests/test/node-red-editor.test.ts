@@ -4,6 +4,7 @@
  * every node's help.
  */
 import { MediaServer } from '@stagelink/core';
+import { simControl, startSimulator } from '@stagelink/simulator';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -256,6 +257,47 @@ describe('the Node-RED editor', () => {
     await saveScreenshot(editor.topTray(), 'node-red-dialog-stagelink-server-discovered');
     await editor.cancelTray();
     await editor.cancelTray();
+  });
+
+  it('lists in the request node\'s pick list a command only the director\'s own description offers', async () => {
+    // A shipping director (r34) of a build newer than the client's catalogue: its description offers one command more.
+    const sim = await startSimulator({ dialect: 'r34', host: '127.0.0.1', port: 0, drivePort: 0 });
+    const command = { method: 'POST', path: '/api/session/renderstream/layerhealth', summary: 'Health of a layer' };
+    try {
+      await simControl(sim.mediaServer.url, { action: 'describeCommand', path: 'renderstream/layerhealth', summary: command.summary, body: { layer: 'Ref' } });
+      await editor.addFlow();
+      const request = await editor.dropFromPalette('stagelink-request', 440, 120);
+      await editor.editNode(request, '#node-input-endpoint');
+      await editor.editConfigNode('#node-input-btn-server-add', '#node-config-input-host');
+      await editor.page.locator('#node-config-input-host').fill(sim.mediaServer.url);
+      await editor.confirmTray();
+
+      const select = editor.page.locator('#node-input-endpoint');
+      const describedOnly = select.locator('option.stagelink-described-only');
+      await until('the director\'s own commands in the pick list', async () => (await describedOnly.count()) > 0);
+      const offered = await describedOnly.evaluateAll((options) => options.map((option) => ({ value: (option as HTMLOptionElement).value, text: option.textContent ?? '', group: (option.parentElement as HTMLOptGroupElement).label })));
+      expect(offered).toEqual([
+        {
+          value: `${command.method} ${command.path}`,
+          text: `POST renderstream/layerhealth: ${command.summary} [director only]`,
+          group: 'offered only by this director (API 2.0.3), sent by path',
+        },
+      ]);
+      // Known commands first: the director's own come after every command of the catalogue.
+      const values = await select.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+      expect(values.at(-1)).toBe(`${command.method} ${command.path}`);
+      // A catalogue command this build lacks is named with why, and cannot be picked.
+      const looks = select.locator('option[value="looks"]');
+      expect(await looks.textContent()).toContain('(not offered by this director (API 2.0.3))');
+      expect(await looks.evaluate((option) => (option as HTMLOptionElement).disabled)).toBe(true);
+
+      await select.selectOption(`${command.method} ${command.path}`);
+      expect(await editor.page.locator('#stagelink-endpoint-path').textContent()).toBe(`${command.method} ${command.path}`);
+      await saveScreenshot(editor.topTray(), 'node-red-request-described');
+      await editor.cancelTray();
+    } finally {
+      await sim.close();
+    }
   });
 
   it('renders the help of every stagelink node', async () => {

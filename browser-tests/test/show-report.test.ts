@@ -1,8 +1,8 @@
 /**
  * The show report (`stagelink-report`, the bridge's second bin) in Chromium: a log written by core's ShowRecorder
- * (three machines, a health warning, a stale FPS, the live link down, a director move, cues) drawn as a page that
- * opens from a file with every request refused: a chart per machine with its health band, no script or console
- * error, and a screenshot (`screenshots/report.png`).
+ * (three machines, a health warning, a fan that stopped, a stale FPS, the live link down, a director move, cues)
+ * drawn as a page that opens from a file with every request refused: a chart per machine with its health band (and
+ * its hardware band where it has one), no script or console error, and a screenshot (`screenshots/report.png`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -30,11 +30,14 @@ async function recordShow(dir: string): Promise<void> {
   atSecond(0);
   recorder.record({ kind: 'link', status: 'online' });
   for (const machine of MACHINES) recorder.record({ kind: 'health', machine, severity: 'ok' });
+  recorder.record({ kind: 'hardware', machine: 'actor-2', status: 'online', severity: 'ok' });
   for (let quarter = 0; quarter < MINUTES * 60 * 4; quarter++) {
     const second = quarter / 4;
     atSecond(second);
     if (second === 180) recorder.record({ kind: 'health', machine: 'actor-1', severity: 'warning', states: [{ name: 'Temperature', severity: 'warning', detail: 'GPU 84 °C' }] });
     if (second === 300) recorder.record({ kind: 'health', machine: 'actor-1', severity: 'ok' });
+    if (second === 480) recorder.record({ kind: 'hardware', machine: 'actor-2', status: 'online', severity: 'error', reasons: ['Fan 2 has stopped (0 RPM)'] });
+    if (second === 540) recorder.record({ kind: 'hardware', machine: 'actor-2', status: 'online', severity: 'ok' });
     if (second === 420) recorder.record({ kind: 'stale', subject: 'fps', machine: 'understudy-1', reason: 'no value for 3 s' });
     if (second === 600) recorder.record({ kind: 'link', status: 'offline' });
     if (second === 640) recorder.record({ kind: 'link', status: 'online' });
@@ -109,11 +112,20 @@ describe('the show report page', () => {
     expect(requests).toEqual([]);
   });
 
+  it("draws a machine's hardware as a band under its health: the fan that stopped, from when to when", async () => {
+    const band = page.locator('.machine[data-machine="actor-2"] .hardware-band .health-span');
+    expect(await band.evaluateAll((spans) => spans.map((span) => span.getAttribute('title')))).toEqual(['ok', 'error: Fan 2 has stopped (0 RPM)', 'ok']);
+    expect(await page.locator('#incidents tbody tr', { hasText: 'actor-2' }).textContent()).toContain('Fan 2 has stopped (0 RPM)');
+    // Machines whose management controller the bridge did not read have no band.
+    expect(await page.locator('.machine[data-machine="actor-1"] .hardware-band').count()).toBe(0);
+  });
+
   it('lists the incidents and commands at the times the log wrote them', async () => {
     const incidents = await page.locator('#incidents tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].slice(0, 4).map((cell) => cell.textContent)));
     expect(incidents).toEqual([
       ['actor-1', 'warning', '21:03:00', '2 min 00 s'],
       ['understudy-1', 'stale', '21:07:00', '40 s'],
+      ['actor-2', 'error', '21:08:00', '1 min 00 s'],
       ['all', 'offline', '21:10:00', '40 s'],
     ]);
     const commands = await page.locator('#commands tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].slice(0, 5).map((cell) => cell.textContent)));

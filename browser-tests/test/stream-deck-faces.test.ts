@@ -89,9 +89,19 @@ const FPS_FACES: Face[][] = [
 // `ready` draws the same face as `ok`, so it has no picture of its own.
 const SEVERITIES = ['ok', 'busy', 'warning', 'error', 'offline'] as const;
 
-const HEALTH_FACES: Face[][] = ['SESSION', MACHINE].map((scope) =>
-  SEVERITIES.map((severity) => ({ caption: `${scope === 'SESSION' ? 'session' : 'machine'}: ${severity.toUpperCase()}`, svg: healthFace({ scope, severity }) })),
-);
+const HEALTH_FACES: Face[][] = [
+  ...['SESSION', MACHINE].map((scope) =>
+    SEVERITIES.map((severity) => ({ caption: `${scope === 'SESSION' ? 'session' : 'machine'}: ${severity.toUpperCase()}`, svg: healthFace({ scope, severity }) })),
+  ),
+  // A hardware fault from the machine's SMC, above the session's own word.
+  [
+    { caption: 'hardware: FAN', svg: healthFace({ scope: MACHINE, severity: 'ok', hardware: { word: 'FAN', severity: 'error', machine: MACHINE } }) },
+    { caption: 'hardware: HOT', svg: healthFace({ scope: 'SESSION', severity: 'ok', hardware: { word: 'HOT', severity: 'warning', machine: MACHINE } }) },
+    { caption: 'hardware: POWER', svg: healthFace({ scope: MACHINE, severity: 'warning', hardware: { word: 'POWER', severity: 'error', machine: MACHINE } }) },
+    { caption: 'hardware: OUTPUT', svg: healthFace({ scope: MACHINE, severity: 'error', hardware: { word: 'OUTPUT', severity: 'warning', machine: MACHINE } }) },
+    { caption: 'hardware: SMC OFFLINE', svg: healthFace({ scope: MACHINE, severity: 'ok', hardware: { word: 'OFFLINE', severity: 'offline', machine: MACHINE } }) },
+  ],
+];
 
 const SHARED_FACES: Face[][] = [
   [

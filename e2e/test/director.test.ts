@@ -10,7 +10,7 @@ afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
-async function session(options: { dnssd?: boolean; dialect?: 'spec' | 'r34' } = {}): Promise<Simulator> {
+async function session(options: { dnssd?: boolean; dialect?: 'spec' | 'r34'; log?: NonNullable<Parameters<typeof startSimulator>[0]>['log'] } = {}): Promise<Simulator> {
   if (options.dnssd) await loopbackDnssdTurn();
   const sim = await startSimulator({ scenario: 'session', port: 0, drivePort: 0, seed: 3, ...options });
   open.push(sim);
@@ -144,6 +144,24 @@ describe('following the director', () => {
     expect(ms.director).toEqual({ hostname: machine(sim, 'director').hostname, url: machine(sim, 'director').url, solo: false });
     const [active] = await ms.transport.activeTransport();
     expect(active?.playmode).toBe('Play');
+  });
+
+  it("reads the new director's own description again after the director moves", async () => {
+    const described: string[] = [];
+    const sim = await session({
+      dialect: 'r34',
+      log: (entry) => {
+        if (entry.event === 'request' && entry.path === '/docs/session/d3api.swagger.json') described.push(String(entry.path));
+      },
+    });
+    const ms = client(machine(sim, 'actor').url);
+    await ms.describe();
+    await ms.describe();
+    expect(described).toHaveLength(1);
+    await control(sim.mediaServer.url, { action: 'moveDirector', to: machine(sim, 'actor', 1).hostname });
+    await ms.transport.stop({ name: 'main' });
+    await expect(ms.describe()).resolves.toMatchObject({ version: '2.0.3' });
+    expect(described).toHaveLength(2);
   });
 
   it('refuses session requests on a machine that is not the director, naming the director', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MediaServer, type ClockStatus, type MediaServerOptions, type ShowClockSnapshot } from '@stagelink/core';
-import { startSimulator } from '@stagelink/simulator';
+import { startSimulator, type Simulator } from '@stagelink/simulator';
 import { control, eventually } from './support/simulator.js';
 
 const open: { close(): Promise<void> }[] = [];
@@ -12,9 +12,10 @@ const MAIN = { name: 'main' };
 /** How far the clock may be from the director's own playhead, read at the same moment: accuracy is a bench row. */
 const PLAYHEAD_TOLERANCE_S = 0.5;
 
-async function clockOf(dialect: 'spec' | 'r34', live: MediaServerOptions['live'] = {}) {
+async function clockOf(dialect: 'spec' | 'r34', live: MediaServerOptions['live'] = {}, prepare?: (sim: Simulator) => Promise<unknown>) {
   const sim = await startSimulator({ port: 0, drivePort: 0, seed: 5, dialect });
   open.push(sim);
+  await prepare?.(sim);
   const ms = new MediaServer({ host: sim.mediaServer.url, live: { reconnectBaseMs: 50, reconnectCapMs: 200, ...live } });
   open.push(ms);
   const statuses: ClockStatus[] = [];
@@ -123,6 +124,53 @@ describe.each(['spec', 'r34'] as const)('the show clock of a transport (%s diale
     await eventually(() => clock().status === 'online' && !clock().playing, 'the clock online and stopped');
     const firstOnline = snapshots.slice(seen).find((snapshot) => snapshot.status === 'online');
     expect(firstOnline).toMatchObject({ playing: false });
+  });
+
+  it('comes back online only with the track and playmode the operator changed to during a drop', async () => {
+    const { sim, ms, clock, snapshots } = await clockOf(dialect);
+    await ms.transport.play(MAIN);
+    await eventually(() => clock().playing && clock().track.name === 'Preshow', 'the clock playing Preshow');
+    const before = clock().track;
+    await control(sim.mediaServer.url, { action: 'refuseUpgrades', on: true });
+    await control(sim.mediaServer.url, { action: 'dropSockets' });
+    await eventually(() => clock().status === 'offline', 'the clock offline');
+    // The operator moves to another track, looping it, while the clock cannot hear it.
+    await ms.transport.gotoTrack({ transport: MAIN, track: { name: 'Intro' }, playmode: 'Loop' });
+    const seen = snapshots.length;
+    await control(sim.mediaServer.url, { action: 'refuseUpgrades', on: false });
+    await eventually(() => clock().status === 'online' && clock().track.name === 'Intro' && clock().playmode === 'Loop', 'the clock online on Intro');
+    const online = snapshots.slice(seen).filter((snapshot) => snapshot.status === 'online');
+    expect(online.length).toBeGreaterThan(0);
+    const old = online.filter((snapshot) => snapshot.track.uid === before.uid || snapshot.track.name === before.name || snapshot.playmode !== 'Loop');
+    expect(old).toEqual([]);
+  });
+
+  it('comes back online only with the track the operator changed to while the director hung', async () => {
+    // A short heartbeat: a server that answers no ping is dropped within a second, and the link tried again.
+    const { sim, ms, clock, snapshots } = await clockOf(dialect, { heartbeatMs: 300 });
+    await ms.transport.play(MAIN);
+    await eventually(() => clock().playing && clock().track.name === 'Preshow', 'the clock playing Preshow');
+    await control(sim.mediaServer.url, { action: 'pause', on: true });
+    await eventually(() => clock().status === 'offline', 'the clock offline');
+    await ms.transport.gotoTrack({ transport: MAIN, track: { name: 'Intro' }, playmode: 'Loop' });
+    const seen = snapshots.length;
+    await control(sim.mediaServer.url, { action: 'pause', on: false });
+    await eventually(() => clock().status === 'online' && clock().track.name === 'Intro' && clock().playmode === 'Loop', 'the clock online on Intro');
+    const online = snapshots.slice(seen).filter((snapshot) => snapshot.status === 'online');
+    expect(online.filter((snapshot) => snapshot.track.name !== 'Intro' || snapshot.playmode !== 'Loop')).toEqual([]);
+  });
+
+  it('stays online while a director never answers the timecode status, which is no part of where the show is', async () => {
+    // A short answer wait: a property without a value is given up on (and probed again) within half a second.
+    const silentTimecode = (sim: Simulator) => control(sim.mediaServer.url, { action: 'silentLive', pattern: 'transportmanager', property: 'tcStatusString', on: true });
+    const { ms, clock, statuses } = await clockOf(dialect, { answerWaitMs: 300, probeBaseMs: 300, probeCapMs: 600 }, silentTimecode);
+    await ms.transport.play(MAIN);
+    await eventually(() => clock().playing && clock().time > 0, 'the clock playing');
+    // Several answer waits and probes of the silent property go by.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(statuses.filter((status) => status === 'stale')).toEqual([]);
+    expect(clock()).toMatchObject({ status: 'online', playing: true });
+    expect(clock().timecode).toBeUndefined();
   });
 
   it('turns stale when the playhead freezes while playing, holds there, and comes back online once it moves', async () => {

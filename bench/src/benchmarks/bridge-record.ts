@@ -1,13 +1,11 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startMosquitto, MOSQUITTO_MISSING } from '@stagelink/bridge/testing';
 import { startSimulator } from '@stagelink/simulator';
 import { compareRounds } from '../harness/compare.js';
-import { processUsage } from '../harness/process-usage.js';
+import { cpuMsOf, startBridgeProcess } from '../harness/bridge-process.js';
 import { notRun, type Benchmark } from '../harness/report.js';
 import { stopProcess } from '../harness/stop-process.js';
 
@@ -15,7 +13,6 @@ const MACHINES = 20;
 const ROUNDS = 6;
 const ROUND_MS = 10_000;
 const WARM_UP_MS = 5000;
-const BRIDGE_CLI = fileURLToPath(new URL('cli.mjs', import.meta.resolve('@stagelink/bridge')));
 
 /**
  * What `--record` costs: two bridges on the same session and broker at the same time, one recording the show log
@@ -33,8 +30,8 @@ export const bridgeRecord: Benchmark = {
     const broker = await startMosquitto();
     const dir = await mkdtemp(join(tmpdir(), 'stagelink-bench-record-'));
     const common = ['--server', sim.mediaServer.url, '--mqtt', broker.url, '--log-format', 'json'];
-    const recording = startBridge([...common, '--prefix', 'bench/recording', '--record', dir]);
-    const plain = startBridge([...common, '--prefix', 'bench/plain']);
+    const recording = startBridgeProcess([...common, '--prefix', 'bench/recording', '--record', dir]);
+    const plain = startBridgeProcess([...common, '--prefix', 'bench/plain']);
     try {
       log(`${WARM_UP_MS / 1000} s warm-up, then ${ROUNDS} rounds of ${ROUND_MS / 1000} s`);
       await delay(WARM_UP_MS);
@@ -43,11 +40,11 @@ export const bridgeRecord: Benchmark = {
       const startBytes = await logBytes(dir);
       const startedAt = performance.now();
       for (let round = 0; round < ROUNDS; round++) {
-        const before = { recording: cpuMs(recording), plain: cpuMs(plain), at: performance.now() };
+        const before = { recording: cpuMsOf(recording), plain: cpuMsOf(plain), at: performance.now() };
         await delay(ROUND_MS);
         const seconds = (performance.now() - before.at) / 1000;
-        withLog.push((cpuMs(recording) - before.recording) / seconds);
-        without.push((cpuMs(plain) - before.plain) / seconds);
+        withLog.push((cpuMsOf(recording) - before.recording) / seconds);
+        without.push((cpuMsOf(plain) - before.plain) / seconds);
         log(`round ${round + 1}: ${Math.round(withLog.at(-1) ?? 0)} against ${Math.round(without.at(-1) ?? 0)} ms/s`);
       }
       const hours = (performance.now() - startedAt) / 3_600_000;
@@ -84,17 +81,6 @@ export const bridgeRecord: Benchmark = {
     }
   },
 };
-
-function startBridge(args: string[]): ChildProcess {
-  const bridge = fork(BRIDGE_CLI, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-  bridge.stderr?.resume();
-  return bridge;
-}
-
-function cpuMs(child: ChildProcess): number {
-  if (child.pid === undefined) throw new Error('a bridge process did not start');
-  return processUsage(child.pid).cpuMs;
-}
 
 async function logBytes(dir: string): Promise<number> {
   const files = await readdir(dir);

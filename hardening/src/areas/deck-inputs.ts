@@ -2,6 +2,7 @@ import { MediaServer } from '@stagelink/core';
 import { startSimulator, type Simulator } from '@stagelink/simulator';
 import type { RunContext } from '../context.js';
 import { DeckEventGenerator, type DeckEvent, type KeyState } from '../gen/deck-events.js';
+import { hugeNameKeys, ODD_TICKS, SET_UP_DIAL } from '../gen/deck-set-pieces.js';
 import type { Wire } from '../gen/values.js';
 import { ACTIONS, launchDeck, type LaunchedDeck } from '../streamdeck/deck.js';
 import { countTurnOutcome, levelPercent, shownPercent, turnDial, type DialCounts } from '../streamdeck/dial-turn.js';
@@ -17,6 +18,8 @@ import { HostileServer } from '../hostile/hostile-server.js';
 const SETTLE_MS = 30_000;
 const PROBE_KEY = 'hardening-probe';
 const PROBE_DIAL = 'hardening-probe-dial';
+/** How long a key with a good cue may take to answer while keys with huge names are on screen. */
+const CUE_ANSWER_MS = 10_000;
 /** An FPS key on the broken server through its whole phase, so its malformed frames reach the plugin. */
 const LIVE_KEY = 'hardening-hostile-live';
 
@@ -34,6 +37,7 @@ export async function deckInputs(context: RunContext): Promise<Tally> {
   const hostile = await HostileServer.start(context.random.fork('deck-hostile'));
   let launched = await launchDeck(sim.mediaServer.url);
   try {
+    await playSetPieces(launched, sim, tally);
     for (const [phase, url] of [['simulator', sim.mediaServer.url], ['hostile server', hostile.url]] as const) {
       const events = Math.round(context.budget.deckEvents * (phase === 'simulator' ? 0.7 : 0.3));
       if (phase === 'hostile server') await watchHostileLive(launched, hostile);
@@ -54,6 +58,54 @@ export async function deckInputs(context: RunContext): Promise<Tally> {
   }
   context.progress(`stream deck inputs: ${tally.inputs} events`);
   return tally.finish();
+}
+
+/**
+ * Before the generated events, the inputs that once kept the plugin from answering (see deck-set-pieces): a dial
+ * set up right turned by every odd tick count, each turn landing as shown or alerting; then keys of every action
+ * with million-character names on screen while a good cue fires and must answer at once.
+ */
+async function playSetPieces(launched: LaunchedDeck, sim: Simulator, tally: Tally): Promise<void> {
+  const { deck } = launched;
+  const reader = new MediaServer({ host: sim.mediaServer.url, timeoutMs: 2000, retries: 0 });
+  const dials: DialCounts = { turned: 0, landed: 0, alerts: 0 };
+  const dial = 'set-piece-dial';
+  const cue = 'set-piece-cue';
+  deck.appear({ action: ACTIONS.level, context: dial, controller: 'Encoder', settings: SET_UP_DIAL });
+  try {
+    await waitUntil(() => shownPercent(deck, dial), 10_000);
+    for (const ticks of ODD_TICKS) {
+      tally.inputs++;
+      dials.turned++;
+      const outcome = await turnDial(deck, dial, ticks, () => levelPercent(reader, 'lobby', 'volume'), SETTLE_MS);
+      countTurnOutcome(outcome, tally, dials, `a turn of ${JSON.stringify(ticks) ?? 'no'} ticks on a set-up dial (set pieces)`);
+    }
+  } finally {
+    deck.disappear(dial);
+    await reader.close();
+  }
+  tally.note(`set pieces: ${dials.turned} turns of a set-up dial by odd tick counts, ${dials.landed} reached the server as shown, ${dials.alerts} alerts`);
+
+  const keys = hugeNameKeys().map((key, index) => ({ ...key, context: `set-piece-huge-${index}` }));
+  for (const key of keys) {
+    tally.inputs++;
+    deck.appear({ action: ACTIONS[key.action], context: key.context, controller: key.controller, settings: key.settings });
+  }
+  // Long enough for the polls to answer and every face to be drawn with its name.
+  await sleep(1500);
+  deck.appear({ action: ACTIONS.transport, context: cue, settings: { command: 'play', transport: 'main' } });
+  await sleep(300);
+  const presses = new KeyPresses(deck);
+  tally.inputs++;
+  presses.press(cue);
+  const answered = await presses.settle(CUE_ANSWER_MS);
+  tally.ok += answered.ok;
+  tally.errors += answered.alert;
+  tally.silentLosses += answered.unanswered;
+  tally.expect(answered.ok === 1, `a good cue did not answer OK within ${CUE_ANSWER_MS / 1000} s while ${keys.length} keys with million-character names were on screen (OK ${answered.ok}, alerts ${answered.alert})`);
+  tally.note(`set pieces: ${keys.length} keys with million-character names on screen; a good cue answered ${answered.ok === 1 ? 'OK' : answered.alert > 0 ? 'with an alert' : 'nothing'}`);
+  for (const key of keys) deck.disappear(key.context);
+  deck.disappear(cue);
 }
 
 /** What one phase must see answered: cue key presses, inspector requests, and turns of set-up level dials. */

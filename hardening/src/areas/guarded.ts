@@ -19,6 +19,11 @@ const NOT_CONFIRMATIONS: readonly Wire[] = [false, 'true', 'TRUE', 1, 'yes', 'co
 const GUARDED_FAILOVER = ['failovermachine', 'restoremachine'];
 /** Catalogue endpoints that move a show or cut power: the request node must guard them as the failover node does. */
 const GUARDED_ENDPOINTS = [...endpointList.filter((spec) => spec.guarded).map((spec) => spec.id), 'failoverMachine', 'restoreMachine'];
+/** Endpoints that run code on the director: off unless the client enables them, so refused as off before any confirmation. */
+const OFF_UNLESS_ENABLED = new Set<string>(endpointList.filter((spec) => spec.runsCode).map((spec) => spec.id));
+
+/** The error that must refuse an unconfirmed attempt at this endpoint. */
+const refusalFor = (endpoint: unknown): string => (typeof endpoint === 'string' && OFF_UNLESS_ENABLED.has(endpoint) ? 'NotEnabledError' : 'ConfirmationRequiredError');
 
 /** The operation and endpoint are left blank in the nodes, so each attempt's msg chooses them. */
 function probes(): Probe[] {
@@ -57,12 +62,12 @@ export async function guardedOperations(context: RunContext, session: NodeRedSes
   return tally.finish();
 }
 
-/** One unconfirmed attempt: it must fail with ConfirmationRequiredError. */
+/** One unconfirmed attempt: it must fail with ConfirmationRequiredError (NotEnabledError where the endpoint is off). */
 async function refused(session: NodeRedSession, tally: Tally, probe: string, fields: Record<string, Wire>): Promise<void> {
   tally.inputs++;
   const outcome = await sendCommand(session.url, probe, fields);
   const where = `${probe} ${JSON.stringify(fields)}`;
-  if (outcome.kind === 'error' && !outcome.message.startsWith('ConfirmationRequiredError')) {
+  if (outcome.kind === 'error' && !outcome.message.startsWith(refusalFor(fields.endpoint))) {
     tally.finding(`${where} was not refused for want of confirmation: ${outcome.message.slice(0, 160)}`);
     return;
   }
@@ -83,7 +88,7 @@ async function coreRefuses(session: NodeRedSession, tally: Tally): Promise<void>
         const attempt = client.call(spec, {}, { confirm: confirm as boolean, ...machine });
         const error = await attempt.then(() => undefined, (reason: unknown) => reason);
         if (error === undefined) tally.finding(`core sent ${spec.id} with confirm ${String(confirm)}`);
-        else if (isClearError(error) && (error as Error).name === 'ConfirmationRequiredError') tally.errors++;
+        else if (isClearError(error) && (error as Error).name === refusalFor(spec.id)) tally.errors++;
         else tally.finding(`core refused ${spec.id} with confirm ${String(confirm)} but not for want of confirmation: ${error instanceof Error ? error.message : JSON.stringify(error)}`);
       }
     }

@@ -1,5 +1,6 @@
 import type { MediaServer } from '@stagelink/core';
 import type { TurnOutcome } from '../faults/front-end.js';
+import type { Wire } from '../gen/values.js';
 import type { Tally } from '../report/tally.js';
 import { waitUntil } from '../support/time.js';
 import type { FakeStreamDeck } from './deck.js';
@@ -7,14 +8,16 @@ import type { FakeStreamDeck } from './deck.js';
 /**
  * Turns a level dial by `ticks` and waits (up to `limitMs`) for its answer: an alert ('error'), or the touch
  * strip showing a percentage the server has ('ack'). A turn against the end stop (up at 100 %, down at 0 %)
- * changes nothing and sends no new frame: the strip's last value answers it.
+ * changes nothing and sends no new frame: the strip's last value answers it. `ticks` may be anything a frame
+ * can carry (undefined leaves it out of the payload).
  */
-export async function turnDial(deck: FakeStreamDeck, context: string, ticks: number, serverPercent: () => Promise<number | undefined>, limitMs: number): Promise<TurnOutcome> {
+export async function turnDial(deck: FakeStreamDeck, context: string, ticks: Wire | undefined, serverPercent: () => Promise<number | undefined>, limitMs: number): Promise<TurnOutcome> {
   const alerts = deck.sent('showAlert', context).length;
   const frames = deck.sent('setFeedback', context).length;
   const before = shownPercent(deck, context);
-  const atEndStop = (before === 100 && ticks > 0) || (before === 0 && ticks < 0);
-  deck.dialRotate(context, ticks);
+  const count = typeof ticks === 'number' ? ticks : 0;
+  const atEndStop = (before === 100 && count > 0) || (before === 0 && count < 0);
+  deck.dialRotate(context, ticks as number);
   const outcome = await waitUntil(async (): Promise<TurnOutcome | undefined> => {
     if (deck.sent('showAlert', context).length > alerts) return 'error';
     const fresh = deck.sent('setFeedback', context).slice(frames).map(percentShown).filter((value) => value !== undefined).at(-1);

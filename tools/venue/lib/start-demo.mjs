@@ -16,11 +16,22 @@ function exampleFlows(sim, hostnames) {
   const { driveId, contentId } = sim.drive.demoDrive;
   return nodes.map((node) => {
     if (node.type === 'tab') return withMachineHostnames(node, hostnames);
-    if (node.type === 'stagelink-server') return { ...node, host: sim.mediaServer.url, ...smcOf(sim, hostnames.get('DIRECTOR')) };
-    if (node.type === 'stagelink-drive') return { ...node, baseUrl: sim.drive.url, credentials: { token: sim.drive.token } };
+    if (node.type === 'stagelink-server') return { ...node, host: reachable(sim.mediaServer.url), ...smcOf(sim, hostnames.get('DIRECTOR')) };
+    if (node.type === 'stagelink-drive') return { ...node, baseUrl: reachable(sim.drive.url), credentials: { token: sim.drive.token } };
     if (node.type === 'stagelink-drive-version') return { ...node, driveId, contentId };
     return node;
   });
+}
+
+/**
+ * A listener's URL as a client on this machine reaches it: one listening on every interface (0.0.0.0, ::) is
+ * reached on loopback, which is also what the flows keep working with when the network's address changes.
+ */
+export function reachable(url) {
+  const parsed = new URL(url);
+  if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
+  else if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
+  return parsed.href.replace(/\/$/, '');
 }
 
 /**
@@ -31,15 +42,15 @@ function exampleFlows(sim, hostnames) {
 function smcOf(sim, director) {
   if (!sim.smc) return {};
   return {
-    smcHost: sim.smc.url,
-    ...(director ? { smcs: `${director}=${sim.smc.url}` } : {}),
+    smcHost: reachable(sim.smc.url),
+    ...(director ? { smcs: `${director}=${reachable(sim.smc.url)}` } : {}),
     credentials: { smcUsername: sim.smc.username, smcPassword: sim.smc.password },
   };
 }
 
 /** Deploys the examples, replacing earlier copies of them and keeping every other flow the user made. */
 async function deployExamples(url, sim) {
-  const examples = exampleFlows(sim, await sessionHostnames(sim.mediaServer.url));
+  const examples = exampleFlows(sim, await sessionHostnames(reachable(sim.mediaServer.url)));
   const ids = new Set(examples.map((node) => node.id));
   const current = await (await fetch(`${url}/flows`, { headers: { accept: 'application/json' } })).json();
   const kept = current.filter((node) => !ids.has(node.id) && !ids.has(node.z));
@@ -52,22 +63,22 @@ async function deployExamples(url, sim) {
 }
 
 /**
- * Starts the simulator and Node-RED (port 0 picks a free port for each) and deploys the examples. Resolves with
- * both, the show-monitor dashboard's address and an idempotent `stop()`; on failure stops whatever it started and
- * rejects.
+ * Starts the simulator and Node-RED (port 0 picks a free port for each), both listening on `host` (default
+ * loopback), and deploys the examples. Resolves with both, the show-monitor dashboard's address and an idempotent
+ * `stop()`; on failure stops whatever it started and rejects.
  */
-export async function startDemo({ userDir, port = 0, simPort = 0, drivePort = 0, credentialSecret, dialect, echo = false }) {
+export async function startDemo({ userDir, host = '127.0.0.1', port = 0, simPort = 0, drivePort = 0, credentialSecret, dialect, echo = false }) {
   mkdirSync(userDir, { recursive: true });
   installPackage(userDir);
   const dashboard = installDashboard(userDir);
   addDependency(userDir, dashboard.name, dashboard.version);
-  const sim = await startSimulator({ host: '127.0.0.1', port: simPort, drivePort, ...(dialect ? { dialect } : {}) });
+  const sim = await startSimulator({ host, port: simPort, drivePort, ...(dialect ? { dialect } : {}) });
   // The demo's OLED button needs a login on the machine: the documents' simulator takes the control action, an r34
   // one its management controller's account (given to the server node below).
   sim.state.hardware.loggedIn = true;
   let red;
   try {
-    writeSettings(userDir, { port, credentialSecret, palette: true });
+    writeSettings(userDir, { port, credentialSecret, palette: true, settings: { uiHost: host } });
     red = await startNodeRed({ userDir, echo });
     await deployExamples(red.url, sim);
   } catch (error) {

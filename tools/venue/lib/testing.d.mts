@@ -13,6 +13,8 @@ export interface Demo {
 /** `pnpm start`'s setup: the simulator, and a Node-RED in `userDir` with the nodes, the dashboard and the examples deployed. */
 export function startDemo(options: {
   userDir: string;
+  /** The address the simulator and Node-RED listen on (default 127.0.0.1). */
+  host?: string;
   port?: number;
   simPort?: number;
   drivePort?: number;

@@ -3,12 +3,15 @@
 import { startBridge } from '@stagelink/bridge';
 import { MOSQUITTO, startMosquitto } from '@stagelink/bridge/testing';
 
-/** Resolves undefined when Mosquitto is missing; `close()` stops the bridge, then the broker. */
-export async function startVenueBridge(server) {
+/**
+ * Resolves undefined when Mosquitto is missing; `close()` stops the bridge, then the broker. With `record`, the
+ * bridge writes the show log into that folder, as `--record` does.
+ */
+export async function startVenueBridge(server, { record } = {}) {
   if (!MOSQUITTO) return undefined;
   const broker = await startMosquitto();
   try {
-    const bridge = await startBridge({ server, mqtt: broker.url, followDirector: true });
+    const bridge = await startBridge({ server, mqtt: broker.url, followDirector: true, ...(record ? { record } : {}) });
     let closed;
     return {
       broker: broker.url,

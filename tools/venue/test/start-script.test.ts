@@ -1,11 +1,12 @@
 import mqtt from 'mqtt';
 import { MOSQUITTO } from '@stagelink/bridge/testing';
 import { MediaServer, sessionMachines, type Transport } from '@stagelink/core';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DebugSidebar, type DebugMessage } from './support/editor-comms.js';
 import { eventually } from './support/eventually.js';
@@ -140,7 +141,7 @@ describe('pnpm start', () => {
     try {
       const online = new Promise<string>((resolve) => consumer.on('message', (topic, payload) => topic === `${prefix}/bridge` && resolve(payload.toString())));
       await consumer.subscribeAsync(`${prefix}/bridge`);
-      expect(await online).toBe('"online"');
+      expect(await online).toBe('online');
     } finally {
       await consumer.endAsync();
     }
@@ -195,4 +196,20 @@ describe('pnpm start', () => {
     await expect(fetch(script.editorUrl)).rejects.toThrow();
     await expect(fetch(`${script.mediaServerUrl}/api/v1/status/health`)).rejects.toThrow();
   }, 30_000);
+
+  it('leaves the show log the bridge recorded and prints the command that draws it, which works', () => {
+    const showLog = join(dataDir, 'show-log');
+    if (!MOSQUITTO) {
+      expect(script.output()).toMatch(/MQTT bridge\s+not started, and no show log/);
+      expect(existsSync(showLog)).toBe(false);
+      return;
+    }
+    expect(readdirSync(showLog).filter((file) => /^show-\d{4}-\d{2}-\d{2}\.ndjson$/.test(file))).toHaveLength(1);
+    const [, command] = /draw it as a page \(from the repository root\):\n\s+(node .+)/.exec(script.output()) ?? [];
+    expect(command).toContain(`${showLog} -o ${join(dataDir, 'report.html')}`);
+    const [, cli, ...args] = (command ?? '').split(' ');
+    const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+    execFileSync(process.execPath, [cli ?? '', ...args], { cwd: repoRoot, stdio: 'ignore' });
+    expect(readFileSync(join(dataDir, 'report.html'), 'utf8')).toContain('stagelink-report-data');
+  });
 });
