@@ -216,7 +216,7 @@ describe.each(['spec', 'r34'] as const)('the show clock of a transport (%s diale
     await eventually(() => !clock().playing, 'the clock stopped');
     expect(clock().status).toBe('online');
     expect(Math.abs(clock().time - truth().time)).toBeLessThan(PLAYHEAD_TOLERANCE_S);
-  });
+  }, 40_000);
 
   it('follows a jump made at the director, its section and time, with no command from here', async () => {
     const { sim, ms, clock, truth } = await clockOf(dialect);

@@ -225,5 +225,5 @@ describe.skipIf(MOSQUITTO_MISSING)('reads that fail remove nothing, on a real Mo
     await watcher.waitFor((message) => message.topic === `${prefix}/transports/main/state` && (message.json as { stale?: boolean }).stale !== true, 10_000, recovered, 'main live again');
     await delay(2 * POLL_MS);
     expect(watcher.messages.slice(since).filter((message) => isClear(message) || stubbed(message)).map((message) => message.topic)).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -75,7 +75,7 @@ export {
 export { readCelsius, readFlag, readHardware, readRpm, type FanReading, type HardwareReadings, type OutputCardReading, type TemperatureReading } from './hardware-health/readings.js';
 export type { ApiDescription } from './media-server/api-description.js';
 export type { CommandName, DescribedCommand, DirectorDescription } from './media-server/described-commands.js';
-export type { RenderStreamApi } from './media-server/renderstream.js';
+export { LAYER_OPERATION_COMMANDS, LAYER_OPERATIONS, layerNamed, type LayerOperation, type RenderStreamApi } from './media-server/renderstream.js';
 export type { OmnicalApi, PythonApi, SockpuppetApi } from './media-server/show-tools.js';
 export { SmcClient, type SmcOptions } from './media-server/smc-client.js';
 export type * from './media-server/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ConfirmationRequiredError, MediaServer, NotEnabledError, endpoints, needsConfirmation } from '../src/index.js';
+import { ConfirmationRequiredError, InvalidInputError, MediaServer, NotEnabledError, endpoints, layerNamed, needsConfirmation, type LayerOperation } from '../src/index.js';
 import { json, ok, startScriptedServer } from './support/scripted-server.js';
 
 async function clientOf(options: { allowPython?: boolean } = {}) {
@@ -37,6 +37,36 @@ describe('RenderStream layers', () => {
       { method: 'POST', url: '/api/session/renderstream/failover', body: { machine: { name: 'RX01' } } },
       { method: 'POST', url: '/api/session/renderstream/failoverpool', body: { layer: { name: 'unreal' } } },
     ]);
+  });
+
+  it('runs each operation on one layer, stop only confirmed, and refuses a word that is no operation unsent', async () => {
+    const { ms, sent } = await clientOf();
+    await ms.renderstream.operate('start', { name: 'unreal' });
+    await ms.renderstream.operate('restart', { uid: '42' });
+    await ms.renderstream.operate('sync', { name: 'notch' });
+    await expect(ms.renderstream.operate('stop', { name: 'unreal' })).rejects.toBeInstanceOf(ConfirmationRequiredError);
+    await expect(ms.renderstream.operate('halt' as LayerOperation, { name: 'unreal' })).rejects.toBeInstanceOf(InvalidInputError);
+    await ms.renderstream.operate('stop', { name: 'unreal' }, { confirm: true });
+    expect(sent().map(({ url, body }) => ({ url, body }))).toEqual([
+      { url: '/api/session/renderstream/startlayers', body: { layers: [{ name: 'unreal' }] } },
+      { url: '/api/session/renderstream/restartlayers', body: { layers: [{ uid: '42' }] } },
+      { url: '/api/session/renderstream/synclayers', body: { layers: [{ name: 'notch' }] } },
+      { url: '/api/session/renderstream/stoplayers', body: { layers: [{ name: 'unreal' }] } },
+    ]);
+  });
+
+  it('finds a typed layer by its exact name, then in another case when only one matches, then by uid', () => {
+    const layers = [
+      { uid: '1', name: 'Unreal Stage' },
+      { uid: '2', name: 'notch' },
+      { uid: '3', name: 'NOTCH' },
+    ];
+    expect(layerNamed(layers, 'Unreal Stage')?.uid).toBe('1');
+    expect(layerNamed(layers, 'unreal stage')?.uid).toBe('1');
+    expect(layerNamed(layers, 'NOTCH')?.uid).toBe('3');
+    expect(layerNamed(layers, 'Notch')).toBeUndefined();
+    expect(layerNamed(layers, '2')?.name).toBe('notch');
+    expect(layerNamed(layers, 'touch')).toBeUndefined();
   });
 
   it('refuses a layer list with an empty reference before sending', async () => {

@@ -1,4 +1,5 @@
 import { AbortedError, ConnectionError, LateAnswerError, LOG_EVENT_CODES, StagelinkError, StatusError, TimeoutError } from '@stagelink/core';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { inRuntimeLanguage, sayError } from '../src/shared/error-words.js';
 import { sayLogEvent } from '../src/shared/log-words.js';
@@ -35,6 +36,14 @@ describe('core failures in the runtime language', () => {
       expect(german[code], code).toBeDefined();
       expect(german[code], code).not.toBe('__message__');
     }
+  });
+
+  it('has German words for every failure code core raises', async () => {
+    const sources = await Promise.all(['errors.ts', 'drive/errors.ts'].map((file) => readFile(new URL(`../../core/src/${file}`, import.meta.url), 'utf8')));
+    const codes = [...new Set(sources.join('\n').match(/'STAGELINK_ERR_[A-Z_]+'/g))].map((quoted) => quoted.slice(1, -1));
+    expect(codes.length).toBeGreaterThan(15);
+    const german = errorTexts('de');
+    expect(codes.filter((code) => german[code] === undefined)).toEqual([]);
   });
 
   it('says in German what failed, where and why, keeping the error\'s class, code, fields and core\'s words as its cause', () => {

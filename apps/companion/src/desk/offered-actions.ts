@@ -4,8 +4,8 @@
  * nothing here. Pressed anyway, core refuses it unsent and the failure is logged as any other.
  */
 import type { CompanionActionDefinitions } from '@companion-module/base';
-import { endpointList, type EndpointSpec } from '@stagelink/core';
-import { LAYER_OPERATIONS } from './renderstream-actions.js';
+import { endpointList, type EndpointSpec, LAYER_OPERATION_COMMANDS } from '@stagelink/core';
+import { LAYER_ACTIONS } from './renderstream-actions.js';
 import { TRANSPORT_ACTION_ID_LIST, TRANSPORT_ACTION_IDS } from './saved-ids.js';
 
 /** The command each action sends, by action id: a transport action's is `transport/<command>`. */
@@ -15,7 +15,7 @@ export const ACTION_COMMANDS: Readonly<Record<string, EndpointSpec>> = Object.fr
     const spec = endpointList.find((endpoint) => endpoint.method === 'POST' && endpoint.path === path);
     return spec ? [[actionId, spec] as const] : [];
   }),
-  ...Object.entries(LAYER_OPERATIONS).map(([actionId, { spec }]) => [actionId, spec] as const),
+  ...Object.entries(LAYER_ACTIONS).map(([actionId, operation]) => [actionId, LAYER_OPERATION_COMMANDS[operation]] as const),
 ]);
 
 /** Marks the actions `notOffered` names (it answers the description's API version, '' when it gives none). */

@@ -4,7 +4,7 @@
  * director does not have is refused before anything is sent, naming the layers it has.
  */
 import type { CompanionActionDefinition, DropdownChoice } from '@companion-module/base';
-import { endpoints, type EndpointSpec, InvalidInputError, needsConfirmation, type Ref } from '@stagelink/core';
+import { InvalidInputError, LAYER_OPERATION_COMMANDS, type LayerOperation, needsConfirmation, type Ref } from '@stagelink/core';
 import type { Show } from '../show/show.js';
 import { type Arming, armKey } from './arming.js';
 import { textOption } from './option-values.js';
@@ -14,16 +14,15 @@ export interface LayerChoices {
   layers: DropdownChoice<string>[];
 }
 
+/** Action id → what it does to the layer's workload (core's command for it says whether it is guarded). */
+export const LAYER_ACTIONS = {
+  renderstream_start: 'start',
+  renderstream_restart: 'restart',
+  renderstream_sync: 'sync',
+  renderstream_stop: 'stop',
+} as const satisfies Record<string, LayerOperation>;
 
-/** Action id → what it does to the layer's workload, and core's command for it (which says whether it is guarded). */
-export const LAYER_OPERATIONS = {
-  renderstream_start: { words: 'start', spec: endpoints.startLayers },
-  renderstream_restart: { words: 'restart', spec: endpoints.restartLayers },
-  renderstream_sync: { words: 'sync', spec: endpoints.syncLayers },
-  renderstream_stop: { words: 'stop', spec: endpoints.stopLayers },
-} as const satisfies Record<string, { words: string; spec: EndpointSpec }>;
-
-export type LayerActionId = keyof typeof LAYER_OPERATIONS;
+export type LayerActionId = keyof typeof LAYER_ACTIONS;
 
 /**
  * The layer an action names, as core takes it: by the uid of the layer the director listed (so a name typed in
@@ -51,8 +50,8 @@ export function layerRef(show: Show, typed: string | undefined, action: string):
 export function renderStreamActions(current: () => Show, arming: Arming, choices: LayerChoices): Record<LayerActionId, CompanionActionDefinition> {
   const layer = { type: 'dropdown', id: 'layer', label: 'RenderStream layer', choices: choices.layers, default: choices.layers[0]?.id ?? '', allowCustom: true } as const;
   const action = (id: LayerActionId): CompanionActionDefinition => {
-    const { words, spec } = LAYER_OPERATIONS[id];
-    const guarded = needsConfirmation(spec);
+    const words = LAYER_ACTIONS[id];
+    const guarded = needsConfirmation(LAYER_OPERATION_COMMANDS[words]);
     return {
       name: `RenderStream: ${words} layer${guarded ? ' (two presses)' : ''}`,
       description: guarded
@@ -64,18 +63,8 @@ export function renderStreamActions(current: () => Show, arming: Arming, choices
         // Refused before arming: a press that can never fire must not show as armed.
         const { ref, name } = layerRef(show, textOption(options['layer']), `RenderStream ${words}`);
         if (guarded && !arming.press(armKey(id, name), controlId)) return;
-        const api = show.server.renderstream;
-        const request = { layers: [ref] };
-        switch (id) {
-          case 'renderstream_start':
-            return api.startLayers(request);
-          case 'renderstream_restart':
-            return api.restartLayers(request);
-          case 'renderstream_sync':
-            return api.syncLayers(request);
-          case 'renderstream_stop':
-            return api.stopLayers(request, { confirm: true });
-        }
+        // A guarded operation gets here only on the arming second press.
+        await show.server.renderstream.operate(words, ref, { confirm: true });
       },
     };
   };

@@ -5,7 +5,7 @@
  * closed then, and opened again only when the director moves or its live stream comes back (a restart, maybe on
  * another build), so such a director is not asked twice a second for what it does not have.
  */
-import { type LayersSnapshot, type LayersWatch, type Logger, type MediaServer, type RenderStreamLayer, reasonOf, VariableIds } from '@stagelink/core';
+import { layerNamed, type LayersSnapshot, type LayersWatch, type Logger, type MediaServer, type RenderStreamLayer, reasonOf, VariableIds } from '@stagelink/core';
 import type { Freshness } from './freshness.js';
 
 /**
@@ -82,12 +82,10 @@ export class RenderStreamWatch {
     return [...this.#layers.values()];
   }
 
-  /** A layer by its name as the director gives it, else in any case, else by its uid (a typed option may hold either). */
+  /** The layer a typed option means, as core reads a typed layer name (a dropdown option may also hold a uid). */
   layerNamed(text: string): ShownLayer | undefined {
-    const exact = this.#layers.get(text);
-    if (exact) return exact;
-    const wanted = text.toLowerCase();
-    return this.layers.find(({ layer }) => layer.name.toLowerCase() === wanted) ?? this.layers.find(({ layer }) => layer.uid === text);
+    const found = layerNamed(this.layers.map(({ layer }) => layer), text);
+    return found && this.#layers.get(found.name);
   }
 
   layerById(id: string): ShownLayer | undefined {

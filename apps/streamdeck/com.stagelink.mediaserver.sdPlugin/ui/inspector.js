@@ -217,7 +217,7 @@
   /**
    * The server the key talks to: its own address, else the global one, and the machine addresses as this page has
    * them (so answers never depend on timing); the backup addresses and DNS-SD (with its interface) too for a key on the global address
-   * (a key with an address of its own is on another session: none).
+   * (a key with an address of its own is on another session: none); the management controllers where the page has them.
    */
   function addHost(message) {
     var host = settings.host || globalSettings.host;
@@ -227,6 +227,11 @@
     message.backupHosts = global && globalSettings.backupHosts !== undefined ? globalSettings.backupHosts : '';
     message.dnssd = global && globalSettings.dnssd === true;
     message.dnssdInterface = global && globalSettings.dnssdInterface !== undefined ? globalSettings.dnssdInterface : '';
+    // The health page's hardware settings are checked by the plugin too: the connection line says what is wrong.
+    if (document.getElementById('smcs')) {
+      message.smcs = globalSettings.smcs === undefined ? '' : globalSettings.smcs;
+      message.hardwareEvery = globalSettings.hardwareEvery === undefined ? '' : globalSettings.hardwareEvery;
+    }
   }
 
   function requestItems(select) {

@@ -5,9 +5,10 @@
  *
  * Request  `{ "request": "connection" | "transports" | "tracks" | "sections" | "notes" | "machines" | "layers" | "unoffered",
  *             "requestId"?: any, "host"?: string, "hosts"?: string, "backupHosts"?: string, "dnssd"?: boolean,
- *             "dnssdInterface"?: string,
- *             "track"?: string }` (a host that is not text, hosts that are not `NAME=address` lines, or backup
- *             addresses that are not addresses, are answered as `invalid`, with core's reason)
+ *             "dnssdInterface"?: string, "smcs"?: string, "hardwareEvery"?: string,
+ *             "track"?: string }` (a host that is not text, hosts that are not `NAME=address` lines, backup
+ *             addresses that are not addresses, or management controllers and a hardware period the health keys
+ *             cannot use, are answered as `invalid`, with the reason)
  * Answer   `{ "response": <request>, "requestId"?, "host": <origin or "">,
  *             "items": [{ "value", "label" }] }`  or  `{ ..., "error": "what went wrong" }`
  * The connection answer carries `"state": "online" | "offline" | "stalled" | "unset" | "invalid" | "refused"` and
@@ -24,6 +25,7 @@ import {
   type DirectorSearch,
   directorSearchSetting,
   DirectorSearchError,
+  hardwareSetting,
   hostSetting,
   type StoredSearch,
   textSetting,
@@ -92,8 +94,15 @@ export async function answerInspector(
     search = directorSearchSetting({ hosts: asked('hosts'), backupHosts: asked('backupHosts'), dnssd: asked('dnssd'), dnssdInterface: asked('dnssdInterface') });
   } catch (error) {
     const setting = error instanceof DirectorSearchError ? BAD_SETTING[error.setting] : BAD_SETTING.hosts;
-    const problem = `${t(setting)} ${reasonOf(error)}`;
-    return request === 'connection' ? { ...base, host: origin, state: 'invalid', message: problem } : { ...base, host: origin, state: 'invalid', error: problem };
+    return invalid(base, origin, request, `${t(setting)} ${reasonOf(error)}`);
+  }
+  // The health page's hardware settings: the health keys' watches cannot start on them, so the page says why.
+  if ('smcs' in payload || 'hardwareEvery' in payload) {
+    try {
+      hardwareSetting({ smcs: payload.smcs, hardwareEvery: payload.hardwareEvery });
+    } catch (error) {
+      return invalid(base, origin, request, `${t('inspector.badHardware')} ${reasonOf(error)}`);
+    }
   }
   let lease: ServerLease;
   try {
@@ -113,6 +122,11 @@ export async function answerInspector(
   } finally {
     lease.release();
   }
+}
+
+/** A setting the page shows cannot be used: the connection line's sentence, or a list's error. */
+function invalid(base: JsonObject, origin: string, request: InspectorRequest, problem: string): JsonObject {
+  return request === 'connection' ? { ...base, host: origin, state: 'invalid', message: problem } : { ...base, host: origin, state: 'invalid', error: problem };
 }
 
 /** How long the connection line says the director moved. */

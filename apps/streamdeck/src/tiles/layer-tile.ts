@@ -6,13 +6,13 @@
  * A layer the director does not list says NO LAYER (the log names the layers it does list), a director without
  * RenderStream says N/A, and a snapshot that is not the director's now is STALE or NO LINK, never a state shown as live.
  */
-import { type LayersSnapshot, reasonOf, type Ref } from '@stagelink/core';
+import { layerNamed, type LayersSnapshot, reasonOf, type Ref } from '@stagelink/core';
 import { largeAnswersFailFace, noLinkFace, problemFace, setupFace, staleFace, waitingFace } from '../render/faces.js';
 import { armedLayerFace, LAYER_KEY_NAME, layerFace, noLayerFace, notOfferedFace } from '../render/layer-face.js';
 import { layerOperationSetting, textSetting, type HostChoice, type LayerOperation, type RenderStreamKeySettings } from '../settings.js';
 import { ARM_MS, KeyArm } from '../state/confirm/key-arm.js';
 import { isLinkDown, largeAnswersFail } from '../state/connection/link.js';
-import { LAYER_OPERATION_WORDS, layerNamed, noLayerReason, runLayerOperation, takesTwoPresses } from '../state/renderstream/layer-operation.js';
+import { LAYER_OPERATION_WORDS, noLayerReason, takesTwoPresses } from '../state/renderstream/layer-operation.js';
 import { hostProblem } from './host-binding.js';
 import type { KeySurface, TileContext } from './tile.js';
 import { TileBase } from './tile-base.js';
@@ -122,7 +122,8 @@ export class LayerTile extends TileBase<RenderStreamKeySettings> {
       this.surface.showAlert();
       return;
     }
-    lease.cues.send(() => runLayerOperation(lease.server, operation, target)).then(
+    // A guarded operation gets here only after the operator's confirming press.
+    lease.cues.send(() => lease.server.renderstream.operate(operation, target, { confirm: true })).then(
       () => {
         this.surface.showOk();
         lease.layers.refresh();

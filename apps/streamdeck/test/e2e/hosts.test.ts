@@ -12,6 +12,7 @@ import { FakeStreamDeck } from '../harness/fake-stream-deck.js';
 import { choose, openInspector, until } from './inspector-dom.js';
 
 const TRANSPORT = 'com.stagelink.mediaserver.transport';
+const HEALTH = 'com.stagelink.mediaserver.health';
 
 describe('machine addresses for names that do not resolve', () => {
   let sim: Simulator;
@@ -98,6 +99,29 @@ describe('machine addresses for names that do not resolve', () => {
     const line = await invalidSetting(page);
     expect(line).toContain('Machine addresses: "DIRECTOR01 127.0.0.2" is not HOSTNAME=address');
     await deck.waitForLatestImage('play', (svg) => svg.includes('>SET UP<'), 'the set-up face');
+  });
+
+  it("says on the health key's settings page what is wrong with its management controllers and hardware period, and keeps them", async () => {
+    deck.globalSettings.host = machine('director').url;
+    await deck.launch();
+    deck.appear({ action: HEALTH, context: 'health', settings: {} });
+    dom = openInspector(deck, 'health.html', 'health');
+    const page = dom;
+    await connected(page);
+
+    choose(page, 'smcs', 'ACTOR01 10.0.1.6');
+    expect(await invalidSetting(page)).toContain('Hardware health: "ACTOR01 10.0.1.6" is not HOSTNAME=address');
+    expect(deck.globalSettings.smcs).toBe('ACTOR01 10.0.1.6');
+
+    choose(page, 'smcs', 'ACTOR01=10.0.1.6');
+    choose(page, 'hardwareEvery', '0.2');
+    await until('the line naming the hardware period', () => {
+      const element = page.window.document.getElementById('connection');
+      return element?.className.includes('invalid') && element.textContent?.includes('at least 1 s');
+    });
+
+    choose(page, 'hardwareEvery', '15');
+    await until('the line online again', () => page.window.document.getElementById('connection')?.className.includes('online'));
   });
 
   it('keeps the backup addresses and DNS-SD typed on the settings page, and says what is wrong with an address that is none', async () => {

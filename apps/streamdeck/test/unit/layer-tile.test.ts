@@ -61,7 +61,7 @@ describe('RenderStream layer tiles', () => {
     tile.press();
     await vi.advanceTimersByTimeAsync(10);
     expect(key.alerts).toBe(1);
-    expect(rs.startLayers).not.toHaveBeenCalled();
+    expect(rs.operate).not.toHaveBeenCalled();
     expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/does not offer RenderStream/));
     tile.dispose();
   });
@@ -77,11 +77,11 @@ describe('RenderStream layer tiles', () => {
     expect(wordsOf(key.latest)).toEqual(['Unreal Stage', 'ERROR']);
     // The window ran out: this press arms again, and sends nothing.
     tile.press();
-    expect(rs.restartLayers).not.toHaveBeenCalled();
+    expect(rs.operate).not.toHaveBeenCalled();
     tile.press();
     await vi.advanceTimersByTimeAsync(10);
-    expect(rs.restartLayers).toHaveBeenCalledTimes(1);
-    expect(rs.restartLayers).toHaveBeenCalledWith({ layers: [{ uid: '91' }] });
+    expect(rs.operate).toHaveBeenCalledTimes(1);
+    expect(rs.operate).toHaveBeenCalledWith('restart', { uid: '91' }, { confirm: true });
     expect(key.oks).toBe(1);
     tile.dispose();
   });
@@ -93,10 +93,10 @@ describe('RenderStream layer tiles', () => {
     tile.press();
     tile.configure({ layer: 'Notch FX', operation: 'stop' }, host);
     tile.press();
-    expect(rs.stopLayers).not.toHaveBeenCalled();
+    expect(rs.operate).not.toHaveBeenCalled();
     tile.press();
     await vi.advanceTimersByTimeAsync(10);
-    expect(rs.stopLayers).toHaveBeenCalledWith({ layers: [{ uid: '92' }] }, { confirm: true });
+    expect(rs.operate).toHaveBeenCalledWith('stop', { uid: '92' }, { confirm: true });
     expect(key.oks).toBe(1);
     tile.dispose();
   });
@@ -105,7 +105,7 @@ describe('RenderStream layer tiles', () => {
     const { key, tile, rs, logger } = keyOn({ layer: 'Notch FX', operation: 'start' });
     rs.tell(online(layer('Notch FX', 'stopped')));
     await vi.advanceTimersByTimeAsync(300);
-    rs.startLayers.mockRejectedValueOnce(new HttpError('POST renderstream/startlayers answered 500: the cluster has no free machine.', 500, undefined));
+    rs.operate.mockRejectedValueOnce(new HttpError('POST renderstream/startlayers answered 500: the cluster has no free machine.', 500, undefined));
     tile.press();
     await vi.advanceTimersByTimeAsync(10);
     expect(key.alerts).toBe(1);
@@ -125,7 +125,7 @@ describe('RenderStream layer tiles', () => {
     await vi.advanceTimersByTimeAsync(300);
     expect(key.alerts).toBe(1);
     expect(wordsOf(key.latest)).toEqual(['Unreal Stag', 'NO LAYER']);
-    expect(rs.restartLayers).not.toHaveBeenCalled();
+    expect(rs.operate).not.toHaveBeenCalled();
     tile.dispose();
   });
 

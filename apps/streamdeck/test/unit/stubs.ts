@@ -57,9 +57,7 @@ export class StubLive {
 /** A stand-in for core's `renderstream`: each watch opened, told what the test says, and the commands as mocks. */
 export class StubRenderStream {
   readonly watches: { tell: (snapshot: LayersSnapshot) => void; closed: boolean }[] = [];
-  readonly restartLayers = vi.fn(() => Promise.resolve());
-  readonly startLayers = vi.fn(() => Promise.resolve());
-  readonly stopLayers = vi.fn((_request: unknown, _options?: unknown) => Promise.resolve());
+  readonly operate = vi.fn((_operation: string, _layer: unknown, _options?: unknown) => Promise.resolve());
 
   watch(onChange: (snapshot: LayersSnapshot) => void): { current: undefined; close(): void } {
     const watch = { tell: onChange, closed: false };

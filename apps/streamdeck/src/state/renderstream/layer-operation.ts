@@ -3,7 +3,7 @@
  * is guarded by core (the layer's content goes dark), and a restart drops the layer's content while the workload
  * comes back, so both wait for a confirming press; starting a stopped workload fires at once.
  */
-import { endpoints, needsConfirmation, type LayersSnapshot, type MediaServer, type Ref, type RenderStreamLayer } from '@stagelink/core';
+import { LAYER_OPERATION_COMMANDS, needsConfirmation, type LayersSnapshot } from '@stagelink/core';
 import type { LayerOperation } from '../../settings.js';
 
 export const LAYER_OPERATION_WORDS: Record<LayerOperation, string> = { restart: 'Restart', start: 'Start', stop: 'Stop' };
@@ -15,38 +15,10 @@ export function takesTwoPresses(operation: LayerOperation): boolean {
       // Not guarded by core (a restart is what a crashed workload needs), but a live layer goes dark meanwhile.
       return true;
     case 'start':
-      return needsConfirmation(endpoints.startLayers);
+      return needsConfirmation(LAYER_OPERATION_COMMANDS.start);
     case 'stop':
-      return needsConfirmation(endpoints.stopLayers);
+      return needsConfirmation(LAYER_OPERATION_COMMANDS.stop);
   }
-}
-
-/**
- * Runs the operation on one layer. `stop` carries core's confirmation: the key only gets here after the
- * operator's confirming press.
- */
-export async function runLayerOperation(server: Pick<MediaServer, 'renderstream'>, operation: LayerOperation, layer: Ref): Promise<void> {
-  const request = { layers: [layer] };
-  switch (operation) {
-    case 'restart':
-      return server.renderstream.restartLayers(request);
-    case 'start':
-      return server.renderstream.startLayers(request);
-    case 'stop':
-      return server.renderstream.stopLayers(request, { confirm: true });
-  }
-}
-
-/**
- * The layer a key names, from the director's list: its exact name, else the one layer whose name matches in
- * another case (a name typed as `unreal stage`). Undefined when none matches, or more than one does in another case.
- */
-export function layerNamed(layers: readonly RenderStreamLayer[], name: string): RenderStreamLayer | undefined {
-  const exact = layers.find((layer) => layer.name === name);
-  if (exact) return exact;
-  const lower = name.toLowerCase();
-  const alike = layers.filter((layer) => layer.name.toLowerCase() === lower);
-  return alike.length === 1 ? alike[0] : undefined;
 }
 
 /** The sentence for a layer name the director does not list, naming what it does list. */

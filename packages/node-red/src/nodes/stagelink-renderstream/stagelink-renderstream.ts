@@ -1,4 +1,4 @@
-import { ConfirmationRequiredError, InvalidInputError, type LayersSnapshot, type Ref } from '@stagelink/core';
+import { ConfirmationRequiredError, InvalidInputError, LAYER_OPERATIONS, type LayersSnapshot, type Ref } from '@stagelink/core';
 import { inRuntimeLanguage, sayError, sayingError } from '../../shared/error-words.js';
 import { serverConnection } from '../../shared/connections.js';
 import { handleInput } from '../../shared/input.js';
@@ -7,7 +7,7 @@ import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from '../../shar
 import { showServerState } from '../../shared/server-status.js';
 import { StatusLine } from '../../shared/status.js';
 import { say, useRuntime } from '../../shared/words.js';
-import { LAYER_OPERATIONS, LAYER_OPERATIONS_CONFIRMED, layerOperationNamed, runLayerOperation } from './layer-operations.js';
+import { LAYER_OPERATIONS_CONFIRMED, layerOperationNamed } from './layer-operations.js';
 import { layerName, layerReading, verdictOf, type LayerReading } from './layer-state.js';
 
 /**
@@ -120,7 +120,8 @@ function startRenderstream(RED: NodeAPI, node: Node<never>, def: NodeDef): void 
         throw sayingError(ConfirmationRequiredError, 'error.failoverNotConfirmed', { operation });
       }
       const layer = await props.requiredRef('layer');
-      await runLayerOperation(server.client, operation, layer, call);
+      // Confirmed above when the operation is guarded.
+      await server.client.renderstream.operate(operation, layer, { ...call, confirm: true });
       watch(layer);
       msg.payload = { operation, layer };
       status.ok(`${operation} ${layerName(layer)}`);
