@@ -46,6 +46,7 @@ describe('RenderStream layers', () => {
     await ms.renderstream.operate('sync', { name: 'notch' });
     await expect(ms.renderstream.operate('stop', { name: 'unreal' })).rejects.toBeInstanceOf(ConfirmationRequiredError);
     await expect(ms.renderstream.operate('halt' as LayerOperation, { name: 'unreal' })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(ms.renderstream.operate('constructor' as LayerOperation, { name: 'unreal' })).rejects.toBeInstanceOf(InvalidInputError);
     await ms.renderstream.operate('stop', { name: 'unreal' }, { confirm: true });
     expect(sent().map(({ url, body }) => ({ url, body }))).toEqual([
       { url: '/api/session/renderstream/startlayers', body: { layers: [{ name: 'unreal' }] } },

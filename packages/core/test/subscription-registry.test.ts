@@ -531,6 +531,37 @@ describe('SubscriptionRegistry', () => {
       expect(sets().slice(2)).toEqual([{ set: [{ id: 1, value: 1 }] }, { set: [{ id: 1, value: 2 }] }]);
     });
 
+    it('never writes a lost value again over a newer one that went since: the control stays where it was moved', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      list([0, OBJECT, PROPERTY]);
+      vi.advanceTimersByTime(1000);
+      await registry.write(OBJECT, PROPERTY, 0.5);
+      // A page flip asks for another value between two moves of the fader.
+      registry.add(OBJECT, 'object.other()', consumer().it);
+      vi.advanceTimersByTime(FRAME_GAP_MS);
+      const newer = registry.write(OBJECT, PROPERTY, 0.7);
+      vi.advanceTimersByTime(FRAME_SPACING_MS);
+      await newer;
+      registry.onFrame({ error: 'Invalid JSON' });
+      vi.advanceTimersByTime(2000);
+      expect(sets().map((frame) => ('set' in frame ? frame.set[0]?.value : undefined))).toEqual([0.5, 0.7]);
+    });
+
+    it('takes a set sent while a subscribe was unanswered for the frame the server lost, and keeps waiting for the subscribe\'s answer', async () => {
+      registry.add(OBJECT, PROPERTY, consumer().it);
+      list([0, OBJECT, PROPERTY]);
+      vi.advanceTimersByTime(1000);
+      registry.add(OBJECT, 'object.other()', consumer().it);
+      const written = registry.write(OBJECT, PROPERTY, 0.7);
+      vi.advanceTimersByTime(FRAME_GAP_MS);
+      await written;
+      registry.onFrame({ error: 'Invalid JSON' });
+      list([0, OBJECT, PROPERTY], [1, OBJECT, 'object.other()']);
+      vi.advanceTimersByTime(2000);
+      expect(sets().map((frame) => ('set' in frame ? frame.set[0]?.value : undefined))).toEqual([0.7, 0.7]);
+      expect(sent.filter((frame) => 'subscribe' in frame && frame.subscribe.properties.includes('object.other()'))).toHaveLength(1);
+    });
+
     it('sends again a frame the server dropped as "Invalid JSON" after the frame gap, failing no subscription', () => {
       const a = consumer();
       registry.add(OBJECT, PROPERTY, a.it);

@@ -59,6 +59,8 @@ interface Pair {
   references: number;
   /** Writes waiting for the server's id for this pair. */
   writes: PendingWrite[];
+  /** Set frames sent with a value of this pair: a lost one is written again only while none went after it. */
+  setsSent: number;
 }
 
 interface PendingWrite {
@@ -72,7 +74,7 @@ interface PendingWrite {
 }
 
 /** A frame sent: what a server that says it lost a frame has lost, once matched to its answer. */
-type SentFrame = { kind: 'operation'; op: Operation } | { kind: 'set'; writes: { pair: Pair; value: unknown; lost: number }[] };
+type SentFrame = { kind: 'operation'; op: Operation } | { kind: 'set'; writes: { pair: Pair; value: unknown; lost: number; set: number }[] };
 
 /**
  * `lost`: times the server lost this frame ("Invalid JSON") so far. `probe`: part of asking a quiet pair again,
@@ -148,7 +150,7 @@ export class SubscriptionRegistry {
     const pace = new DeliveryPace(consumer.intervalMs, () => this.wire.now());
     const existing = this.#pairs.get(key) ?? this.#adoptOrphan(key);
     if (!existing) {
-      const pair: Pair = { key, object, property, consumers: new Map([[consumer, pace]]), state: 'queued', stale: false, probes: 0, quietProbes: 0, retries: 0, references: 0, writes: [] };
+      const pair: Pair = { key, object, property, consumers: new Map([[consumer, pace]]), state: 'queued', stale: false, probes: 0, quietProbes: 0, retries: 0, references: 0, writes: [], setsSent: 0 };
       this.#pairs.set(key, pair);
       this.#enqueue({ kind: 'subscribe', pair });
       return;
@@ -415,7 +417,12 @@ export class SubscriptionRegistry {
     if (due.length === 0) return false;
     const batches = due.map((pair) => ({ pair, writes: pair.writes.splice(0) }));
     for (const { writes } of batches) for (const write of writes) clearTimeout(write.timer);
-    const values = batches.map(({ pair, writes }) => ({ pair, value: coalesce(writes.map(({ value }) => value)), lost: Math.max(...writes.map(({ lost = 0 }) => lost)) }));
+    const values = batches.map(({ pair, writes }) => ({
+      pair,
+      value: coalesce(writes.map(({ value }) => value)),
+      lost: Math.max(...writes.map(({ lost = 0 }) => lost)),
+      set: (pair.setsSent += 1),
+    }));
     const frame: ClientFrame = { set: values.map(({ pair, value }) => ({ id: pair.id as number, value })) };
     if (!this.wire.send(frame)) {
       for (const { pair, writes } of batches) {
@@ -590,7 +597,7 @@ export class SubscriptionRegistry {
   /**
    * A frame was lost, not refused: the last one sent, which came right behind another, or one the server cannot
    * read, which it loses every time. It goes again after a pause that grows with each loss in a row (the pacer's):
-   * a subscribe or unsubscribe as it was, a write unless a newer one to its pair waits. After LOST_FRAME_TRIES
+   * a subscribe or unsubscribe as it was, a write unless a newer one to its pair waits or went since. After LOST_FRAME_TRIES
    * losses of one frame it is no longer sent: its subscription fails, to be asked for again later.
    */
   #onDroppedFrame(message: string): void {
@@ -598,8 +605,9 @@ export class SubscriptionRegistry {
     const lost = this.#unanswered.answerLost();
     if (this.#pacer.drops === 1) this.wire.onProblem(new LiveUpdateError(`The live-update server dropped a frame (${message.trim()})${lost ? '; it is sent again after a pause' : ''}.`));
     if (lost?.kind === 'set') {
-      for (const { pair, value, lost: times } of lost.writes) {
-        if (this.#pairs.get(pair.key) !== pair || pair.writes.length > 0) continue;
+      for (const { pair, value, lost: times, set } of lost.writes) {
+        // A newer value waits or went since: writing this one again would move the control back.
+        if (this.#pairs.get(pair.key) !== pair || pair.writes.length > 0 || pair.setsSent !== set) continue;
         if (times + 1 < LOST_FRAME_TRIES) pair.writes.push({ value, lost: times + 1, sent: () => undefined, failed: () => undefined });
         else this.wire.onProblem(new LiveFrameRefusedError(`${pair.property} on ${pair.object} was not written: ${refusedAsInvalidJson('write', times + 1)}. It is not sent again.`));
       }

@@ -44,9 +44,12 @@ export class UnansweredFrames<Frame extends AnswerableFrame> {
   /**
    * "Invalid JSON": the oldest frame was lost. Where sets lead, the last of them: a set is answered only when it is
    * lost, and of sets sent one behind the other, each but the first went right behind one the server never answers.
+   * A set sent while a subscribe or unsubscribe was still unanswered went in while the director was busy with it:
+   * that set is what it lost, said at once, while the operation's own answer is still to come.
    */
   answerLost(): Frame | undefined {
     this.#forgetOld();
+    if (this.#frames[0]?.frame.kind === 'operation' && this.#frames[1]?.frame.kind === 'set') return this.#frames.splice(1, 1)[0]?.frame;
     const leadingSets = this.#frames.findIndex(({ frame }) => frame.kind !== 'set');
     return this.#answerThrough(leadingSets === -1 ? this.#frames.length - 1 : Math.max(0, leadingSets - 1));
   }

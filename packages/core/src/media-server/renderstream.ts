@@ -82,7 +82,7 @@ export class RenderStreamApi {
 
   /** One operation on one layer; `stop` is guarded as `stopLayers` is (`{ confirm: true }`). */
   async operate(operation: LayerOperation, layer: Ref, options?: GuardedCallOptions): Promise<void> {
-    const command = LAYER_OPERATION_COMMANDS[operation];
+    const command = Object.hasOwn(LAYER_OPERATION_COMMANDS, operation) ? LAYER_OPERATION_COMMANDS[operation] : undefined;
     if (!command) throw new InvalidInputError(`"${String(operation)}" is no RenderStream layer operation (${LAYER_OPERATIONS.join(', ')}).`);
     await this.api.call(command, { body: layersBody({ layers: [layer] }) }, options);
   }
