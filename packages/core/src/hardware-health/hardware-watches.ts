@@ -1,8 +1,9 @@
-import { ClosedError, InvalidInputError } from '../errors.js';
+import { ClosedError, InvalidInputError, reasonOf } from '../errors.js';
 import type { Logger } from '../http/logger.js';
+import { SharedPoll, type PollWatch } from '../shared-poll.js';
 import { hardwareThresholds, type HardwareThresholds } from './judge.js';
-import { MachinePoll, type HardwareSources, type HardwareWatcher } from './machine-poll.js';
-import type { HardwareSnapshot } from './hardware-snapshot.js';
+import { pollHardware, type HardwareSources } from './machine-poll.js';
+import { snapshotOf, type HardwareSnapshot, type PollState } from './hardware-snapshot.js';
 
 /** How often a machine's management controller is read by default: the documents discourage polling harder. */
 export const DEFAULT_HARDWARE_EVERY_MS = 15_000;
@@ -17,18 +18,14 @@ export interface HardwareWatchOptions {
 }
 
 /** One watcher's view of its machine: `current` is the latest snapshot, undefined until the first poll ends. */
-export interface HardwareWatch {
-  readonly current: HardwareSnapshot | undefined;
-  /** Stops telling this watcher; the machine's poll stops with its last watcher. Safe to call more than once. */
-  close(): void;
-}
+export type HardwareWatch = PollWatch<HardwareSnapshot>;
 
 /**
  * The hardware polls of one client, one per management controller (address and account) however many watch it
  * and by whatever name; closed with the client.
  */
 export class HardwareWatches {
-  readonly #polls = new Map<string, MachinePoll>();
+  readonly #polls = new Map<string, SharedPoll<PollState, HardwareSnapshot>>();
   #closed = false;
 
   constructor(
@@ -45,33 +42,28 @@ export class HardwareWatches {
     // A poll of a closed client would read its SMC on a timer that keeps the process alive.
     if (this.#closed) throw new ClosedError(`This media-server client is closed: create a new one to watch the hardware of ${machine}.`);
     if (typeof onChange !== 'function') throw new InvalidInputError(`watch needs a function to call with each snapshot of ${machine}'s hardware (got ${typeof onChange}).`);
-    const watcher: HardwareWatcher = {
-      machine,
-      everyMs: this.#everyMsOf(options?.everyMs),
-      thresholds: hardwareThresholds(options?.thresholds ?? {}),
-      onChange,
-      closed: false,
-    };
-    let poll = this.#polls.get(key);
-    if (!poll) {
-      const created: MachinePoll = new MachinePoll(sources, this.logger, () => {
-        if (this.#polls.get(key) === created) this.#polls.delete(key);
-      });
-      this.#polls.set(key, created);
-      poll = created;
-    }
-    const running = poll;
-    running.add(watcher);
-    return {
-      get current() {
-        return watcher.closed ? undefined : watcher.current;
+    const everyMs = this.#everyMsOf(options?.everyMs);
+    const thresholds = hardwareThresholds(options?.thresholds ?? {});
+    return this.#pollOf(key, machine, sources).watch({ everyMs, view: (state) => snapshotOf(machine, state, thresholds), onChange });
+  }
+
+  /** The poll of one management controller, started by its first watcher and dropped with its last. */
+  #pollOf(key: string, machine: string, sources: HardwareSources): SharedPoll<PollState, HardwareSnapshot> {
+    const running = this.#polls.get(key);
+    if (running) return running;
+    const poll: SharedPoll<PollState, HardwareSnapshot> = new SharedPoll({
+      read: (last, options) => pollHardware(sources, last, options),
+      // The reading time alone is no change.
+      changeOf: (snapshot) => JSON.stringify({ ...snapshot, readAt: undefined }),
+      watcherThrew: (error) => {
+        this.logger.warn(`A hardware watcher of ${machine} threw: ${reasonOf(error)}`, { code: 'HARDWARE_WATCHER_THREW', facts: { machine, reason: reasonOf(error) }, error });
       },
-      close: () => {
-        if (watcher.closed) return;
-        watcher.closed = true;
-        running.remove(watcher);
+      onEmpty: () => {
+        if (this.#polls.get(key) === poll) this.#polls.delete(key);
       },
-    };
+    });
+    this.#polls.set(key, poll);
+    return poll;
   }
 
   /** Stops every poll and refuses later watches. Safe to call more than once. */

@@ -1,5 +1,6 @@
 import { ClosedError, InvalidInputError, isUnreachable, reasonOf, StagelinkError } from '../errors.js';
 import type { Logger } from '../http/logger.js';
+import { SharedPoll, type PollReadOptions, type PollWatch } from '../shared-poll.js';
 import type { RenderStreamLayer } from './types.js';
 
 /** How often the layers are read by default: a crashed workload shows within two seconds, as session health does. */
@@ -18,128 +19,52 @@ export interface LayersSnapshot {
   problem?: { message: string; error: StagelinkError };
 }
 
-export interface LayersWatch {
-  /** The latest snapshot; undefined until the first read ends or once closed. */
-  readonly current: LayersSnapshot | undefined;
-  /** Stops telling this watcher; the poll stops with its last watcher. Safe to call more than once. */
-  close(): void;
-}
-
-interface Watcher {
-  everyMs: number;
-  onChange(snapshot: LayersSnapshot): void;
-  closed: boolean;
-  current?: LayersSnapshot;
-}
+export type LayersWatch = PollWatch<LayersSnapshot>;
 
 /**
- * One client's poll of `renderstream/layers`, shared by every watcher: read once a period (the shortest any watcher
- * asked for), never two reads at once, changes told to each watcher (a read that changes nothing is not told).
- * Nothing rejects: a failed read is the snapshot's status and problem.
+ * One client's poll of `renderstream/layers`, shared by every watcher (see SharedPoll): read once a period (the
+ * shortest any watcher asked for), changes told to each watcher. Nothing rejects: a failed read is the snapshot's
+ * status and problem.
  */
 export class LayerPoll {
-  readonly #watchers = new Set<Watcher>();
-  #snapshot: LayersSnapshot | undefined;
-  #told: string | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #reading = false;
+  readonly #poll: SharedPoll<LayersSnapshot, LayersSnapshot>;
   #closed = false;
 
-  constructor(
-    private readonly read: (options: { timeoutMs: number }) => Promise<RenderStreamLayer[]>,
-    private readonly logger: Logger,
-  ) {}
+  constructor(read: (options: PollReadOptions) => Promise<RenderStreamLayer[]>, logger: Logger) {
+    this.#poll = new SharedPoll({
+      read: (last, options) => readLayers(read, last, options),
+      // The reading time alone is no change; a problem is told by its words.
+      changeOf: (snapshot) => JSON.stringify({ ...snapshot, readAt: undefined, problem: snapshot.problem?.message }),
+      watcherThrew: (error) => {
+        logger.warn(`A RenderStream layers watcher threw: ${reasonOf(error)}`, { code: 'LAYERS_WATCHER_THREW', facts: { reason: reasonOf(error) }, error });
+      },
+    });
+  }
 
   watch(onChange: (snapshot: LayersSnapshot) => void, options: { everyMs?: number } = {}): LayersWatch {
     if (this.#closed) throw new ClosedError('This media-server client is closed: create a new one to watch the RenderStream layers.');
     if (typeof onChange !== 'function') throw new InvalidInputError(`watch needs a function to call with each snapshot of the layers (got ${typeof onChange}).`);
-    const watcher: Watcher = { everyMs: everyMsOf(options?.everyMs), onChange, closed: false };
-    this.#watchers.add(watcher);
-    if (this.#snapshot) {
-      const snapshot = this.#snapshot;
-      queueMicrotask(() => this.#tell(watcher, snapshot));
-    }
-    // The first watcher reads at once; one joining a running poll waits for its next read.
-    if (!this.#reading && !(this.#timer && this.#snapshot)) this.#schedule(this.#snapshot ? undefined : 0);
-    return {
-      get current() {
-        return watcher.closed ? undefined : watcher.current;
-      },
-      close: () => {
-        if (watcher.closed) return;
-        watcher.closed = true;
-        this.#watchers.delete(watcher);
-        if (this.#watchers.size === 0) this.#stop();
-      },
-    };
+    return this.#poll.watch({ everyMs: everyMsOf(options?.everyMs), view: (snapshot) => snapshot, onChange });
   }
 
   /** Stops the poll and refuses later watches. */
   close(): void {
     this.#closed = true;
-    for (const watcher of this.#watchers) watcher.closed = true;
-    this.#watchers.clear();
-    this.#stop();
+    this.#poll.stop();
   }
+}
 
-  #stop(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#snapshot = undefined;
-    this.#told = undefined;
-  }
-
-  #period(): number {
-    return Math.min(...[...this.#watchers].map((watcher) => watcher.everyMs));
-  }
-
-  /** The next read after `waitMs`, by default one period. */
-  #schedule(waitMs?: number): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (this.#closed || this.#watchers.size === 0) return;
-    this.#timer = setTimeout(() => void this.#poll(), waitMs ?? this.#period());
-  }
-
-  async #poll(): Promise<void> {
-    this.#timer = undefined;
-    this.#reading = true;
-    const timeoutMs = Math.min(this.#period(), 5000);
-    try {
-      const layers = await this.read({ timeoutMs });
-      this.#snapshot = { status: 'online', layers, readAt: Date.now() };
-    } catch (error) {
-      this.#snapshot = this.#failed(error);
-    } finally {
-      this.#reading = false;
-    }
-    // Every watcher left during the read: a watcher that comes later must not be told this reading as now.
-    if (this.#watchers.size === 0) return this.#stop();
-    const snapshot = this.#snapshot;
-    const told = JSON.stringify({ ...snapshot, readAt: undefined, problem: snapshot.problem?.message });
-    if (told !== this.#told) {
-      this.#told = told;
-      for (const watcher of [...this.#watchers]) this.#tell(watcher, snapshot);
-    }
-    this.#schedule();
-  }
-
-  /** A failed read: the layers last read, marked stale, while the director answers; none while it cannot be reached. */
-  #failed(error: unknown): LayersSnapshot {
+/**
+ * One read of the layers as a snapshot. A failed read keeps the layers last read, marked stale, while the director
+ * answers; none while it cannot be reached.
+ */
+async function readLayers(read: (options: PollReadOptions) => Promise<RenderStreamLayer[]>, last: LayersSnapshot | undefined, options: PollReadOptions): Promise<LayersSnapshot> {
+  try {
+    return { status: 'online', layers: await read(options), readAt: Date.now() };
+  } catch (error) {
     const problem = { message: reasonOf(error), error: error instanceof StagelinkError ? error : new StagelinkError(reasonOf(error), undefined, { cause: error }) };
-    const last = this.#snapshot;
     if (isUnreachable(error) || !last || last.status === 'offline') return { status: 'offline', layers: [], problem };
     return { status: 'stale', layers: last.layers, ...(last.readAt === undefined ? {} : { readAt: last.readAt }), problem };
-  }
-
-  #tell(watcher: Watcher, snapshot: LayersSnapshot): void {
-    if (watcher.closed) return;
-    watcher.current = snapshot;
-    try {
-      watcher.onChange(snapshot);
-    } catch (error) {
-      this.logger.warn(`A RenderStream layers watcher threw: ${reasonOf(error)}`, { code: 'LAYERS_WATCHER_THREW', facts: { reason: reasonOf(error) }, error });
-    }
   }
 }
 
