@@ -132,10 +132,12 @@ export class CommandRunner {
       const command = parseCommand(request.path, body);
       const deadline = commandDeadline(envelope, request.receivedAt, request.messageExpiryInterval, this.rules);
       outcome = this.#enqueue(id, command, deadline);
+      // Only a command taken is remembered: one refused before sending (unconfirmed, malformed, too old) may be
+      // corrected and sent again with its id.
+      if (key !== undefined) this.#recent.remember(key, true);
     } catch (error) {
       outcome = Promise.resolve(failureResult(id, error));
     }
-    if (key !== undefined) this.#recent.remember(key, true);
     void outcome.then((result) => {
       this.onResult(request, result);
       send(result);

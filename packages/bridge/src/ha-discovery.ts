@@ -262,8 +262,16 @@ export class HaDiscovery implements BridgeAdapter {
   readonly #hardware = new Map<string, { temperatures: Set<string>; fans: Set<string> }>();
   /** Configs of this bridge's ids seen retained on the broker: candidates for removal. */
   readonly #seen = new Set<string>();
+  /**
+   * Device mode: the components each of this bridge's device configs held retained on the broker (an earlier run's,
+   * or this run's own, heard back): one this run no longer has is removed once the session has been read.
+   */
+  readonly #heard = new Map<string, Map<string, string>>();
   readonly #base: string;
-  #published = new Map<string, string>();
+  /** What Home Assistant was last told on each config topic: kept across reconnects, as Home Assistant keeps it. */
+  readonly #published = new Map<string, string>();
+  /** Publish every config again at the next flush, even one unchanged: the broker or Home Assistant lost them. */
+  #republish = false;
   #sessionRead = false;
   /** The transports have been read once: until then the session's device would list none of them. */
   #transportsRead = false;
@@ -362,7 +370,7 @@ export class HaDiscovery implements BridgeAdapter {
   /** Connected (again): everything is published again. */
   connected(): void {
     this.#configsSubscribed = false;
-    this.#published.clear();
+    this.#republish = true;
     this.#soon();
   }
 
@@ -371,14 +379,31 @@ export class HaDiscovery implements BridgeAdapter {
     if (topic === this.#statusTopic) {
       if (payload.toString('utf8').trim() === 'online') {
         this.log.info('home assistant online: discovery published again');
-        this.#published.clear();
+        this.#republish = true;
         this.#soon();
       }
       return;
     }
     if (payload.length === 0 || !this.#ours(topic)) return;
     this.#seen.add(topic);
+    if (this.options.mode === 'device') this.#hear(topic, payload);
     this.#soon();
+  }
+
+  /** The components a retained device config lists (removal stubs, `{"p"}` alone, are none). */
+  #hear(topic: string, payload: Buffer): void {
+    let cmps: unknown;
+    try {
+      cmps = (JSON.parse(payload.toString('utf8')) as { cmps?: unknown }).cmps;
+    } catch {
+      return;
+    }
+    if (typeof cmps !== 'object' || cmps === null) return;
+    const heard = this.#heard.get(topic) ?? new Map<string, string>();
+    for (const [key, component] of Object.entries(cmps as Record<string, { p?: unknown }>)) {
+      if (typeof component?.p === 'string' && Object.keys(component).length > 1) heard.set(key, component.p);
+    }
+    this.#heard.set(topic, heard);
   }
 
   close(): void {
@@ -401,12 +426,15 @@ export class HaDiscovery implements BridgeAdapter {
     const devices = haDevices(this.topics, [...this.#hostnames].sort(), [...this.#transports].sort(), hardware, [...this.#layers].sort()).filter((device) => this.#transportsRead || device.id !== this.#base);
     const messages = haConfigMessages(devices, this.options.discoveryPrefix, this.options.mode);
     const current = new Set(messages.map(({ topic }) => topic));
-    this.#removeGone(new Map(messages.map(({ topic, payload }) => [topic, payload])));
+    const payloads = new Map(messages.map(({ topic, payload }) => [topic, payload]));
+    this.#removeGone(payloads);
+    if (this.#sessionRead) this.#removeLeftoverComponents(payloads);
     for (const { topic, payload } of messages) {
-      if (this.#published.get(topic) === payload) continue;
+      if (!this.#republish && this.#published.get(topic) === payload) continue;
       this.link.publish(topic, payload);
       this.#published.set(topic, payload);
     }
+    this.#republish = false;
     if (!this.#sessionRead) return;
     for (const topic of this.#seen) {
       if (current.has(topic)) continue;
@@ -449,6 +477,27 @@ export class HaDiscovery implements BridgeAdapter {
       this.link.publish(topic, '');
       this.#published.delete(topic);
     }
+  }
+
+  /**
+   * Device mode: a component the broker's copy of a device config lists and this run's config does not (a transport
+   * renamed between two runs of the bridge) is sent as a removal stub, then the config follows (see #flush). What
+   * this run published itself is #removeGone's.
+   */
+  #removeLeftoverComponents(current: ReadonlyMap<string, string>): void {
+    for (const [topic, heard] of this.#heard) {
+      const now = current.get(topic);
+      if (now === undefined) continue;
+      const config = JSON.parse(now) as HaDevice['config'];
+      const previous = this.#published.get(topic);
+      const ours = previous === undefined ? {} : (JSON.parse(previous) as HaDevice['config']).cmps;
+      const gone = [...heard].filter(([key]) => !(key in config.cmps) && !(key in ours));
+      if (gone.length === 0) continue;
+      this.log.info('home assistant entities removed', { topic, count: gone.length });
+      this.link.publish(topic, JSON.stringify({ ...config, cmps: { ...config.cmps, ...Object.fromEntries(gone.map(([key, p]) => [key, { p }])) } }));
+      this.#published.delete(topic);
+    }
+    this.#heard.clear();
   }
 
   get #statusTopic(): string {

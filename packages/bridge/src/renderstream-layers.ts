@@ -16,24 +16,30 @@ export interface LayerStream {
 /** Whether the director offers RenderStream: unknown until its layers were first read. */
 export type RenderStreamOffer = 'unknown' | 'offered' | 'not offered';
 
+/** How long a director whose first answer was a 404 waits before its layer list is asked for again. */
+export const NOT_OFFERED_RECHECK_MS = 60_000;
+
 /**
  * The session's RenderStream layers, from one core watch of the director's layer list: each layer a member of the
  * stream with its workload as its value. A failed read marks every layer's workload stale (its last state held); a
- * layer the list no longer holds leaves every output. A director without RenderStream (core's NotOfferedError, or
- * NotDescribedError from a build that describes its API without it) is read once: the watch stops there, nothing
- * is published, and it is asked again only after a director change. Commands are matched to the layers last read
- * (bySegment, byOscName).
+ * layer leaves every output only when a list answered without it.
+ * A build whose own description lacks the layer list (core's NotDescribedError) has no RenderStream: its layers
+ * leave, the watch stops, and it is asked again only after a director change. A 404 (core's NotOfferedError) says
+ * less: a build without RenderStream answers so, and so does a director still loading its project. Before any list
+ * was read it stops the watch, asked again a minute later or after a director change; after a list, it is a failed
+ * read like any other. Commands are matched to the layers last read (bySegment, byOscName).
  */
 export class RenderStreamLayers {
   readonly #layers = new Map<string, RenderStreamLayer>();
   #watch: LayersWatch | undefined;
   #offer: RenderStreamOffer = 'unknown';
-  /** This watch has read a layer list: a later "not offered" does not end it. */
+  /** This watch has read a layer list: a later 404 is a failed read, not a director without RenderStream. */
   #listed = false;
-  /** The first snapshot came (of any status): the bridge's own layer topics are known, as far as they can be. */
+  /** The layer list was answered, or the director said it has none: the bridge's own layer topics are known. */
   #read = false;
   /** The problem last logged, so a failing read is said once and its recovery once. */
   #problem: string | undefined;
+  #recheck: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(
@@ -68,6 +74,8 @@ export class RenderStreamLayers {
   }
 
   start(): void {
+    clearTimeout(this.#recheck);
+    this.#recheck = undefined;
     if (this.#closed || this.#watch) return;
     this.#listed = false;
     try {
@@ -86,17 +94,23 @@ export class RenderStreamLayers {
 
   close(): void {
     this.#closed = true;
+    clearTimeout(this.#recheck);
     this.#watch?.close();
     this.#watch = undefined;
   }
 
   #snapshot(snapshot: LayersSnapshot): void {
     if (this.#closed) return;
-    this.#read = true;
     const problem = snapshot.problem;
-    // A build whose own description lacks the layer list is refused it before sending: the same answer, told sooner.
-    if (snapshot.status === 'offline' && (problem?.error instanceof NotOfferedError || problem?.error instanceof NotDescribedError)) {
+    if (snapshot.status === 'offline' && problem?.error instanceof NotDescribedError) {
+      this.#read = true;
+      return this.#notOffered(problem.message);
+    }
+    if (snapshot.status === 'offline' && problem?.error instanceof NotOfferedError && !this.#listed) {
+      this.#read = true;
       this.#notOffered(problem.message);
+      this.#recheck = setTimeout(() => this.start(), NOT_OFFERED_RECHECK_MS);
+      this.#recheck.unref();
       return;
     }
     if (snapshot.status !== 'online') {
@@ -107,6 +121,7 @@ export class RenderStreamLayers {
       this.#problem = message;
       return;
     }
+    this.#read = true;
     if (this.#problem !== undefined) this.log.info('read recovered', { what: 'renderstream' });
     this.#problem = undefined;
     this.#offer = 'offered';
@@ -125,21 +140,16 @@ export class RenderStreamLayers {
     }
   }
 
-  /**
-   * The director has no RenderStream: its layers (of a director that had them, before a change) leave. When that is
-   * its first answer the poll stops there; a director that did offer it is still read (a 404 while it loads another
-   * project must not end the watch), its unchanged answers told no more.
-   */
+  /** The director has no RenderStream (as far as it says): the watch stops, and the layers of a director before it leave. */
   #notOffered(message: string): void {
+    // Said once, not at each minute's check of a director that still has none.
+    if (this.#offer !== 'not offered') this.log.info('renderstream not offered', { reason: message });
     this.#offer = 'not offered';
     this.#problem = undefined;
-    if (!this.#listed) {
-      this.#watch?.close();
-      this.#watch = undefined;
-    }
+    this.#watch?.close();
+    this.#watch = undefined;
     for (const name of this.#layers.keys()) this.stream.removed({ what: 'layer', which: name });
     this.#layers.clear();
-    this.log.info('renderstream not offered', { reason: message });
   }
 }
 

@@ -138,18 +138,20 @@ describe.skipIf(MOSQUITTO_MISSING)('commands through a real Mosquitto', () => {
     }
   });
 
-  it('sends a failover only with confirm: true', async () => {
+  it('sends a failover only with confirm: true, and runs the confirmed one sent with the id the refused ones had', async () => {
     const row = tally.row('guarded failover');
     const since = venue.session.requests.length;
+    // One fixed button, pressed without its confirmation and then corrected: what was refused unsent is not taken.
+    const id = `failover-${Date.now()}`;
     for (const confirm of [undefined, false, 'true', 1, null]) {
       row.inputs++;
-      const result = await send('failover/failovermachine', { machine: 'Actor 1', sentAt: Date.now(), ...(confirm === undefined ? {} : { confirm }) });
+      const result = await send('failover/failovermachine', { machine: 'Actor 1', id, sentAt: Date.now(), ...(confirm === undefined ? {} : { confirm }) });
       expect(result).toMatchObject({ ok: false, code: 'STAGELINK_ERR_CONFIRMATION_REQUIRED' });
       row.clearErrors++;
     }
     expect(venue.session.cuesSince(since)).toEqual([]);
     row.inputs++;
-    expect(await send('failover/failovermachine', { machine: 'Actor 1', confirm: true, sentAt: Date.now() })).toMatchObject({ ok: true });
+    expect(await send('failover/failovermachine', { machine: 'Actor 1', id, confirm: true, sentAt: Date.now() })).toMatchObject({ id, ok: true });
     row.ok++;
     expect(venue.session.cuesSince(since).map((request) => request.path)).toEqual(['/api/session/failover/failovermachine']);
     row.inputs++;

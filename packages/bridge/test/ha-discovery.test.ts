@@ -409,6 +409,62 @@ describe('Home Assistant discovery of what left', () => {
     }
   });
 
+  it('in device mode removes what left while the broker was away, once it is back', () => {
+    vi.useFakeTimers();
+    const { ha, published } = discovery('device');
+    try {
+      const machineTopic = `homeassistant/device/${base}-machine-node_b/config`;
+      // The broker restarts without its retained messages; meanwhile node-b leaves the session.
+      ha.removed({ what: 'machine', which: 'node-b' });
+      const since = published.length;
+      ha.connected();
+      vi.advanceTimersByTime(1000);
+      const after = published.slice(since);
+      expect(after.filter(([topic]) => topic === machineTopic).at(-1)).toEqual([machineTopic, '']);
+      // Everything still there is published again, for a broker that lost it.
+      expect(after.some(([topic]) => topic === `homeassistant/device/${base}/config`)).toBe(true);
+    } finally {
+      ha.close();
+      vi.useRealTimers();
+    }
+  });
+
+  it("in device mode removes the components an earlier run's config of the same device lists and this run has not", () => {
+    vi.useFakeTimers();
+    const published: [string, string][] = [];
+    const ha = new HaDiscovery(topics, { discoveryPrefix: 'homeassistant', mode: 'device' }, { publish: (topic, payload) => published.push([topic, payload]), unsubscribe: () => undefined, isConnected: () => true }, silentLog);
+    try {
+      const sessionTopic = `homeassistant/device/${base}/config`;
+      // An earlier run, whose project had a transport "old": its config is retained on the broker.
+      const earlier = new HaDiscovery(topics, { discoveryPrefix: 'homeassistant', mode: 'device' }, { publish: (topic, payload) => published.push([topic, payload]), unsubscribe: () => undefined, isConnected: () => true }, silentLog);
+      earlier.connected();
+      earlier.transport('main');
+      earlier.transport('old');
+      earlier.transportsRead();
+      vi.advanceTimersByTime(1000);
+      earlier.close();
+      const retained = published.findLast(([topic]) => topic === sessionTopic)?.[1] ?? '';
+      const oldKeys = Object.keys((JSON.parse(retained) as { cmps: Record<string, unknown> }).cmps).filter((key) => key.includes('-transport-old-'));
+      expect(oldKeys.length).toBeGreaterThan(5);
+
+      const since = published.length;
+      ha.connected();
+      ha.subscribed();
+      ha.message(sessionTopic, Buffer.from(retained));
+      ha.transport('main');
+      ha.transportsRead();
+      ha.sessionRead();
+      vi.advanceTimersByTime(1000);
+      const session = published.slice(since).filter(([topic]) => topic === sessionTopic).map(([, payload]) => JSON.parse(payload) as { cmps: Record<string, Record<string, unknown>> });
+      expect(session).toHaveLength(2);
+      for (const key of oldKeys) expect(Object.keys(session[0]?.cmps[key] ?? {})).toEqual(['p']);
+      expect(Object.keys(session[1]?.cmps ?? {}).filter((key) => key.includes('-transport-old-'))).toEqual([]);
+    } finally {
+      ha.close();
+      vi.useRealTimers();
+    }
+  });
+
   it('in entity mode clears the config of each entity that went', () => {
     vi.useFakeTimers();
     const { ha, published } = discovery('entity');

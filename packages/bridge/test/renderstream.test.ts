@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { NotDescribedError, NotOfferedError, StagelinkError, type LayersSnapshot, type MediaServer } from '@stagelink/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { parseCommand } from '../src/commands.js';
 import { haBaseId, haSlug, type HaComponent } from '../src/ha-discovery.js';
 import type { Bridge, BridgeLog } from '../src/index.js';
@@ -13,7 +13,7 @@ import { silentLog } from '../src/log.js';
 import { MqttState } from '../src/mqtt-state.js';
 import { oscCommandOf } from '../src/osc-commands.js';
 import { oscValuesOf } from '../src/osc-state.js';
-import { RenderStreamLayers } from '../src/renderstream-layers.js';
+import { NOT_OFFERED_RECHECK_MS, RenderStreamLayers } from '../src/renderstream-layers.js';
 import { SessionStateStream } from '../src/session-state.js';
 import { MOSQUITTO_MISSING } from '../src/testing.js';
 import { Topics } from '../src/topics.js';
@@ -104,7 +104,7 @@ describe('RenderStream layers as members of the session', () => {
     return { layers, published, snapshot: (snapshot: LayersSnapshot) => tell?.(snapshot), counts: () => ({ watches, closes }) };
   }
 
-  it('clears the topic of a layer that leaves the list, and of every layer once RenderStream is no longer offered', () => {
+  it('clears the topic of a layer that leaves the list, and keeps the others, stale, through a 404 while the director loads', () => {
     const { layers, published, snapshot, counts } = layersOver();
     snapshot({ status: 'online', layers: [layer('Unreal Stage', '1'), layer('Notch/FX', '2')], readAt: 1 });
     expect(published).toEqual([
@@ -117,22 +117,40 @@ describe('RenderStream layers as members of the session', () => {
     snapshot({ status: 'online', layers: [layer('Unreal Stage', '1')], readAt: 2 });
     expect(published).toEqual([['venue/renderstream/Notch_FX', '']]);
     published.length = 0;
+    // Unreachable while it restarts, then a 404 while it loads its project: a failed read each, no layer leaves.
+    snapshot({ status: 'offline', layers: [], problem: { message: 'no answer', error: new StagelinkError('no answer') } });
     snapshot({ status: 'offline', layers: [], problem: notOffered() });
-    expect(published).toEqual([['venue/renderstream/Unreal Stage', '']]);
-    expect(layers.offer).toBe('not offered');
-    // A director that offered it is still read: it may offer it again once its project has loaded.
+    expect(published.map(([topic, payload]) => [topic, (JSON.parse(payload) as { stale?: boolean }).stale])).toEqual([['venue/renderstream/Unreal Stage', true]]);
+    expect(layers.offer).toBe('offered');
+    expect(layers.bySegment('Unreal Stage')?.uid).toBe('1');
     expect(counts()).toEqual({ watches: 1, closes: 0 });
     snapshot({ status: 'online', layers: [layer('Unreal Stage', '1')], readAt: 3 });
-    expect(layers.offer).toBe('offered');
     expect(published.at(-1)).toEqual(['venue/renderstream/Unreal Stage', '{"name":"Unreal Stage","uid":"1","state":"running"}']);
     layers.close();
   });
 
-  it('stops reading a director whose first answer is that it has no RenderStream, and asks again after a director change', () => {
+  it('stops reading a director whose first answer is a 404, and asks again a minute later or after a director change', () => {
+    vi.useFakeTimers();
+    onTestFinished(() => void vi.useRealTimers());
     const { layers, published, snapshot, counts } = layersOver();
     snapshot({ status: 'offline', layers: [], problem: notOffered() });
     expect(layers.offer).toBe('not offered');
     expect(published).toEqual([]);
+    expect(counts()).toEqual({ watches: 1, closes: 1 });
+    // A director still loading its project when the bridge started: asked again, and its layers come.
+    vi.advanceTimersByTime(NOT_OFFERED_RECHECK_MS);
+    expect(counts().watches).toBe(2);
+    snapshot({ status: 'online', layers: [layer('Unreal Stage', '1')], readAt: 1 });
+    expect(layers.offer).toBe('offered');
+    expect(published).toHaveLength(1);
+    snapshot({ status: 'offline', layers: [], problem: notOffered() });
+    expect(counts()).toEqual({ watches: 2, closes: 1 });
+    layers.close();
+  });
+
+  it('asks a director with no RenderStream again after a director change', () => {
+    const { layers, snapshot, counts } = layersOver();
+    snapshot({ status: 'offline', layers: [], problem: notOffered() });
     expect(counts()).toEqual({ watches: 1, closes: 1 });
     layers.directorChanged();
     expect(layers.offer).toBe('unknown');
