@@ -159,6 +159,19 @@ describe('RenderStream layers as members of the session', () => {
     expect(counts().closes).toBe(2);
   });
 
+  it('counts the layer list as read only once it answered or said it has none: a failed read lets no earlier topic be swept', () => {
+    const { layers, snapshot } = layersOver();
+    snapshot({ status: 'offline', layers: [], problem: { message: 'no answer in 2 s', error: new StagelinkError('no answer in 2 s') } });
+    expect(layers.read).toBe(false);
+    snapshot({ status: 'online', layers: [layer('Unreal Stage', '1')], readAt: 1 });
+    expect(layers.read).toBe(true);
+    layers.close();
+    const other = layersOver();
+    other.snapshot({ status: 'offline', layers: [], problem: notOffered() });
+    expect(other.layers.read).toBe(true);
+    other.layers.close();
+  });
+
   it('takes a build whose own description lacks the layer list as one without RenderStream', () => {
     const { layers, published, snapshot, counts } = layersOver();
     const message = "this director's API 2.0.3 offers no `renderstream/layers`";
