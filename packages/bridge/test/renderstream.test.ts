@@ -350,6 +350,34 @@ describe.skipIf(MOSQUITTO_MISSING)('RenderStream layers on a director that offer
     expect(reply.args).toEqual(['', 0, expect.stringMatching(/confirm/) as string]);
     expect(layerRequests(since, 'stoplayers')).toBe(0);
   });
+
+  // Last: the layer it deletes stays deleted for this venue.
+  it('takes a layer deleted from the project out of every output: its topic, the summary, Home Assistant and /metrics', async () => {
+    const name = 'TouchDesigner Data';
+    const device = `homeassistant/device/${haBaseId(PREFIX)}/config`;
+    const key = `${haBaseId(PREFIX)}-layer-${haSlug(name)}-workload`;
+    const ha = await Watcher.connect(venue.broker.url, [device]);
+    try {
+      await ha.waitFor((received) => key in ((received.json as { cmps?: object }).cmps ?? {}), 10_000, 0, `${name} in Home Assistant`);
+      const since = desk.messages.length;
+      const haSince = ha.messages.length;
+      await venue.session.control({ action: 'removeLayer', layer: { name } });
+      await desk.waitFor((received) => received.topic === topic(name) && received.json === '', 10_000, since, `${name}'s topic cleared`);
+      const stub = await ha.waitFor((received) => Object.keys((received.json as { cmps: Record<string, object> }).cmps[key] ?? {}).join() === 'p', 10_000, haSince, 'the removal stub');
+      await ha.waitFor((received) => !(key in (received.json as { cmps: object }).cmps), 5000, ha.messages.indexOf(stub) + 1, 'the config without the layer');
+      await desk.waitFor(
+        (received) => received.topic === `${PREFIX}/summary` && !Object.keys((received.json as { renderstream?: object }).renderstream ?? {}).includes(name),
+        10_000,
+        since,
+        `the summary without ${name}`,
+      );
+      await scrapeUntil(bridge.metricsUrl as string, (read) => sampleValue(read, 'stagelink_renderstream_workload_ok', { layer: name }) === undefined, 10_000, `no series of ${name}`);
+      const refused = await send(desk, PREFIX, `renderstream/${name}/restart`, {});
+      expect(refused).toMatchObject({ ok: false, code: 'STAGELINK_BRIDGE_ERR_UNKNOWN_LAYER' });
+    } finally {
+      await ha.close();
+    }
+  });
 });
 
 describe.skipIf(MOSQUITTO_MISSING)('RenderStream on a director without it (spec)', () => {

@@ -18,7 +18,7 @@ export interface ControlTarget {
 
 /**
  * The media-server port's own actions: status, latency, failNext, login, reset, projectOption, selectTransport,
- * listActiveTransports, renameTransport, freezePlayhead, jumpPlayhead, machineFps, crashWorkload, describeCommand, leaveSession,
+ * listActiveTransports, renameTransport, freezePlayhead, jumpPlayhead, machineFps, crashWorkload, removeLayer, describeCommand, leaveSession,
  * stallBody and slowAnswer.
  */
 export function registerCoreActions(panel: ControlPanel, target: ControlTarget): void {
@@ -78,6 +78,8 @@ export function registerCoreActions(panel: ControlPanel, target: ControlTarget):
     const message = params.optionalText('message');
     target.state.renderStream.crash(params.ref('layer'), message);
   });
+  // A layer deleted from the project in rehearsal: the director no longer lists it.
+  panel.register('removeLayer', (params) => target.state.renderStream.remove(params.ref('layer')));
   // A build newer than stagelink's catalogue: its description lists one more command, which it answers with success.
   panel.register('describeCommand', (params) => target.state.laterCommands.add(laterCommandOf(params)));
   panel.register('leaveSession', (params) => target.state.machines.removeUnderstudy(params.text('hostname')));

@@ -215,6 +215,17 @@ describe('RenderStream layers in the r34 dialect', () => {
     expect((await layerOf('Unreal Stage'))?.workload.state).toBe('running');
   });
 
+  it('takes a layer out of the project on a control: no longer listed, and refused by name', async () => {
+    expect((await control({ action: 'removeLayer', layer: { name: 'TouchDesigner Data' } })).status).toBe(200);
+    expect(await layerOf('TouchDesigner Data')).toBeUndefined();
+    expect(await layerOf('Unreal Stage')).toBeDefined();
+    const refused = await send('POST', '/api/session/renderstream/restartlayers', { layers: [{ name: 'TouchDesigner Data' }] });
+    expect(JSON.stringify(refused.json)).toMatch(/TouchDesigner Data.*not found/);
+    expect((await control({ action: 'removeLayer', layer: { name: 'TouchDesigner Data' } })).status).toBe(400);
+    await control({ action: 'reset' });
+    expect(await layerOf('TouchDesigner Data')).toBeDefined();
+  });
+
   it('stops and starts layers, and refuses an unknown layer naming the ones there are', async () => {
     await send('POST', '/api/session/renderstream/stoplayers', { layers: [{ name: 'Notch FX' }] });
     expect((await layerOf('Notch FX'))?.workload.state).toBe('stopped');

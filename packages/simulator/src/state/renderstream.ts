@@ -45,6 +45,12 @@ export class RenderStream {
     if (layer) layer.workload = { state: 'error', message };
   }
 
+  /** The layer goes from the project (an operator deleting it in rehearsal): it is no longer listed. */
+  remove(ref: Ref): void {
+    const [layer] = this.#resolve([ref]);
+    this.#layers.splice(this.#layers.indexOf(layer as RenderStreamLayer), 1);
+  }
+
   #set(layer: RenderStreamLayer, state: WorkloadState): void {
     layer.workload = { state };
   }
