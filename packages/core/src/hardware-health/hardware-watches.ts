@@ -2,7 +2,7 @@ import { ClosedError, InvalidInputError, reasonOf } from '../errors.js';
 import type { Logger } from '../http/logger.js';
 import { SharedPoll, type PollWatch } from '../shared-poll.js';
 import { hardwareThresholds, type HardwareThresholds } from './judge.js';
-import { pollHardware, type HardwareSources } from './machine-poll.js';
+import { pollHardware, type HardwareSources } from './poll-hardware.js';
 import { snapshotOf, type HardwareSnapshot, type PollState } from './hardware-snapshot.js';
 
 /** How often a machine's management controller is read by default: the documents discourage polling harder. */

@@ -3,7 +3,7 @@ import { ClosedError, ConnectionError, HttpError, InvalidInputError, TimeoutErro
 import { silentLogger, type Logger } from '../../src/http/logger.js';
 import { HardwareWatches } from '../../src/hardware-health/hardware-watches.js';
 import type { HardwareSnapshot } from '../../src/hardware-health/hardware-snapshot.js';
-import type { HardwareSources } from '../../src/hardware-health/machine-poll.js';
+import type { HardwareSources } from '../../src/hardware-health/poll-hardware.js';
 import { MediaServer } from '../../src/media-server/media-server.js';
 
 /** Polls of tens of milliseconds: the watches under test allow them, a client's never do. */
