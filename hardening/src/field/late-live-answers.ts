@@ -7,8 +7,11 @@ import { SHORT_LIVENESS } from './silent-subscriptions.js';
 import type { FieldTarget } from './target.js';
 
 const VALUES: readonly LiveRequest[] = [livePresets.localFps(), livePresets.cpu(), livePresets.gpuMemory(), livePresets.processMemory()];
-/** How long after the late answers the values and refusals must all have arrived. */
-const SETTLE_MS = 6000;
+/**
+ * How long after the late answers the values and refusals must all have arrived: generous, as each subscribe waits
+ * for the late answer before it, which takes seconds on a busy machine.
+ */
+const SETTLE_MS = 15_000;
 const RELEASE_MS = 5000;
 
 /** A subscription and what reached it. */
